@@ -1,0 +1,5 @@
+"""Experiments of the ``proofs_checks`` layer (they report checks); importing registers them."""
+
+from simulations.experiments import REGISTRY, register  # noqa: F401
+
+# Topic modules (each registers its experiments on import).
