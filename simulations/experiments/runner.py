@@ -129,6 +129,7 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
     """
     registry = REGISTRY if registry is None else registry
     out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     exps = sorted(registry.values(), key=lambda e: (e.order, e.name))
     records = {}
     for e in exps:
