@@ -52,7 +52,8 @@ def privacy_loss_witness(channel) -> tuple[float, tuple[int, int, int] | None]:
     live = np.isfinite(col_max)  # columns with some positive mass (all-zero columns: 0/0, ignored)
     if not np.any(live):
         return 0.0, None
-    gaps = np.where(live, col_max - col_min, -np.inf)  # +inf where some row has 0 and another > 0
+    with np.errstate(invalid="ignore"):  # -inf - -inf in all-zero columns, masked just below
+        gaps = np.where(live, col_max - col_min, -np.inf)  # +inf where some row has 0 and another > 0
     z = int(np.argmax(gaps))
     y = int(np.argmax(logP[:, z]))
     y2 = int(np.argmin(logP[:, z]))
