@@ -1,0 +1,221 @@
+"""K-ary randomized response, RRTop-k and RRWithPrior (004 eq. (1), Algorithms 1-2).
+
+All three are randomized response restricted to a candidate set: RR uses all K labels, RRTop-k the
+k labels of largest prior, RRWithPrior the top-k* set with k* chosen from the prior alone. They
+share one exact channel builder and one vectorized sampler.
+
+Labels are 0-based (``0 .. K-1``; the papers write ``[K] = {1, ..., K}``).
+
+Ties (004 Algorithms 1-2 say "ties broken arbitrarily"): the candidate set Y_k is the first k labels
+of a *stable* sort of the prior in decreasing order, so among equal priors the smaller label index
+wins; k* is the smallest k whose objective w_k is within a relative :data:`K_STAR_RTOL` of the
+maximum. Both depend on the prior only, never on the true label, which is what makes RRWithPrior
+ε-DP (004 Corollary 2).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from limits._validation import check_int
+from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon, check_priors
+
+__all__ = ["K_STAR_RTOL", "RRTopK", "RRWithPrior", "RandomizedResponse", "rr_probabilities", "top_k_order"]
+
+# Relative tolerance under which two values of the RRWithPrior objective w_k count as tied (then
+# the smaller k wins). Exact ties are common at "nice" epsilons (e.g. ε = ln 3, p = (3/4, 1/4):
+# w_1 = w_2 = 3/4) and float rounding would otherwise break them by a few ulps; choosing a k
+# whose w_k is 1e-12 below the optimum costs nothing measurable.
+K_STAR_RTOL = 1e-12
+
+
+def rr_probabilities(epsilon: float, k):
+    """Keep and per-other-label probabilities of randomized response on k candidates.
+
+    Returns ``(e^ε / (e^ε + k - 1), 1 / (e^ε + k - 1))``, written as ``1 / (1 + (k-1) e^{-ε})``
+    and ``e^{-ε} / (1 + (k-1) e^{-ε})`` so that large ε does not overflow. ``k`` may be an array.
+
+    References: 004 eq. (1) (k = K) and Algorithm 1 step 2.
+    """
+    t = np.exp(-float(epsilon))
+    keep = 1.0 / (1.0 + (np.asarray(k, dtype=float) - 1.0) * t)
+    return keep, t * keep
+
+
+def top_k_order(prior) -> np.ndarray:
+    """Labels sorted by decreasing prior, ties by increasing label index (stable sort).
+
+    Parameters
+    ----------
+    prior : array_like, shape (K,) or (N, K)
+
+    Returns
+    -------
+    order : ndarray of int64, same shape; ``order[..., :k]`` is the candidate set Y_k.
+    """
+    return np.argsort(-np.asarray(prior, dtype=float), axis=-1, kind="stable")
+
+
+def _one_prior(prior, num_classes: int) -> np.ndarray:
+    p = check_priors(prior, num_classes)
+    if p.ndim != 1:
+        raise ValueError(f"prior must be one distribution of shape ({num_classes},), got shape {p.shape}")
+    return p
+
+
+def _top_k_channel(order: np.ndarray, k: int, keep: float, other: float) -> np.ndarray:
+    """P[y, z] of RRTop-k with candidate set ``order[:k]`` (004 Algorithm 1)."""
+    K = order.size
+    top = order[:k]
+    P = np.zeros((K, K))
+    P[:, top] = 1.0 / k  # y outside Y_k: uniform on Y_k (step 3)
+    P[np.ix_(top, top)] = other  # y inside Y_k: RR on Y_k (step 2)
+    P[top, top] = keep
+    return P
+
+
+def _sample_top_k(labels: np.ndarray, order: np.ndarray, k, keep, rng: np.random.Generator) -> np.ndarray:
+    """Vectorized RRTop-k with per-example candidate order (K,) or (N, K), k and keep probability."""
+    n = labels.size
+    K = order.shape[-1]
+    rows = np.arange(n)
+    if order.ndim == 1:
+        rank = np.empty(K, dtype=np.int64)
+        rank[order] = np.arange(K)
+        r = rank[labels]
+    else:
+        rank = np.empty_like(order)
+        np.put_along_axis(rank, order, np.arange(K)[None, :], axis=1)
+        r = rank[rows, labels]
+    k = np.broadcast_to(np.asarray(k, dtype=np.int64), (n,))
+    inside = r < k
+    kept = inside & (rng.random(n) < keep)
+    # Inside Y_k and not kept: uniform over the k - 1 other slots (skip the label's own slot);
+    # outside Y_k: uniform over all k slots.
+    j = rng.integers(0, np.where(inside, np.maximum(k - 1, 1), k))
+    j = np.where(inside & (j >= r), j + 1, j)
+    slot = np.where(kept, r, j)
+    return order[slot] if order.ndim == 1 else order[rows, slot]
+
+
+@dataclass(frozen=True, slots=True)
+class RandomizedResponse:
+    """K-ary randomized response RR_ε: keep the label w.p. e^ε/(e^ε+K-1), else any other uniformly.
+
+    Parameters
+    ----------
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        Privacy parameter; the mechanism is exactly ε-label DP (the loss e^ε is attained).
+
+    References: 004 eq. (1).
+    """
+
+    num_classes: int
+    epsilon: float
+
+    def __post_init__(self):
+        check_num_classes_epsilon(self.num_classes, self.epsilon)
+
+    def channel_matrix(self) -> np.ndarray:
+        """P[y, z] = P(output z | label y), shape (K, K)."""
+        keep, other = rr_probabilities(self.epsilon, self.num_classes)
+        return _top_k_channel(np.arange(self.num_classes), self.num_classes, float(keep), float(other))
+
+    def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
+        """Privatize labels, shape (N,) -> (N,) int64."""
+        labels = check_labels(labels, self.num_classes)
+        keep, _ = rr_probabilities(self.epsilon, self.num_classes)
+        return _sample_top_k(labels, np.arange(self.num_classes), self.num_classes, keep, rng)
+
+
+@dataclass(frozen=True, slots=True)
+class RRTopK:
+    """RRTop-k: randomized response on the k labels of largest prior; labels outside go uniform on them.
+
+    Parameters
+    ----------
+    num_classes : int >= 2
+    epsilon : float > 0
+    k : int, 1 <= k <= K
+        Size of the candidate set Y_k (ties in the prior: smaller label index first).
+
+    References: 004 Algorithm 1, Lemma 1 (ε-DP; tight for k >= 2).
+    """
+
+    num_classes: int
+    epsilon: float
+    k: int
+
+    def __post_init__(self):
+        check_num_classes_epsilon(self.num_classes, self.epsilon)
+        check_int("k", self.k, low=1)
+        if self.k > self.num_classes:
+            raise ValueError(f"k must be <= num_classes={self.num_classes}, got k={self.k}")
+
+    def _probabilities(self) -> tuple[float, float]:
+        """(keep, other) inside Y_k; the one place the planted-bug variants override."""
+        keep, other = rr_probabilities(self.epsilon, self.k)
+        return float(keep), float(other)
+
+    def top_k(self, prior) -> np.ndarray:
+        """The candidate set Y_k for ``prior`` (shape (K,)), as label indices in decreasing prior."""
+        return top_k_order(_one_prior(prior, self.num_classes))[: self.k]
+
+    def channel_matrix(self, prior) -> np.ndarray:
+        """P[y, z] for one prior of shape (K,); returns shape (K, K)."""
+        return _top_k_channel(top_k_order(_one_prior(prior, self.num_classes)), self.k, *self._probabilities())
+
+    def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
+        """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""
+        labels = check_labels(labels, self.num_classes)
+        p = check_priors(prior, self.num_classes, n=labels.size)
+        return _sample_top_k(labels, top_k_order(p), self.k, self._probabilities()[0], rng)
+
+
+@dataclass(frozen=True, slots=True)
+class RRWithPrior:
+    """RRWithPrior: RRTop-k with k* = argmax_k w_k, w_k = e^ε/(e^ε+k-1) * sum_{j in Y_k} p_j.
+
+    k* depends on the prior only (smallest maximizer up to :data:`K_STAR_RTOL`), so the mechanism is
+    ε-label DP for every prior; it is tight (loss = ε) whenever k* >= 2, and outputs the top label
+    deterministically (loss 0) when k* = 1.
+
+    References: 004 Algorithm 2, Corollary 2, Theorem 3 (optimal Pr[output = label] for y ~ p).
+    """
+
+    num_classes: int
+    epsilon: float
+
+    def __post_init__(self):
+        check_num_classes_epsilon(self.num_classes, self.epsilon)
+
+    def objective(self, prior) -> np.ndarray:
+        """w_k for k = 1..K, shape (..., K) for priors of shape (..., K) (004 Algorithm 2 step 1a)."""
+        p = check_priors(prior, self.num_classes)
+        mass = np.cumsum(-np.sort(-p, axis=-1), axis=-1)  # sum of the k largest priors
+        keep, _ = rr_probabilities(self.epsilon, np.arange(1, self.num_classes + 1))
+        return mass * keep
+
+    def k_star(self, prior):
+        """The k used for ``prior``: an int for shape (K,), an int64 array of shape (N,) for (N, K)."""
+        w = self.objective(prior)
+        best = w.max(axis=-1, keepdims=True)
+        ks = np.argmax(w >= best * (1.0 - K_STAR_RTOL), axis=-1) + 1
+        return int(ks) if np.ndim(ks) == 0 else ks.astype(np.int64)
+
+    def channel_matrix(self, prior) -> np.ndarray:
+        """P[y, z] for one prior of shape (K,); equals ``RRTopK(K, ε, k_star(prior)).channel_matrix(prior)``."""
+        p = _one_prior(prior, self.num_classes)
+        return RRTopK(self.num_classes, self.epsilon, self.k_star(p)).channel_matrix(p)
+
+    def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
+        """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""
+        labels = check_labels(labels, self.num_classes)
+        p = check_priors(prior, self.num_classes, n=labels.size)
+        k = self.k_star(p)
+        keep, _ = rr_probabilities(self.epsilon, k)
+        return _sample_top_k(labels, top_k_order(p), k, keep, rng)
