@@ -14,3 +14,9 @@ __all__ = ["ALIBI", "RRTopK", "RRWithPrior", "RandomizedResponse", "VectorMechan
            "rr_probabilities", "top_k_order"]
 
 # Continuous and central mechanisms (each module extends __all__ below).
+from .exponential import ExponentialMechanism  # noqa: E402
+from .histograms import GeometricHistogram, NoisyMajority, StabilityHistogram  # noqa: E402
+from .laplace import ClippedLaplaceLabels, LaplaceLabels, NoisyBinMean  # noqa: E402
+
+__all__ += ["ClippedLaplaceLabels", "ExponentialMechanism", "GeometricHistogram", "LaplaceLabels", "NoisyBinMean",
+            "NoisyMajority", "StabilityHistogram"]
