@@ -1,0 +1,112 @@
+"""Where chunks of trials run: in-process, joblib/loky processes, or a Dask cluster.
+
+The one parallel layer of the suite is joblib (DESIGN.md "Randomness, reproducibility,
+parallelism"): the backend is a setting, the code that submits chunks is the same.
+
+============================  ===============================================================
+``jobs=1, scheduler=None``    serial, in this process (no pickling; easiest to debug)
+``jobs>1, scheduler=None``    joblib ``loky`` worker processes
+``scheduler="local"``         a ``dask.distributed.LocalCluster`` of ``jobs`` single-threaded
+                              worker processes, started here and shut down afterwards
+``scheduler="tcp://h:p"``     a running Dask scheduler (any ``<protocol>://`` address); every
+                              worker must be able to import the trial function's module
+``scheduler=<Client>``        an existing ``distributed.Client`` (left open afterwards)
+============================  ===============================================================
+
+Dask is an optional extra (``pip install labeldp-suite[dask]``); it is imported only when asked for.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import re
+from typing import Callable, Iterable, Iterator
+
+from limits._validation import check_int
+
+__all__ = ["Executor", "open_executor", "validate_scheduler"]
+
+_ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
+
+
+def validate_scheduler(scheduler):
+    """Return ``scheduler`` if it is None, ``"local"``, a ``proto://`` address or a Dask Client."""
+    if scheduler is None or scheduler == "local":
+        return scheduler
+    if isinstance(scheduler, str):
+        if _ADDRESS.match(scheduler):
+            return scheduler
+        raise ValueError("scheduler must be None, 'local' or a Dask scheduler address such as "
+                         f"'tcp://host:8786', got scheduler={scheduler!r}")
+    if type(scheduler).__name__ == "Client" and hasattr(scheduler, "submit"):
+        return scheduler
+    raise ValueError(f"scheduler must be None, 'local', an address or a distributed.Client, got scheduler={scheduler!r}")
+
+
+def _import_distributed():
+    try:
+        import distributed
+    except ImportError as exc:  # optional extra
+        raise ImportError("scheduler=... needs Dask: pip install 'labeldp-suite[dask]' "
+                          "(or pip install 'dask[distributed]')") from exc
+    return distributed
+
+
+class Executor:
+    """Runs ``fn(*args)`` for each task and yields results as they finish (any order).
+
+    Attributes
+    ----------
+    n_workers : int
+        Processes (or Dask worker threads) available, used to size chunks.
+    kind : str
+        ``"serial"``, ``"loky"`` or ``"dask"``.
+    """
+
+    def __init__(self, kind: str, n_workers: int, parallel=None):
+        self.kind = kind
+        self.n_workers = n_workers
+        self._parallel = parallel
+
+    def map_unordered(self, fn: Callable, tasks: Iterable[tuple]) -> Iterator:
+        if self._parallel is None:
+            return (fn(*t) for t in tasks)
+        from joblib import delayed
+
+        return self._parallel(delayed(fn)(*t) for t in tasks)
+
+
+@contextlib.contextmanager
+def open_executor(jobs: int = 1, scheduler=None):
+    """Context manager yielding an :class:`Executor` for ``jobs`` / ``scheduler`` (table above).
+
+    Each chunk is one joblib task (``batch_size=1``), so its result reaches the parent, and is
+    saved there, as soon as it is done (``return_as="generator_unordered"``).
+    """
+    jobs = check_int("jobs", jobs, low=1)
+    scheduler = validate_scheduler(scheduler)
+    from joblib import Parallel, parallel_config
+
+    opts = dict(batch_size=1, return_as="generator_unordered")
+    if scheduler is None:
+        if jobs == 1:
+            yield Executor("serial", 1)
+            return
+        with Parallel(n_jobs=jobs, backend="loky", **opts) as par:
+            yield Executor("loky", jobs, par)
+        return
+
+    distributed = _import_distributed()
+    with contextlib.ExitStack() as stack:
+        if scheduler == "local":
+            cluster = stack.enter_context(distributed.LocalCluster(
+                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None))
+            client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
+        elif isinstance(scheduler, str):
+            client = stack.enter_context(distributed.Client(scheduler, set_as_default=False))
+        else:
+            client = scheduler
+        n_workers = max(1, sum(client.nthreads().values()))
+        with parallel_config(backend="dask", client=client):
+            par = stack.enter_context(Parallel(n_jobs=-1, **opts))
+        yield Executor("dask", n_workers, par)
