@@ -1,0 +1,337 @@
+"""The twelve cells of 003 Table 1: minimax rates of label-DP learning, symbolic and numeric.
+
+Every cell is stored once, as data (:class:`Cell`: named :class:`Term` s and how they combine), and both
+the sympy expression (:func:`symbolic_rate`) and the vectorized numpy value (:func:`minimax_rate`) are
+read from that one description, so the two cannot drift apart.
+
+Each term is ``(c * N) ** (-a)`` with ``c`` one of ``1``, ``eps``, ``eps**2`` or ``min(eps**2, 1)`` (and,
+with ``log_factors=True``, divided by ``ln K`` where a theorem states that factor) and ``a`` a rational
+function of (beta, gamma, d, p). Constants are 1. Sums ``A + B`` and maxima ``A ∨ B`` are kept exactly
+as the cell states them.
+
+Two variants:
+
+* ``"derived"`` (default): the rates of the theorems whose proofs we re-derived (see
+  :mod:`limits.discrepancies`);
+* ``"printed"``: 003 Table 1 exactly as printed. It differs in two cells: central / regression
+  (bounded noise), whose privacy term is printed ``(εN)^(-2β/(d+2β))`` while Theorems 7–8 give
+  ``(εN)^(-2β/(d+β))``; and local-full / classification, printed equal to the local label-DP cell while
+  003 Remark 1(2) gives ``(Nε²)^(-β(γ+1)/(2β+2d)) ∨ N^(-β(γ+1)/(2β+d))``.
+
+How K enters: only through the ``ln K`` of 003 Theorem 2 (local) and Theorem 4 (central) for
+classification, hidden by the ``Õ`` of Table 1; it is applied only with ``log_factors=True`` (as printed in
+the theorem statements: ``N/ln K``; the proofs carry ``ln(2K)``, equivalent up to constants). No other
+cell states a K- or log-dependence (Table 1 writes ``Õ`` for local bounded regression, but Theorem 6,
+eq. (21), has no logarithm), so ``log_factors`` changes nothing there.
+
+The local-full (features and labels private) cells are cited, not proved, in 003: regression and
+heavy-tailed regression are kept as printed; their ``ε² ∧ 1`` means they do not approach the
+non-private rate as ε grows.
+
+References: 003 Table 1; Theorems 1–12; Remark 1; Appendices B–M.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+import sympy as sp
+
+from . import symbols as S
+from ._args import check_eps, check_N, check_params, check_privacy, check_task, check_variant, log_K
+
+__all__ = ["Cell", "RateTerms", "Term", "cell", "minimax_rate", "rate_exponent", "rate_terms", "symbolic_rate",
+           "printed_rate", "EXPONENTS"]
+
+_b, _g, _d, _p = S.beta, S.gamma, S.d, S.p
+
+#: Exponents of N in the terms of Table 1 (each term is (c N)^(-exponent)).
+EXPONENTS = {
+    "classification": _b * (_g + 1) / (2 * _b + _d),            # 003 eq. (10), (14), (103)
+    "classification_central": _b * (_g + 1) / (_b + _d),        # 003 eq. (16), (18), (102)
+    "classification_local_full": _b * (_g + 1) / (2 * _b + 2 * _d),  # 003 Remark 1(2)
+    "regression": 2 * _b / (2 * _b + _d),                        # 003 eq. (19), (21), (145)
+    "regression_central": 2 * _b / (_b + _d),                    # 003 eq. (22), (24), (144), (155)
+    "regression_central_printed": 2 * _b / (_d + 2 * _b),        # 003 Table 1 as printed
+    "regression_local_full": _b / (_b + _d),                     # 003 Table 1 (cited)
+    "heavy_local": 2 * _b * (_p - 1) / (2 * _p * _b + _d * (_p - 1)),  # 003 eq. (25), (26), (163), (182)
+    "heavy_central": 2 * _b * (_p - 1) / (_p * _b + _d * (_p - 1)),    # 003 eq. (27), (29), (189), (196)
+    "heavy_local_full": _b * (_p - 1) / (_p * _b + _d * (_p - 1)),     # 003 Table 1 (cited)
+}
+
+# Base of a term: the multiplier c of N, symbolic and numeric.
+_BASES = {
+    "N": (lambda e: sp.Integer(1), lambda e: 1.0),
+    "eps N": (lambda e: e, lambda e: e),
+    "N eps^2": (lambda e: e**2, lambda e: e**2),
+    "N (eps^2 ∧ 1)": (lambda e: sp.Min(e**2, 1), lambda e: np.minimum(e**2, 1.0)),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Term:
+    """One term ``(c N / [ln K]) ** (-exponent)`` of a Table 1 cell.
+
+    name : "nonprivate", "privacy" (the terms of a two-term cell) or "rate" (the only term of a private
+        one-term cell; the one term of a non-private cell is "nonprivate").
+    base : key of the multiplier c (see ``_BASES``).
+    exponent : sympy expression in beta, gamma, d, p.
+    log_K : the theorem divides the base by ln K (Õ in Table 1).
+    """
+
+    name: str
+    base: str
+    exponent: sp.Expr
+    log_K: bool = False
+
+    def symbolic(self, log_factors: bool = False) -> sp.Expr:
+        base = _BASES[self.base][0](S.epsilon) * S.N
+        if log_factors and self.log_K:
+            base = base / sp.log(S.K)
+        return base ** (-self.exponent)
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A cell of 003 Table 1: its terms, how they combine ("single", "sum" = A + B, "max" = A ∨ B) and
+    where the paper states it."""
+
+    task: str
+    privacy: str
+    terms: tuple
+    combine: str
+    source: str
+
+    def term(self, name: str) -> Term:
+        for t in self.terms:
+            if t.name == name:
+                return t
+        raise ValueError(f"term must be one of {[t.name for t in self.terms]} for the {self.task}/"
+                         f"{self.privacy} cell, got term={name!r}")
+
+
+def _single(task, privacy, name, base, exp_key, source, log=False):
+    return Cell(task, privacy, (Term(name, base, EXPONENTS[exp_key], log),), "single", source)
+
+
+def _pair(task, privacy, combine, np_term, priv_term, source):
+    return Cell(task, privacy, (np_term, priv_term), combine, source)
+
+
+def _np(exp_key, log=False):
+    return Term("nonprivate", "N", EXPONENTS[exp_key], log)
+
+
+_DERIVED = {
+    ("classification", "local"): _single("classification", "local", "rate", "N (eps^2 ∧ 1)", "classification",
+                                         "003 Theorems 1-2, eq. (10), (14)", log=True),
+    ("classification", "central"): _pair("classification", "central", "sum", _np("classification", True),
+                                         Term("privacy", "eps N", EXPONENTS["classification_central"], True),
+                                         "003 Theorems 3-4, eq. (16), (18)"),
+    ("classification", "local_full"): _pair("classification", "local_full", "max", _np("classification"),
+                                            Term("privacy", "N eps^2", EXPONENTS["classification_local_full"]),
+                                            "003 Remark 1(2) (cited, not proved in 003)"),
+    ("classification", "none"): Cell("classification", "none", (_np("classification"),), "single",
+                                     "003 Table 1 / Remark 1(1), eq. (103)"),
+    ("regression", "local"): _single("regression", "local", "rate", "N (eps^2 ∧ 1)", "regression",
+                                     "003 Theorems 5-6, eq. (19), (21)"),
+    ("regression", "central"): _pair("regression", "central", "sum", _np("regression"),
+                                     Term("privacy", "eps N", EXPONENTS["regression_central"]),
+                                     "003 Theorems 7-8, eq. (22), (24)"),
+    ("regression", "local_full"): _single("regression", "local_full", "rate", "N (eps^2 ∧ 1)",
+                                          "regression_local_full", "003 Table 1 (cited, not proved in 003)"),
+    ("regression", "none"): Cell("regression", "none", (_np("regression"),), "single", "003 Table 1, eq. (145)"),
+    ("regression_heavy_tailed", "local"): _pair("regression_heavy_tailed", "local", "max", _np("regression"),
+                                                Term("privacy", "N eps^2", EXPONENTS["heavy_local"]),
+                                                "003 Theorems 9-10, eq. (25), (26), (182)"),
+    ("regression_heavy_tailed", "central"): _pair("regression_heavy_tailed", "central", "sum", _np("regression"),
+                                                  Term("privacy", "eps N", EXPONENTS["heavy_central"]),
+                                                  "003 Theorems 11-12, eq. (27), (29)"),
+    ("regression_heavy_tailed", "local_full"): _single("regression_heavy_tailed", "local_full", "rate",
+                                                       "N (eps^2 ∧ 1)", "heavy_local_full",
+                                                       "003 Table 1 (cited, not proved in 003)"),
+    ("regression_heavy_tailed", "none"): Cell("regression_heavy_tailed", "none", (_np("regression"),), "single",
+                                              "003 Table 1 / Section 6 text"),
+}
+
+# 003 Table 1 as printed, where it differs from the theorems (see limits.discrepancies).
+_PRINTED = dict(_DERIVED)
+_PRINTED[("regression", "central")] = _pair("regression", "central", "sum", _np("regression"),
+                                            Term("privacy", "eps N", EXPONENTS["regression_central_printed"]),
+                                            "003 Table 1 as printed")
+_PRINTED[("classification", "local_full")] = _single("classification", "local_full", "rate", "N (eps^2 ∧ 1)",
+                                                     "classification", "003 Table 1 as printed")
+
+
+def cell(task: str, privacy: str, *, variant: str = "derived") -> Cell:
+    """The :class:`Cell` of 003 Table 1 for (task, privacy); ``variant="printed"`` for the table as printed."""
+    check_task(task)
+    check_privacy(privacy)
+    check_variant(variant)
+    return (_DERIVED if variant == "derived" else _PRINTED)[(task, privacy)]
+
+
+def _combine(c: Cell, parts):
+    if c.combine == "single":
+        return parts[0]
+    if c.combine == "sum":
+        return sp.Add(*parts) if isinstance(parts[0], sp.Basic) else parts[0] + parts[1]
+    return sp.Max(*parts) if isinstance(parts[0], sp.Basic) else np.maximum(parts[0], parts[1])
+
+
+def symbolic_rate(task: str, privacy: str, *, variant: str = "derived", log_factors: bool = False) -> sp.Expr:
+    """The rate of a Table 1 cell as a sympy expression in ``limits.symbols`` (N, epsilon, beta, gamma, d, p, K).
+
+    ``ε² ∧ 1`` is ``Min(epsilon**2, 1)``, ``A ∨ B`` is ``Max(A, B)``; constants are 1.
+
+    Examples
+    --------
+    >>> symbolic_rate("regression", "central")
+    N**(-2*beta/(2*beta + d)) + (N*epsilon)**(-2*beta/(beta + d))
+
+    References: 003 Table 1 and the theorems cited in :func:`cell`.
+    """
+    c = cell(task, privacy, variant=variant)
+    return _combine(c, [t.symbolic(log_factors) for t in c.terms])
+
+
+def printed_rate(task: str, privacy: str, *, log_factors: bool = False) -> sp.Expr:
+    """003 Table 1 exactly as printed (``symbolic_rate(..., variant="printed")``)."""
+    return symbolic_rate(task, privacy, variant="printed", log_factors=log_factors)
+
+
+@lru_cache(maxsize=None)
+def _exponent_fn(expr: sp.Expr):
+    return sp.lambdify((S.beta, S.gamma, S.d, S.p), expr, "math")
+
+
+def _exponent_value(t: Term, prm) -> float:
+    g = 0.0 if prm.gamma is None else prm.gamma
+    p = 2.0 if prm.p is None else prm.p  # unused by terms without p
+    a = float(_exponent_fn(t.exponent)(prm.beta, g, prm.d, p))
+    if not a > 0:  # every exponent of Table 1 is positive for valid parameters
+        raise ValueError(f"exponent of term {t.name!r} is not positive ({a}); check beta, gamma, d, p")
+    return a
+
+
+@dataclass(frozen=True, slots=True)
+class RateTerms:
+    """The separate terms of a Table 1 cell at given arguments.
+
+    terms : term name -> value (float, or ndarray broadcast over N and eps).
+    combine : "single", "sum" (total = sum of terms) or "max" (total = largest term).
+    total : the rate (what :func:`minimax_rate` returns).
+    dominant : name of the largest term (ndarray of names for array input; ties go to the first term,
+        "nonprivate").
+    exponents : term name -> exponent a of N in that term's N^(-a).
+    """
+
+    terms: dict
+    combine: str
+    total: object
+    dominant: object
+    exponents: dict
+
+
+def _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant):
+    task = check_task(task)
+    privacy = check_privacy(privacy)
+    c = cell(task, privacy, variant=variant)
+    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, K=K)
+    n_arr, n_scalar = check_N(N)
+    e_arr, e_scalar = check_eps(eps, privacy)
+    if e_arr is None:
+        e_arr = np.asarray(1.0)  # unused: the non-private cell has no eps
+    n_b, e_b = np.broadcast_arrays(n_arr, e_arr)
+    scalar = n_scalar and e_scalar
+    values, exps = {}, {}
+    for t in c.terms:
+        a = _exponent_value(t, prm)
+        base = _BASES[t.base][1](e_b) * n_b
+        if log_factors and t.log_K:
+            base = base / log_K(prm.K)
+        values[t.name] = base ** (-a)
+        exps[t.name] = a
+    total = _combine(c, list(values.values()))
+    if not np.all(np.isfinite(total)) or np.any(total <= 0):
+        raise ValueError(f"rate is not a finite positive number for N={N!r}, eps={eps!r} "
+                         "(overflow or underflow of the power)")
+    names = list(values)
+    stacked = np.stack([np.asarray(v) for v in values.values()])
+    dom = np.asarray(names, dtype=object)[np.argmax(stacked, axis=0)]
+    if scalar:
+        values = {k: float(v) for k, v in values.items()}
+        return c, values, float(total), str(dom), exps
+    return c, values, np.asarray(total, dtype=float), dom, exps
+
+
+def minimax_rate(task, privacy, *, N, eps=None, beta, d, gamma=None, p=None, K=2, log_factors=False,
+                 variant="derived"):
+    """Minimax excess-risk rate of 003 Table 1 (constants = 1).
+
+    Parameters
+    ----------
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        Classification (0-1 loss), regression with bounded noise (003 Assumption 2) or with p-th moment
+        bounded labels (Assumption 3).
+    privacy : {"local", "central", "local_full", "none"}
+        ε-local label DP, ε-central label DP, local DP of features and labels, or non-private.
+    N : float or array_like, >= 1
+        Sample size(s).
+    eps : float or array_like, > 0
+        Privacy parameter; required unless ``privacy="none"``. Broadcast with ``N``.
+    beta : float > 0
+        Hölder exponent (Assumption 1(a)).
+    d : int >= 1
+        Feature dimension.
+    gamma : float >= 0
+        Tsybakov margin exponent (Assumption 1(b)); required for classification.
+    p : float >= 2
+        Moment order (Assumption 3); required for ``"regression_heavy_tailed"``.
+    K : int >= 2
+        Number of classes; enters only through ln K with ``log_factors=True`` (Theorems 2 and 4).
+    log_factors : bool
+        Multiply in the logarithmic factors hidden by Õ where a theorem states them (ln K in 003
+        Theorems 2 and 4, applied as N -> N / ln K in each classification term with a log).
+    variant : {"derived", "printed"}
+        The re-derived rates (default) or 003 Table 1 as printed.
+
+    Returns
+    -------
+    float, or ndarray of shape ``np.broadcast(N, eps).shape`` when N or eps is an array.
+
+    References: 003 Table 1; Theorems 1–12; Remark 1.
+    """
+    return _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)[2]
+
+
+def rate_terms(task, privacy, *, N, eps=None, beta, d, gamma=None, p=None, K=2, log_factors=False,
+               variant="derived") -> RateTerms:
+    """The separate terms of a Table 1 cell (same arguments as :func:`minimax_rate`) as :class:`RateTerms`.
+
+    Two-term cells have the terms "nonprivate" (the rate without privacy) and "privacy"; one-term private
+    cells have the single term "rate"; non-private cells have "nonprivate".
+    """
+    c, values, total, dom, exps = _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)
+    return RateTerms(terms=values, combine=c.combine, total=total, dominant=dom, exponents=exps)
+
+
+def rate_exponent(task, privacy, *, beta, d, gamma=None, p=None, term=None, variant="derived") -> float:
+    """Exponent ``a > 0`` of N in a term ``N^(-a)`` of a Table 1 cell, ε held fixed.
+
+    ``term`` names a term of a two-term cell ("nonprivate" or "privacy"); ``None`` gives the term that
+    dominates as N -> ∞, i.e. the smallest exponent (the only one for one-term cells).
+
+    Examples
+    --------
+    >>> rate_exponent("regression", "central", beta=1, d=1, term="privacy")  # 2β/(d+β), 003 Theorem 7
+    1.0
+    """
+    task = check_task(task)
+    c = cell(task, privacy, variant=variant)
+    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, K=2)
+    if term is None:
+        return min(_exponent_value(t, prm) for t in c.terms)
+    return _exponent_value(c.term(term), prm)
