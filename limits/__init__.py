@@ -15,7 +15,7 @@ from ._args import PRIVACY, TASKS, VARIANTS
 from .complexity import crossover, privacy_cost, sample_complexity
 from .discrepancies import DISCREPANCIES, Discrepancy, discrepancies
 from .rates import Cell, RateTerms, Term, cell, minimax_rate, printed_rate, rate_exponent, rate_terms, symbolic_rate
-from .tuning import ALGORITHMS, TuningRule, symbolic_tuning, tuning
+from .tuning_rules import ALGORITHMS, TuningRule, symbolic_tuning, tuning
 
 __all__ = [
     "ALGORITHMS", "DISCREPANCIES", "PRIVACY", "TASKS", "VARIANTS",

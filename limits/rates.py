@@ -189,7 +189,7 @@ def symbolic_rate(task: str, privacy: str, *, variant: str = "derived", log_fact
     Examples
     --------
     >>> symbolic_rate("regression", "central")
-    N**(-2*beta/(2*beta + d)) + (N*epsilon)**(-2*beta/(beta + d))
+    (N*epsilon)**(-2*beta/(beta + d)) + N**(-2*beta/(2*beta + d))
 
     References: 003 Table 1 and the theorems cited in :func:`cell`.
     """
