@@ -57,19 +57,24 @@ def _cell(value):
     return json.dumps(value, sort_keys=True, separators=(",", ":"))
 
 
+_STAT_COLUMNS = ("metric", "n_trials", "mean", "std", "ci_low", "ci_high")
+
+
 def summarize(results, *, metrics=None, confidence: float = 0.95) -> dict[str, list]:
     """Tidy table of :class:`~simulations.engine.TrialResults`: one row per (config, metric).
 
     Columns: every config field (the union over configs; ``""`` where a config lacks one), then
-    ``metric``, ``n``, ``mean``, ``std``, ``ci_low``, ``ci_high`` (:func:`t_interval`). An
+    ``metric``, ``n_trials``, ``mean``, ``std``, ``ci_low``, ``ci_high`` (:func:`t_interval`). An
     array-valued metric gives one row per element, named ``name[i]`` / ``name[i,j]``. The result
     is ready for :func:`simulations.experiments.runner.write_csv`.
     """
     confidence = _check_confidence(confidence)
     fields = [{k: _cell(v) for k, v in config_fields(c).items() if k != "__class__"} for c in results.configs]
     names = list(dict.fromkeys(k for f in fields for k in f))
-    cols = {k: [] for k in names}
-    cols.update(metric=[], n=[], mean=[], std=[], ci_low=[], ci_high=[])
+    clash = sorted(set(names) & set(_STAT_COLUMNS))
+    if clash:
+        raise ValueError(f"config fields {clash} clash with the summary columns {list(_STAT_COLUMNS)}")
+    cols = {k: [] for k in (*names, *_STAT_COLUMNS)}
     for f, per in zip(fields, results.per_config):
         chosen = list(per) if metrics is None else list(metrics)
         for m in chosen:
@@ -81,7 +86,7 @@ def summarize(results, *, metrics=None, confidence: float = 0.95) -> dict[str, l
                 mean, std, n, lo, hi = t_interval(arr[(slice(None), *idx)], confidence)
                 for k in names:
                     cols[k].append(f.get(k, ""))
-                for k, v in zip(("metric", "n", "mean", "std", "ci_low", "ci_high"), (label, n, mean, std, lo, hi)):
+                for k, v in zip(_STAT_COLUMNS, (label, n, mean, std, lo, hi)):
                     cols[k].append(v)
     return cols
 

@@ -1,0 +1,153 @@
+"""Summaries of trials: Student-t intervals and the log–log slope fit with its bootstrap CI."""
+
+from __future__ import annotations
+
+import statistics
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+from scipy import stats as sps
+
+from simulations.engine import TrialResults
+from simulations.stats import fit_loglog_slope, summarize, t_interval
+
+
+# ------------------------------------------------------------------------------ t interval
+@pytest.mark.parametrize("n", [2, 3, 10, 57])
+@pytest.mark.parametrize("confidence", [0.5, 0.9, 0.95, 0.999])
+def test_t_interval_matches_scipy_and_statistics(n, confidence):
+    x = np.random.default_rng(n).gamma(2.0, size=n)
+    mean, std, count, lo, hi = t_interval(x, confidence)
+    ref_mean, ref_std = statistics.fmean(x.tolist()), statistics.stdev(x.tolist())
+    ref_lo, ref_hi = sps.t.interval(confidence, df=n - 1, loc=ref_mean, scale=ref_std / np.sqrt(n))
+    assert count == n
+    assert mean == pytest.approx(ref_mean, rel=1e-13)
+    assert std == pytest.approx(ref_std, rel=1e-12)
+    assert (lo, hi) == (pytest.approx(ref_lo, rel=1e-12), pytest.approx(ref_hi, rel=1e-12))
+
+
+def test_t_interval_coverage_at_a_fixed_seed():
+    # 2000 normal samples of size 5: coverage count ~ Binomial(2000, 0.95); the bounds below hold
+    # with probability > 0.999 (two-sided) when the interval is exact.
+    rng = np.random.default_rng(7)
+    hits = sum(lo <= 1.0 <= hi for lo, hi in (t_interval(rng.normal(1.0, 3.0, size=5))[3:] for _ in range(2000)))
+    lo_ok, hi_ok = sps.binom.ppf([0.0005, 0.9995], 2000, 0.95)
+    assert lo_ok <= hits <= hi_ok
+
+
+def test_t_interval_degenerate_cases():
+    mean, std, n, lo, hi = t_interval([4.0])
+    assert (mean, n) == (4.0, 1) and np.isnan(std) and np.isnan(lo) and np.isnan(hi)
+    assert t_interval([2.0, 2.0, 2.0])[1:] == (0.0, 3, 2.0, 2.0)
+
+
+@pytest.mark.parametrize("values, confidence", [([], 0.95), ([1.0, np.nan], 0.95), ([1.0, 2.0], 1.0),
+                                                ([1.0, 2.0], 0.0), ([1.0, 2.0], "high")])
+def test_t_interval_invalid(values, confidence):
+    with pytest.raises(ValueError):
+        t_interval(values, confidence)
+
+
+# -------------------------------------------------------------------------------- summarize
+@dataclass(frozen=True)
+class Cfg:
+    N: int
+    eps: float
+    grid: tuple = (1, 2)
+
+
+def _results():
+    rng = np.random.default_rng(0)
+    per = [{"risk": rng.random(6), "vec": rng.random((6, 2))}, {"risk": rng.random(6), "vec": rng.random((6, 2))}]
+    return TrialResults(configs=[Cfg(100, 0.5), Cfg(1000, 1.0)], n_trials=6, per_config=per)
+
+
+def test_summarize_tidy_columns_and_values():
+    res = _results()
+    table = summarize(res)
+    assert list(table) == ["N", "eps", "grid", "metric", "n_trials", "mean", "std", "ci_low", "ci_high"]
+    assert table["metric"] == ["risk", "vec[0]", "vec[1]"] * 2
+    assert table["N"] == [100] * 3 + [1000] * 3 and table["grid"] == ["[1,2]"] * 6
+    for row, (i, col) in enumerate([(0, None), (0, 0), (0, 1), (1, None), (1, 0), (1, 1)]):
+        v = res.per_config[i]["risk"] if col is None else res.per_config[i]["vec"][:, col]
+        assert table["mean"][row] == pytest.approx(statistics.fmean(v.tolist()), rel=1e-13)
+        assert table["std"][row] == pytest.approx(statistics.stdev(v.tolist()), rel=1e-12)
+        assert table["n_trials"][row] == 6
+    only = summarize(res, metrics=["risk"])
+    assert only["metric"] == ["risk", "risk"]
+    with pytest.raises(ValueError, match="metric"):
+        summarize(res, metrics=["nope"])
+
+
+def test_summarize_rejects_clashing_field_names():
+    @dataclass(frozen=True)
+    class Clash:
+        mean: float
+
+    res = TrialResults(configs=[Clash(1.0)], n_trials=2, per_config=[{"risk": np.ones(2)}])
+    with pytest.raises(ValueError, match="clash"):
+        summarize(res)
+
+
+# -------------------------------------------------------------------------------- slope fit
+N_GRID = np.array([100, 250, 630, 1600, 4000, 10000])
+
+
+def test_slope_exact_power_law_is_recovered_exactly():
+    # no noise: every trial equals 3 N^{-2/3}; every bootstrap replicate gives the same slope
+    vals = [np.full(5, 3.0 * n ** (-2 / 3)) for n in N_GRID]
+    fit = fit_loglog_slope(N_GRID, vals, rng=0, n_boot=50)
+    assert fit.slope == pytest.approx(-2 / 3, abs=1e-12)
+    assert fit.intercept == pytest.approx(np.log(3.0), abs=1e-10)
+    assert fit.ci_low == pytest.approx(-2 / 3, abs=1e-12) and fit.ci_high == pytest.approx(-2 / 3, abs=1e-12)
+
+
+def test_slope_ci_coverage_with_multiplicative_noise():
+    # risk_i = c N^{-a} * E_i with E_i ~ Exponential(1): E[risk] = c N^{-a} exactly, so the true
+    # slope of log E[risk] is -a. Percentile bootstrap intervals are approximate; we accept true
+    # coverage down to 0.90 with a 0.1 % one-sided false-alarm level over 100 data sets.
+    rng = np.random.default_rng(2024)
+    a, hits = 0.5, 0
+    for _ in range(100):
+        vals = [0.7 * n ** (-a) * rng.exponential(size=50) for n in N_GRID]
+        fit = fit_loglog_slope(N_GRID, vals, rng=rng, n_boot=400)
+        hits += fit.contains(-a)
+        assert fit.ci_low < fit.slope < fit.ci_high
+    assert hits >= sps.binom.ppf(0.001, 100, 0.90)
+
+
+def test_slope_bootstrap_is_deterministic_under_a_seed():
+    rng = np.random.default_rng(5)
+    vals = [n ** -1.0 * rng.exponential(size=20) for n in N_GRID]
+    f1 = fit_loglog_slope(N_GRID, vals, rng=11, n_boot=300)
+    f2 = fit_loglog_slope(N_GRID, vals, rng=np.random.default_rng(11), n_boot=300)
+    f3 = fit_loglog_slope(N_GRID, vals, rng=12, n_boot=300)
+    assert f1 == f2
+    assert (f3.ci_low, f3.ci_high) != (f1.ci_low, f1.ci_high) and f3.slope == f1.slope
+
+
+def test_slope_accepts_ragged_trials_and_counts_invalid_replicates():
+    # at the largest N, one positive trial among zeros: some resampled means are 0 (log = -inf)
+    vals = [np.array([1.0, 2.0, 3.0]), np.array([0.5, 0.4]), np.array([0.0, 0.0, 0.0, 0.9])]
+    fit = fit_loglog_slope([10, 100, 1000], vals, rng=3, n_boot=500)
+    assert 0 < fit.n_invalid < 500
+    # P(a replicate misses the one positive trial) = (3/4)^4
+    assert fit.n_invalid / 500 == pytest.approx(0.75 ** 4, abs=3.3 * np.sqrt(0.75 ** 4 * (1 - 0.75 ** 4) / 500))
+    assert np.isfinite(fit.ci_low) and np.isfinite(fit.ci_high)
+
+
+@pytest.mark.parametrize("N, values, kw, match", [
+    ([10], [[1.0]], {}, "N must"),
+    ([10, 10], [[1.0], [2.0]], {}, "N must"),
+    ([10, -1], [[1.0], [2.0]], {}, "N must"),
+    ([10, 100], [[1.0]], {}, "one array per N"),
+    ([10, 100], [[1.0], []], {}, "non-empty"),
+    ([10, 100], [[1.0], [0.0, 0.0]], {}, "> 0"),
+    ([10, 100], [[1.0], [np.inf]], {}, "finite"),
+    ([10, 100], [[1.0], [2.0]], {"n_boot": 0}, "n_boot"),
+    ([10, 100], [[1.0], [2.0]], {"confidence": 1.0}, "confidence"),
+])
+def test_slope_invalid(N, values, kw, match):
+    with pytest.raises(ValueError, match=match):
+        fit_loglog_slope(N, values, rng=0, **kw)
