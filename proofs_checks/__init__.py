@@ -1,2 +1,9 @@
 """Everything that verifies: exact DP checks, the RRWithPrior LP, symbolic proof-step checks,
 and the findings where the papers are wrong."""
+
+from .dp import DPCheckResult, check_channel, check_label_dp, is_tight, max_privacy_loss, privacy_loss_witness
+from . import local_checks  # noqa: F401,E402  (registers the local randomizers' exact checkers)
+from .audit import AuditResult, audit_epsilon, audit_label_randomizer
+
+__all__ = ["AuditResult", "DPCheckResult", "audit_epsilon", "audit_label_randomizer", "check_channel",
+           "check_label_dp", "is_tight", "max_privacy_loss", "privacy_loss_witness"]

@@ -17,8 +17,8 @@ import numpy as np
 
 from limits._validation import check_probability, check_real
 
-__all__ = ["TOL", "DPCheckResult", "check_channel", "check_label_dp", "max_privacy_loss", "privacy_loss_witness",
-           "register_checker", "within"]
+__all__ = ["TOL", "DPCheckResult", "check_channel", "check_label_dp", "is_tight", "max_privacy_loss",
+           "privacy_loss_witness", "register_checker", "within"]
 
 # Relative slack when comparing an exactly computed loss with the claimed epsilon (float rounding
 # of log-ratios of probabilities; the exact-arithmetic tests confirm the floats).
@@ -106,6 +106,11 @@ def within(actual: float, claimed: float) -> bool:
     return actual <= claimed * (1 + TOL) + TOL
 
 
+def is_tight(actual: float, claimed: float) -> bool:
+    """``actual == claimed`` up to :data:`TOL` (relative): the claimed ε is attained, not only respected."""
+    return abs(actual - claimed) <= TOL * max(1.0, abs(claimed))
+
+
 def check_channel(channel, epsilon: float, *, method: str = "exact enumeration of the channel",
                   labels=None, outputs=None) -> DPCheckResult:
     """Pure ε-DP check of a finite channel P[y, z] by exact enumeration of (y, y', z)."""
@@ -129,13 +134,15 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, **kwargs) -> D
     Dispatches on the mechanism's type (the first registered class in its MRO); keyword arguments
     go to that checker (e.g. ``prior=`` for RRWithPrior, ``dataset_size=`` for central mechanisms).
     A mechanism without a registered checker but with a parameter-free ``channel_matrix()`` is
-    checked by exact enumeration of its channel.
+    checked by exact enumeration of its channel; so is a 2-D array passed as the channel itself.
     """
     epsilon = check_real("epsilon", epsilon, low=0.0)
     delta = check_probability("delta", delta)
     for cls in type(mechanism).__mro__:
         if cls in _CHECKERS:
             return _CHECKERS[cls](mechanism, epsilon, delta, **kwargs)
+    if isinstance(mechanism, np.ndarray):
+        return check_channel(mechanism, epsilon)
     if hasattr(mechanism, "channel_matrix"):
         return check_channel(mechanism.channel_matrix(**kwargs), epsilon)
     raise ValueError(f"mechanism has no exact privacy checker: {type(mechanism).__name__}")
