@@ -42,9 +42,10 @@ from simulations.seeding import DATA, EVAL, PRIVACY, stream
 __all__ = ["TrialResults", "TrialStreams", "canonical_json", "config_fields", "config_hash", "config_key",
            "engine_options", "run_trials", "trial_streams"]
 
-# Chunk sizing (seconds of work per chunk): below ~0.1 s the per-task overhead of Dask (~0.2 ms)
-# and of writing a chunk file starts to show; above a few seconds a kill loses more work.
-MIN_CHUNK_SECONDS = 0.1
+# Chunk sizing (seconds of work per chunk). The floor keeps the per-chunk overhead (measured by
+# benchmarks/bench_engine.py on a busy 2-core machine: ~0.3 ms to write a chunk file, ~1 ms per
+# loky task, ~8 ms per Dask task) under a few percent; above a few seconds a kill loses more work.
+MIN_CHUNK_SECONDS = {"serial": 0.1, "loky": 0.1, "dask": 0.5}
 MAX_CHUNK_SECONDS = 2.0
 CHUNKS_PER_WORKER = 4  # load balance: at least this many chunks per worker when work allows
 
@@ -222,8 +223,9 @@ def _assemble(n_trials: int, chunks) -> dict[str, np.ndarray]:
     return out
 
 
-def _chunk_size(seconds_per_trial: float, total_seconds: float, n_workers: int) -> int:
-    target = min(MAX_CHUNK_SECONDS, max(MIN_CHUNK_SECONDS, total_seconds / (CHUNKS_PER_WORKER * n_workers)))
+def _chunk_size(seconds_per_trial: float, total_seconds: float, n_workers: int, kind: str) -> int:
+    floor = MIN_CHUNK_SECONDS[kind]
+    target = min(MAX_CHUNK_SECONDS, max(floor, total_seconds / (CHUNKS_PER_WORKER * n_workers)))
     return max(1, int(target / max(seconds_per_trial, 1e-9)))
 
 
@@ -263,7 +265,8 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
         Show a tqdm bar over trials (also hidden when stderr is not a terminal).
     chunk_size : int >= 1 or None
         Trials per task. None: time one trial of each config first (that trial is kept), then
-        size chunks to ``0.1 .. 2`` s of work with ~4 chunks per worker when there is enough work.
+        size chunks to ``0.1 .. 2`` s of work (``0.5 .. 2`` s on Dask) with ~4 chunks per worker
+        when there is enough work.
     version : str or None
         Part of the cache key; default ``trial_fn.__module__ + "." + trial_fn.__qualname__``.
 
@@ -328,7 +331,7 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
                 gaps = {h: _missing(n_trials, chunks[h]) for h in unique}
                 left = {h: sum(b - a for a, b in gaps[h]) for h in unique}
                 total = sum(per_trial.get(h, 0.0) * left[h] for h in unique)
-                sizes = {h: _chunk_size(per_trial[h], total, ex.n_workers) for h in per_trial}
+                sizes = {h: _chunk_size(per_trial[h], total, ex.n_workers, ex.kind) for h in per_trial}
             else:
                 sizes = {h: chunk_size for h in unique}
             tasks = [(trial_fn, first[h], root_seed, a, b, h) for h in unique if gaps[h]

@@ -138,6 +138,13 @@ def test_dask_cluster_identical(serial, dask_address):
     assert_identical(serial, r)
     r_auto = run_trials(three_stream_trial, CONFIGS, N_TRIALS, root_seed=SEED, scheduler=dask_address, progress=False)
     assert_identical(serial, r_auto)
+    from distributed import Client
+
+    with Client(dask_address, set_as_default=False) as client:  # an existing Client is used as is
+        r_client = run_trials(three_stream_trial, CONFIGS, N_TRIALS, root_seed=SEED, scheduler=client,
+                              chunk_size=7, progress=False)
+        assert client.status == "running"
+    assert_identical(serial, r_client)
 
 
 @pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
@@ -322,3 +329,17 @@ def test_missing_dask_gives_a_clear_message(monkeypatch):
     with pytest.raises(ImportError, match=r"labeldp-suite\[dask\]"):
         with open_executor(2, "local"):
             pass
+
+
+@pytest.mark.parametrize("per_trial, total, workers, kind, expected", [
+    (1e-4, 5e-3, 1, "serial", 1000),   # tiny total work: the 0.1 s floor decides
+    (1e-3, 80.0, 2, "loky", 2000),     # 80 s / (4 chunks x 2 workers) = 10 s, capped at 2 s
+    (1e-3, 4.0, 2, "loky", 500),       # 4 s / 8 = 0.5 s per chunk
+    (1e-3, 4.0, 2, "dask", 500),       # same, above Dask's 0.5 s floor
+    (1e-3, 1.0, 2, "dask", 500),       # 1 s / 8 = 0.125 s, raised to Dask's 0.5 s floor
+    (3.0, 300.0, 4, "loky", 1),        # a trial longer than the cap: one per chunk
+])
+def test_auto_chunk_size_rule(per_trial, total, workers, kind, expected):
+    from simulations.engine import _chunk_size
+
+    assert _chunk_size(per_trial, total, workers, kind) == expected
