@@ -1,0 +1,105 @@
+"""k-nearest-neighbour regression of 003: plain, and with Laplace-privatized (clipped) labels.
+
+``η̂(x) = (1/k) ∑_{i ∈ N_k(x)} Z_i`` (003 eq. (20)). Local label DP (Theorem 6): ``Z = Y + Lap(2T/ε)``
+for labels bounded by T; heavy tails (Theorem 10): ``Z = Clip(Y, T) + Lap(2T/ε)``. As in
+:mod:`simulations.estimators.partition`, ``fit(X, Y, rng)`` runs the whole private algorithm and keeps
+the mechanism description in ``mechanism_``.
+
+Neighbours come from ``scipy.spatial.cKDTree(leafsize=32, balanced_tree=False,
+compact_nodes=False)``, the fastest build/query combination measured for d <= 5 and k <= 200
+(DESIGN.md); the neighbour average is the numba kernel :func:`simulations.kernels.neighbour_mean`.
+Queries use ``workers`` threads (default 1: the engine parallelizes over trials, not inside one).
+
+References: 003 eq. (20), Theorem 6, Theorem 10.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from scipy.spatial import cKDTree
+
+from limits._validation import check_int
+from simulations import kernels
+from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
+from simulations.mechanisms import ClippedLaplaceLabels, LaplaceLabels
+
+__all__ = ["KNNRegressor", "LaplaceKNNRegressor", "build_tree"]
+
+TREE_OPTIONS = {"leafsize": 32, "balanced_tree": False, "compact_nodes": False}
+
+
+def build_tree(X) -> cKDTree:
+    """The kd-tree used by the kNN estimators (options of DESIGN.md's measurements)."""
+    return cKDTree(X, **TREE_OPTIONS)
+
+
+class KNNRegressor:
+    """Non-private baseline: the mean label of the ``k`` nearest training points.
+
+    Parameters
+    ----------
+    k : int >= 1.
+    workers : int, threads for the tree query (−1: all cores).
+    """
+
+    def __init__(self, *, k: int, workers: int = 1):
+        self.k = k
+        self.workers = workers
+
+    def _fit_tree(self, X, Y):
+        check_int("k", self.k, low=1)
+        X = check_features(X, unit_cube=False)
+        Y = check_real_labels(Y, X.shape[0])
+        if self.k > X.shape[0]:
+            raise ValueError(f"k must be <= the number of training points {X.shape[0]}, got k={self.k}")
+        self.n_features_ = X.shape[1]
+        self.tree_ = build_tree(X)
+        return Y
+
+    def fit(self, X, Y, rng=None):
+        """Store the tree and the labels; ``rng`` is accepted for a uniform interface, unused."""
+        self.targets_ = self._fit_tree(X, Y)
+        self.mechanism_ = None
+        return self
+
+    def neighbours(self, X) -> np.ndarray:
+        """Indices of the ``k`` nearest training points of each row of ``X``: int64 (m, k)."""
+        check_fitted(self, "targets_")
+        X = check_features(X, unit_cube=False, d=self.n_features_)
+        _, idx = self.tree_.query(X, k=self.k, workers=self.workers)
+        return np.asarray(idx, dtype=np.int64).reshape(X.shape[0], self.k)
+
+    def predict(self, X) -> np.ndarray:
+        """``η̂(x)`` for each row of ``X`` (m, d) -> (m,)."""
+        return kernels.neighbour_mean(self.targets_, self.neighbours(X))
+
+
+class LaplaceKNNRegressor(KNNRegressor):
+    """Local label DP kNN regression: labels privatized once, then averaged over neighbours.
+
+    ``clip=False``: 003 Theorem 6, ``Z = Y + Lap(2T/ε)``, labels must satisfy ``|Y| <= T``.
+    ``clip=True``: 003 Theorem 10, ``Z = Clip(Y, T) + Lap(2T/ε)``.
+
+    Parameters
+    ----------
+    k : int >= 1.
+    epsilon : float > 0.
+    T : float > 0, label bound or clipping level.
+    clip : bool.
+    workers : int.
+    """
+
+    def __init__(self, *, k: int, epsilon: float, T: float, clip: bool = False, workers: int = 1):
+        super().__init__(k=k, workers=workers)
+        self.epsilon = epsilon
+        self.T = T
+        self.clip = clip
+
+    def fit(self, X, Y, rng):
+        if not isinstance(self.clip, (bool, np.bool_)):
+            raise ValueError(f"clip must be a bool, got clip={self.clip!r}")
+        cls = ClippedLaplaceLabels if self.clip else LaplaceLabels
+        self.mechanism_ = cls(T=self.T, epsilon=self.epsilon)
+        Y = self._fit_tree(X, Y)
+        self.targets_ = self.mechanism_.sample(Y, check_rng(rng, required=True))
+        return self

@@ -1,0 +1,170 @@
+"""numba kernels for the estimators' inner loops, each with a plain numpy reference (the test oracle).
+
+* :func:`bin_index` — flat index of the regular-grid cell of each point (C order, axis 0 slowest;
+  the convention of :mod:`simulations.laws.base`): ``b_i = min(floor(x_i · bins), bins − 1)``.
+* :func:`bin_label_counts` — fused bin index + per-(cell, class) label counts ``n_{lj}``
+  (003 eq. (17)).
+* :func:`bin_row_sums` — fused bin index + per-cell sums of integer vectors, e.g. the K-bit outputs
+  of the vector mechanism, ``S_{lj}`` of 003 eq. (12); also returns the counts ``n_l``.
+* :func:`bin_value_sums` — fused bin index + per-cell sums of real labels and counts (003 eq. (23)).
+* :func:`neighbour_mean` — mean of ``values`` over each row of a neighbour-index matrix
+  (003 eq. (20)).
+
+The kernels add in the same order as their references (``np.bincount`` accumulates in input order;
+the neighbour reference adds one neighbour rank after another), so
+the results are equal bit for bit, which the tests assert. Compiled with ``cache=True`` so fresh
+worker processes load the machine code instead of recompiling (DESIGN.md, performance notes).
+Inputs are assumed validated by the caller (points in ``[0, 1]^d``, indices in range).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = [
+    "bin_index",
+    "bin_index_numpy",
+    "bin_label_counts",
+    "bin_label_counts_numpy",
+    "bin_row_sums",
+    "bin_row_sums_numpy",
+    "bin_value_sums",
+    "bin_value_sums_numpy",
+    "neighbour_mean",
+    "neighbour_mean_numpy",
+]
+
+
+@numba.njit(cache=True, inline="always")
+def _cell(X, i, bins):
+    b = 0
+    for j in range(X.shape[1]):
+        t = np.int64(X[i, j] * bins)
+        if t >= bins:
+            t = bins - 1
+        b = b * bins + t
+    return b
+
+
+@numba.njit(cache=True)
+def _bin_index(X, bins):
+    out = np.empty(X.shape[0], dtype=np.int64)
+    for i in range(X.shape[0]):
+        out[i] = _cell(X, i, bins)
+    return out
+
+
+@numba.njit(cache=True)
+def _bin_label_counts(X, bins, labels, K):
+    counts = np.zeros((bins ** X.shape[1], K), dtype=np.int64)
+    for i in range(X.shape[0]):
+        counts[_cell(X, i, bins), labels[i]] += 1
+    return counts
+
+
+@numba.njit(cache=True)
+def _bin_row_sums(X, bins, Z):
+    G = bins ** X.shape[1]
+    K = Z.shape[1]
+    sums = np.zeros((G, K), dtype=np.int64)
+    counts = np.zeros(G, dtype=np.int64)
+    for i in range(X.shape[0]):
+        b = _cell(X, i, bins)
+        counts[b] += 1
+        for j in range(K):
+            sums[b, j] += Z[i, j]
+    return sums, counts
+
+
+@numba.njit(cache=True)
+def _bin_value_sums(X, bins, values):
+    G = bins ** X.shape[1]
+    sums = np.zeros(G, dtype=np.float64)
+    counts = np.zeros(G, dtype=np.int64)
+    for i in range(X.shape[0]):
+        b = _cell(X, i, bins)
+        counts[b] += 1
+        sums[b] += values[i]
+    return sums, counts
+
+
+@numba.njit(cache=True)
+def _neighbour_mean(values, idx):
+    M, k = idx.shape
+    out = np.empty(M, dtype=np.float64)
+    for m in range(M):
+        s = 0.0
+        for j in range(k):
+            s += values[idx[m, j]]
+        out[m] = s / k
+    return out
+
+
+def _as_points(X):
+    return np.ascontiguousarray(X, dtype=np.float64)
+
+
+def bin_index(X, bins: int) -> np.ndarray:
+    """Flat grid-cell index of each point: ``X`` (n, d) in [0, 1]^d -> int64 (n,)."""
+    return _bin_index(_as_points(X), int(bins))
+
+
+def bin_index_numpy(X, bins: int) -> np.ndarray:
+    """Reference of :func:`bin_index`."""
+    X = _as_points(X)
+    b = np.minimum((X * bins).astype(np.int64), bins - 1)
+    return np.ravel_multi_index(tuple(b.T), (bins,) * X.shape[1]).astype(np.int64)
+
+
+def bin_label_counts(X, bins: int, labels, num_classes: int) -> np.ndarray:
+    """Counts ``n_{lj}`` of label ``j`` in cell ``l``: int64 (bins^d, K)."""
+    return _bin_label_counts(_as_points(X), int(bins), np.ascontiguousarray(labels, dtype=np.int64), int(num_classes))
+
+
+def bin_label_counts_numpy(X, bins: int, labels, num_classes: int) -> np.ndarray:
+    """Reference of :func:`bin_label_counts`."""
+    G = bins ** np.shape(X)[1]
+    flat = bin_index_numpy(X, bins) * num_classes + np.asarray(labels, dtype=np.int64)
+    return np.bincount(flat, minlength=G * num_classes).reshape(G, num_classes)
+
+
+def bin_row_sums(X, bins: int, Z) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cell sums of the integer rows ``Z`` (n, K) -> (int64 (bins^d, K), counts int64 (bins^d,))."""
+    return _bin_row_sums(_as_points(X), int(bins), np.ascontiguousarray(Z))
+
+
+def bin_row_sums_numpy(X, bins: int, Z) -> tuple[np.ndarray, np.ndarray]:
+    """Reference of :func:`bin_row_sums`."""
+    G = bins ** np.shape(X)[1]
+    idx = bin_index_numpy(X, bins)
+    Z = np.asarray(Z)
+    sums = np.stack([np.bincount(idx, weights=Z[:, j], minlength=G) for j in range(Z.shape[1])], axis=1)
+    return sums.astype(np.int64), np.bincount(idx, minlength=G)
+
+
+def bin_value_sums(X, bins: int, values) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cell sums of real ``values`` (n,) and counts: (float64 (bins^d,), int64 (bins^d,))."""
+    return _bin_value_sums(_as_points(X), int(bins), np.ascontiguousarray(values, dtype=np.float64))
+
+
+def bin_value_sums_numpy(X, bins: int, values) -> tuple[np.ndarray, np.ndarray]:
+    """Reference of :func:`bin_value_sums`."""
+    G = bins ** np.shape(X)[1]
+    idx = bin_index_numpy(X, bins)
+    return np.bincount(idx, weights=np.asarray(values, dtype=np.float64), minlength=G), np.bincount(idx, minlength=G)
+
+
+def neighbour_mean(values, idx) -> np.ndarray:
+    """``out[m] = mean_j values[idx[m, j]]``: values (n,), idx (M, k) int -> (M,)."""
+    return _neighbour_mean(np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(idx, dtype=np.int64))
+
+
+def neighbour_mean_numpy(values, idx) -> np.ndarray:
+    """Reference of :func:`neighbour_mean` (sums neighbour ranks in order, as the kernel does)."""
+    idx = np.asarray(idx, dtype=np.int64)
+    values = np.asarray(values, dtype=np.float64)
+    total = np.zeros(idx.shape[0])
+    for j in range(idx.shape[1]):  # one neighbour rank at a time: the kernel's summation order
+        total += values[idx[:, j]]
+    return total / idx.shape[1]
