@@ -20,6 +20,25 @@ trial function's ``module.qualname``; pass ``version="my_trial/v2"`` to key it y
 whenever the trial's code changes. ``n_trials`` is *not* part of the key: raising it reuses the
 trials already stored and computes only the new ones. The stream key of a trial is derived from
 the config alone (not seed or version), see :func:`config_key`.
+
+Example
+-------
+In ``simulations/experiments/<topic>.py`` (the trial must be a module-level function)::
+
+    @dataclass(frozen=True, slots=True)
+    class Point:
+        N: int
+        epsilon: float
+
+    def trial(cfg: Point, t: int, root_seed: int) -> dict:
+        data, privacy, evaluation = trial_streams(cfg, t, root_seed)
+        ...
+        return {"excess_risk": risk}
+
+    def compute(ctx):
+        res = run_trials(trial, points, n_trials, version="rates/v1", **engine_options(ctx))
+        table = simulations.stats.summarize(res)                # mean, std, 95 % t-CI per point
+        fit = simulations.stats.fit_loglog_slope(Ns, res["excess_risk"], rng=ctx.seed)
 """
 
 from __future__ import annotations
@@ -293,30 +312,24 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
     first = {h: configs[hashes.index(h)] for h in unique}
     stores = {h: ChunkStore(cache_dir, h) for h in unique} if cache_dir is not None else {}
     chunks: dict[str, list] = {h: [] for h in unique}
-    n_cached = 0
-    for h in unique:
-        if h in stores:
-            if force:
-                stores[h].clear()
-            stores[h].write_description({"class": type(first[h]).__qualname__,
-                                         "config": json.loads(canonical_json(first[h])),
-                                         "root_seed": root_seed, "version": version, "config_hash": h})
-            chunks[h] = stores[h].load(n_trials)
-        gaps = _missing(n_trials, chunks[h])
-        n_cached += n_trials - sum(b - a for a, b in gaps)
+    for h, store in stores.items():
+        if force:
+            store.clear()
+        store.write_description({"class": type(first[h]).__qualname__,
+                                 "config": json.loads(canonical_json(first[h])),
+                                 "root_seed": root_seed, "version": version, "config_hash": h})
+        chunks[h] = store.load(n_trials)
     gaps = {h: _missing(n_trials, chunks[h]) for h in unique}
     n_todo = sum(b - a for h in unique for a, b in gaps[h])
-
     computed = set()
 
-    def record(result, bar):
-        h, start, stop, arrays, seconds = result
+    def record(result, bar) -> None:
+        h, start, stop, arrays, _ = result
         computed.add(h)
         chunks[h].append((start, stop, arrays))
         if h in stores:
-            stores[h].save(start, stop, arrays)
+            stores[h].save(start, stop, arrays)  # at once, so a kill keeps this chunk
         bar.update(stop - start)
-        return h, (stop - start), seconds
 
     if n_todo:
         with open_executor(jobs, scheduler) as ex, _progress_bar(n_todo, progress) as bar:
@@ -326,8 +339,8 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
                           for h in unique if gaps[h]]
                 per_trial = {}
                 for res in ex.map_unordered(_run_chunk, probes):
-                    h, _, seconds = record(res, bar)
-                    per_trial[h] = seconds
+                    record(res, bar)
+                    per_trial[res[0]] = res[4]
                 gaps = {h: _missing(n_trials, chunks[h]) for h in unique}
                 left = {h: sum(b - a for a, b in gaps[h]) for h in unique}
                 total = sum(per_trial.get(h, 0.0) * left[h] for h in unique)
@@ -345,7 +358,7 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
         if h in stores and h in computed:
             stores[h].consolidate(n_trials, per_hash[h])
     return TrialResults(configs=configs, n_trials=n_trials, per_config=[per_hash[h] for h in hashes],
-                        n_computed=n_todo, n_cached=n_cached)
+                        n_computed=n_todo, n_cached=len(unique) * n_trials - n_todo)
 
 
 def engine_options(ctx) -> dict:

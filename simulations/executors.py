@@ -7,7 +7,8 @@ parallelism"): the backend is a setting, the code that submits chunks is the sam
 ``jobs=1, scheduler=None``    serial, in this process (no pickling; easiest to debug)
 ``jobs>1, scheduler=None``    joblib ``loky`` worker processes
 ``scheduler="local"``         a ``dask.distributed.LocalCluster`` of ``jobs`` single-threaded
-                              worker processes, started here and shut down afterwards
+                              worker processes, started on first use and kept for the later
+                              runs of this process (closed at exit)
 ``scheduler="tcp://h:p"``     a running Dask scheduler (any ``<protocol>://`` address); every
                               worker must be able to import the trial function's module
 ``scheduler=<Client>``        an existing ``distributed.Client`` (left open afterwards)
@@ -18,13 +19,14 @@ Dask is an optional extra (``pip install labeldp-suite[dask]``); it is imported 
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import re
 from typing import Callable, Iterable, Iterator
 
 from limits._validation import check_int
 
-__all__ = ["Executor", "open_executor", "validate_scheduler"]
+__all__ = ["Executor", "close_local_clusters", "open_executor", "validate_scheduler"]
 
 _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
 
@@ -50,6 +52,29 @@ def _import_distributed():
         raise ImportError("scheduler=... needs Dask: pip install 'labeldp-suite[dask]' "
                           "(or pip install 'dask[distributed]')") from exc
     return distributed
+
+
+# jobs -> (LocalCluster, Client). A paper run calls the engine once per experiment point set;
+# starting a cluster costs seconds, so one is kept per worker count for the whole process.
+_LOCAL: dict[int, tuple] = {}
+
+
+def _local_client(distributed, jobs: int):
+    entry = _LOCAL.get(jobs)
+    if entry is None or entry[1].status != "running":
+        cluster = distributed.LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                           dashboard_address=None)
+        _LOCAL[jobs] = (cluster, distributed.Client(cluster, set_as_default=False))
+    return _LOCAL[jobs][1]
+
+
+@atexit.register
+def close_local_clusters() -> None:
+    """Shut down the LocalClusters started for ``scheduler="local"`` (also run at exit)."""
+    while _LOCAL:
+        _, (cluster, client) = _LOCAL.popitem()
+        client.close()
+        cluster.close()
 
 
 class Executor:
@@ -99,9 +124,7 @@ def open_executor(jobs: int = 1, scheduler=None):
     distributed = _import_distributed()
     with contextlib.ExitStack() as stack:
         if scheduler == "local":
-            cluster = stack.enter_context(distributed.LocalCluster(
-                n_workers=jobs, threads_per_worker=1, processes=True, dashboard_address=None))
-            client = stack.enter_context(distributed.Client(cluster, set_as_default=False))
+            client = _local_client(distributed, jobs)
         elif isinstance(scheduler, str):
             client = stack.enter_context(distributed.Client(scheduler, set_as_default=False))
         else:

@@ -150,9 +150,20 @@ def test_dask_cluster_identical(serial, dask_address):
 @pytest.mark.filterwarnings("ignore:Port 8787 is already in use")
 def test_dask_local_cluster_started_by_the_engine(serial):
     pytest.importorskip("distributed")
-    r = run_trials(three_stream_trial, CONFIGS, N_TRIALS, root_seed=SEED, jobs=2, scheduler="local",
-                   chunk_size=5, progress=False)
-    assert_identical(serial, r)
+    from simulations import executors
+
+    try:
+        r = run_trials(three_stream_trial, CONFIGS, N_TRIALS, root_seed=SEED, jobs=2, scheduler="local",
+                       chunk_size=5, progress=False)
+        assert_identical(serial, r)
+        cluster = executors._LOCAL[2][0]
+        assert len(cluster.workers) == 2
+        r2 = run_trials(three_stream_trial, CONFIGS[:1], 3, root_seed=SEED, jobs=2, scheduler="local", progress=False)
+        assert executors._LOCAL[2][0] is cluster  # kept for later runs, not restarted
+        assert np.array_equal(r2["risk"][0], serial["risk"][0, :3])
+    finally:
+        executors.close_local_clusters()
+    assert executors._LOCAL == {}
 
 
 def test_summary_csv_byte_identical_across_executors(serial, tmp_path):
@@ -270,6 +281,11 @@ def test_chunk_with_wrong_row_count_is_rejected(tmp_path):
     with pytest.warns(RuntimeWarning):
         run_trials(counting_trial, [Point(5)], 8, **kw)
     assert tf.CALLS == [4, 5, 6, 7]
+
+
+def test_progress_bar_does_not_change_results(serial, capsys):
+    r = run_trials(three_stream_trial, CONFIGS, N_TRIALS, root_seed=SEED, chunk_size=4, progress=True)
+    assert_identical(serial, r)
 
 
 def test_duplicate_configs_are_computed_once(serial):
