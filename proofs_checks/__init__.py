@@ -7,3 +7,5 @@ from .audit import AuditResult, audit_epsilon, audit_label_randomizer
 
 __all__ = ["AuditResult", "DPCheckResult", "audit_epsilon", "audit_label_randomizer", "check_channel",
            "check_label_dp", "is_tight", "max_privacy_loss", "privacy_loss_witness"]
+from .rrwithprior_lp import rrwithprior_lp, rrwithprior_value  # noqa: E402
+__all__ += ["rrwithprior_lp", "rrwithprior_value"]

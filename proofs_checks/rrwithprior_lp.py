@@ -1,0 +1,334 @@
+"""The linear programs behind the optimality of RRWithPrior (004 Section 3.2, Theorem 3).
+
+Theorem 3 of 004 says that among all ε-DP label randomizers R, RRWithPrior maximizes
+Obj_p(R) = P_{y~p}[R(y) = y]. Its proof bounds Obj_p(R) by the optimum of **LP1** (maximize
+Σ_y p_y q[y|y] over channels q, subject to the ε-DP constraints (2) and the row sums (3)), then by
+the relaxation **LP2** (constraints (4) and (5), on the diagonal q[y|y] only), whose vertices give
+max_k w_k with w_k = e^ε/(e^ε+k−1) · Σ_{top-k} p (004 Algorithm 2). This module solves both LPs
+with cvxpy, so the chain LP1 = LP2 = max_k w_k is checked numerically rather than assumed, and gives
+the closed form :func:`rrwithprior_value` written from the paper, independently of the mechanism
+code in ``simulations`` (it is the oracle the mechanism is tested against).
+
+Formulations of LP1 (``method``)
+--------------------------------
+``"naive"``
+    Constraint (2) literally: q[ỹ|y] <= e^ε q[ỹ|y'] for every ỹ and every ordered pair y != y'
+    (the pairs y = y' are vacuous): K²(K−1) inequalities.
+``"envelope"``
+    Per output ỹ, envelopes l_ỹ <= q[ỹ|y] <= u_ỹ for all y and u_ỹ <= e^ε l_ỹ: 2K² + K inequalities.
+``"efficient"`` (default)
+    The envelope form with u_ỹ = e^ε l_ỹ and the substitution q[ỹ|y] = l_ỹ + r[y, ỹ]:
+    0 <= r[y, ỹ] <= (e^ε − 1) l_ỹ. The lower envelope becomes the variable bound r >= 0, leaving K²
+    inequalities and K equalities; HiGHS's dual simplex solves it 10–40x faster than the envelope
+    form at K = 100 (``benchmarks/bench_lp.py``).
+
+Equivalence (the three have the same optimum, and the same set of channels q):
+if q satisfies (2), put l_ỹ = min_y q[ỹ|y] and u_ỹ = max_y q[ỹ|y]; (2) at the pair (argmax, argmin)
+gives u_ỹ <= e^ε l_ỹ, so (q, u, l) is envelope-feasible, and r = q − l satisfies
+0 <= r <= u − l <= (e^ε − 1) l. Conversely, an envelope-feasible point has
+q[ỹ|y] <= u_ỹ <= e^ε l_ỹ <= e^ε q[ỹ|y'] for all y, y', i.e. (2); and an efficient-feasible (l, r)
+gives q = l + r with l_ỹ <= q[ỹ|y] <= e^ε l_ỹ, the envelope form with u = e^ε l. The objective
+depends on q alone, so the optima coincide. The tests check this on small K.
+
+LP2 (``formulation="lp2"``) has variables x_y = q[y|y] only. ``method="naive"`` writes (4) as the
+dense K×K system x_y + e^{−ε} Σ_{ỹ≠y} x_ỹ <= 1; ``"efficient"`` introduces the total s = Σ_ỹ x_ỹ
+and writes (1 − e^{−ε}) x_y + e^{−ε} s <= 1: O(K) nonzeros, which solves K = 1000 in well under a
+second.
+
+References
+----------
+004 Section 3.2: Theorem 3, LP1 (eqs. (2)–(3)), LP2 (eqs. (4)–(5)); 004 Algorithms 1–2.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from limits._validation import check_choice, check_positive, check_probability_vector
+
+__all__ = ["FORMULATIONS", "LP1_METHODS", "LP2_METHODS", "DEFAULT_SOLVER", "LPResult", "dp_violation", "lp1_polytope", "polish_channel",
+           "rrwithprior_k", "rrwithprior_lp", "rrwithprior_value", "rrwithprior_weights"]
+
+FORMULATIONS = ("lp1", "lp2")
+LP1_METHODS = ("efficient", "envelope", "naive")
+LP2_METHODS = ("efficient", "naive")
+
+# HiGHS (dual simplex) returns a vertex: exact zeros and optima agreeing with the closed form to
+# ~1e-13, so the optimal channel passes the exact DP check without slack. CLARABEL (interior
+# point) is faster on the slow formulations but stops ~1e-8 (up to 3e-6 relative at ε = 0.05,
+# K = 100) inside the polytope; see benchmarks/bench_lp.py.
+DEFAULT_SOLVER = "HIGHS"
+# One thread (deterministic, and "one core" is the stated budget). Feasibility tolerances 1e-10
+# instead of HiGHS's 1e-7: the DP rows carry the coefficient e^ε, and at ε = 10 the naive form
+# otherwise stops at the vertex w_2 when w_1 is optimal (relative gap ≈ e^{−ε} = 4.5e-5, the
+# scaled reduced cost falling under 1e-7), and leaves DP violated by 8e-8.
+_DEFAULT_OPTIONS = {"HIGHS": {"highs_options": {"threads": 1, "primal_feasibility_tolerance": 1e-10,
+                                                "dual_feasibility_tolerance": 1e-10}}}
+
+
+# ---------------------------------------------------------------- the closed form (the oracle)
+
+def _check_prior(prior) -> np.ndarray:
+    p = check_probability_vector("prior", prior)
+    if p.ndim != 1:
+        raise ValueError(f"prior must be a 1-D probability vector, got shape {p.shape}")
+    return p
+
+
+def rrwithprior_weights(prior, eps) -> np.ndarray:
+    """w_k = e^ε/(e^ε + k − 1) · Σ_{ỹ ∈ Y_k} p_ỹ for k = 1..K (004 Algorithm 2, step 1).
+
+    Parameters
+    ----------
+    prior : array_like, shape (K,)
+        A probability vector p.
+    eps : float
+        ε > 0.
+
+    Returns
+    -------
+    w : ndarray, shape (K,)
+        ``w[k - 1]`` = w_k. Y_k is any set of k labels of largest prior mass; ties do not change w_k.
+
+    References
+    ----------
+    004 Algorithm 2; the identity P[RRTop-k(y) = y | y ~ p] = w_k below 004 Algorithm 1.
+    """
+    p = _check_prior(prior)
+    eps = check_positive("eps", eps)
+    top_mass = np.cumsum(np.sort(p)[::-1])
+    k = np.arange(1, p.size + 1)
+    # e^ε/(e^ε + k − 1) written as 1/(1 + (k − 1)e^{−ε}): no overflow at large ε
+    return top_mass / (1.0 + (k - 1) * np.exp(-eps))
+
+
+def rrwithprior_value(prior, eps) -> float:
+    """The optimum max_k w_k = Obj_p(RRWithPrior) (004 Algorithm 2; Theorem 3's bound).
+
+    References
+    ----------
+    004 Algorithm 2 and the end of the proof of Theorem 3.
+    """
+    return float(np.max(rrwithprior_weights(prior, eps)))
+
+
+def rrwithprior_k(prior, eps) -> int:
+    """k* = argmax_k w_k (004 Algorithm 2, step 2); the smallest maximizer when several tie."""
+    return int(np.argmax(rrwithprior_weights(prior, eps))) + 1
+
+
+# ---------------------------------------------------------------- the LPs
+
+@dataclass(frozen=True, slots=True)
+class LPResult:
+    """Solution of LP1 or LP2.
+
+    Attributes
+    ----------
+    value : float
+        The optimal objective Σ_y p_y q[y|y].
+    channel : ndarray, shape (K, K), or None
+        LP1: the optimal channel q[y, ỹ] = P(output ỹ | label y) (rows y, columns ỹ), polished
+        (:func:`polish_channel`) so that it is exactly ε-DP; rows sum to 1 within the solver's
+        tolerance. LP2: ``None`` — LP2 is a relaxation whose points need not be channels; its
+        variables are in ``diagonal``.
+    diagonal : ndarray, shape (K,)
+        q[y|y] (LP1: the channel's diagonal; LP2: its variables x_y).
+    status : str
+        cvxpy's status; always ``"optimal"`` (anything else raises).
+    solver : str
+    solve_time : float
+        Seconds spent in the solver, as the solver reports it.
+    wall_time : float
+        Seconds for building, compiling and solving the problem.
+    formulation, method : str
+    epsilon : float
+    n_constraints : int
+        Scalar linear constraints passed to the solver (variable bounds r >= 0, q >= 0 not counted).
+    polish_change : float
+        Largest absolute change the polish made to an entry of the solver's channel (0.0 for LP2);
+        of the order of the solver's feasibility tolerance.
+    """
+
+    value: float
+    channel: np.ndarray | None
+    diagonal: np.ndarray
+    status: str
+    solver: str
+    solve_time: float
+    wall_time: float
+    formulation: str
+    method: str
+    epsilon: float
+    n_constraints: int
+    polish_change: float = 0.0
+
+
+def polish_channel(channel, eps) -> np.ndarray:
+    """Make a solver's LP1 channel exactly ε-DP by the smallest clipping of its entries.
+
+    Per column ỹ, with l_ỹ = min_y q[ỹ|y] (negative round-off first set to 0), entries are
+    clipped to at most e^ε l_ỹ, so every column satisfies max/min <= e^ε: constraint (2) holds
+    exactly, in particular a column holding a 0 and solver noise of 1e-14 becomes all-zero instead of
+    having infinite privacy loss. Each entry moves by at most the solver's additive violation of
+    (2) (:func:`dp_violation`, ~1e-10 with the default tolerances). Rows are not renormalized:
+    rescaling rows by different factors would perturb the ratios again.
+
+    Parameters
+    ----------
+    channel : array_like, shape (K, K)
+    eps : float
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+    """
+    q = np.maximum(np.asarray(channel, dtype=float), 0.0)
+    return np.minimum(q, np.exp(eps) * q.min(axis=0, keepdims=True))
+
+
+def lp1_polytope(num_classes: int, eps: float, method: str = "efficient"):
+    """The feasible set of LP1 (004 eqs. (2)–(3)) as cvxpy objects, in one of three formulations.
+
+    Parameters
+    ----------
+    num_classes : int
+        K.
+    eps : float
+    method : {"efficient", "envelope", "naive"}
+
+    Returns
+    -------
+    q : cvxpy Expression, shape (K, K)
+        The channel q[y, ỹ] (a variable, or l + r for ``"efficient"``).
+    constraints : list of cvxpy constraints
+    n_constraints : int
+        Scalar constraints, variable sign bounds not counted.
+    """
+    import cvxpy as cp
+
+    K = num_classes
+    if method == "efficient":
+        # q = l + r with 0 <= r <= (e^ε − 1) l per column (module docstring)
+        l = cp.Variable((1, K), nonneg=True)
+        r = cp.Variable((K, K), nonneg=True)
+        q = r + np.ones((K, 1)) @ l
+        return q, [cp.sum(q, axis=1) == 1,                    # (3)
+                   r <= np.expm1(eps) * l], K * K + K         # (2) via the envelope
+    q = cp.Variable((K, K), nonneg=True)
+    cons = [cp.sum(q, axis=1) == 1]                           # (3)
+    if method == "naive":
+        y, y2 = np.nonzero(~np.eye(K, dtype=bool))            # all ordered pairs y != y'
+        if y.size:
+            cons.append(q[y, :] <= np.exp(eps) * q[y2, :])    # (2): K²(K−1) rows at once
+        return q, cons, K * K * (K - 1) + K
+    u = cp.Variable((1, K), nonneg=True)                      # envelope
+    l = cp.Variable((1, K), nonneg=True)
+    return q, cons + [q >= l, q <= u, u <= np.exp(eps) * l], 2 * K * K + 2 * K
+
+
+def _lp2(p: np.ndarray, eps: float, method: str):
+    """LP2 (004 eqs. (4)–(5)); returns (problem, the variables x, constraint count)."""
+    import cvxpy as cp
+
+    K = p.size
+    x = cp.Variable(K, nonneg=True)                           # (5)
+    a = np.exp(-eps)
+    if method == "naive":
+        A = (1.0 - a) * np.eye(K) + a * np.ones((K, K))      # row y: x_y + e^{−ε} Σ_{ỹ≠y} x_ỹ
+        cons, n = [A @ x <= 1], K
+    else:
+        s = cp.Variable()
+        cons, n = [(1.0 - a) * x + a * s <= 1, s == cp.sum(x)], K + 1
+    return cp.Problem(cp.Maximize(p @ x), cons), x, n
+
+
+def rrwithprior_lp(prior, eps, formulation: str = "lp1", *, method: str = "efficient",
+                   solver: str | None = None, solver_options: dict | None = None) -> LPResult:
+    """Solve 004's LP1 (the best ε-DP channel for prior p) or its relaxation LP2 with cvxpy.
+
+    Parameters
+    ----------
+    prior : array_like, shape (K,)
+        The prior p over the K labels (non-negative, sums to 1; zeros allowed).
+    eps : float
+        Privacy parameter ε > 0.
+    formulation : {"lp1", "lp2"}
+    method : {"efficient", "envelope", "naive"} for LP1, {"efficient", "naive"} for LP2
+        Equivalent formulations of the same LP (module docstring).
+    solver : str, optional
+        An installed cvxpy solver; default ``"HIGHS"`` (single thread).
+    solver_options : dict, optional
+        Keyword arguments for ``cvxpy.Problem.solve`` (replace the defaults for that solver).
+
+    Returns
+    -------
+    LPResult
+
+    Raises
+    ------
+    ValueError
+        Invalid prior, ε, formulation, method or solver.
+    RuntimeError
+        The solver does not report ``"optimal"`` (the status is in the message).
+
+    References
+    ----------
+    004 Section 3.2, LP1 (eqs. (2)–(3)) and LP2 (eqs. (4)–(5)).
+    """
+    import cvxpy as cp  # here, not at module level: it takes ~1 s to import
+
+    p = _check_prior(prior)
+    eps = check_positive("eps", eps)
+    check_choice("formulation", formulation, FORMULATIONS)
+    check_choice("method", method, LP1_METHODS if formulation == "lp1" else LP2_METHODS)
+    solver = DEFAULT_SOLVER if solver is None else solver
+    check_choice("solver", solver, tuple(cp.installed_solvers()))
+    opts = dict(_DEFAULT_OPTIONS.get(solver, {}) if solver_options is None else solver_options)
+
+    t0 = time.perf_counter()
+    if formulation == "lp1":
+        q, cons, n = lp1_polytope(p.size, eps, method)
+        problem = cp.Problem(cp.Maximize(p @ cp.diag(q)), cons)
+    else:
+        problem, x, n = _lp2(p, eps, method)
+    try:
+        problem.solve(solver=solver, **opts)
+    except cp.error.SolverError as exc:
+        raise RuntimeError(f"{solver} failed on {formulation} ({method}), K={p.size}, eps={eps}: {exc}") from exc
+    wall = time.perf_counter() - t0
+    if problem.status != cp.OPTIMAL:
+        raise RuntimeError(f"{solver} returned status {problem.status!r} on {formulation} ({method}), "
+                           f"K={p.size}, eps={eps}; expected 'optimal'")
+    polish_change = 0.0
+    if formulation == "lp1":
+        raw = np.asarray(q.value, dtype=float)
+        channel = polish_channel(raw, eps)
+        polish_change = float(np.max(np.abs(channel - raw)))
+        diagonal = np.diag(channel).copy()
+        channel.setflags(write=False)
+    else:
+        channel = None
+        diagonal = np.maximum(np.asarray(x.value, dtype=float), 0.0)
+    diagonal.setflags(write=False)
+    stats = problem.solver_stats
+    return LPResult(value=float(problem.value), channel=channel, diagonal=diagonal, status=problem.status,
+                    solver=solver, solve_time=float(stats.solve_time if stats.solve_time is not None else wall),
+                    wall_time=wall, formulation=formulation, method=method, epsilon=eps, n_constraints=n,
+                    polish_change=polish_change)
+
+
+def dp_violation(channel, eps) -> float:
+    """Largest additive violation max_{ỹ} (max_y q[ỹ|y] − e^ε min_y q[ỹ|y]) of constraint (2).
+
+    This is how LP solvers measure feasibility (absolute, ~1e-9 for HiGHS); <= 0 means the channel
+    is exactly ε-DP. Complements :func:`proofs_checks.dp.check_channel`, which reports the
+    multiplicative loss and is infinite when solver noise leaves a tiny positive entry in a
+    column that should contain a zero.
+    """
+    eps = check_positive("eps", eps)
+    q = np.asarray(channel, dtype=float)
+    return float(np.max(q.max(axis=0) - np.exp(eps) * q.min(axis=0)))
