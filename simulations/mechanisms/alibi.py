@@ -3,7 +3,11 @@ one-hot label, then the Bayesian posterior over classes.
 
 Two one-hot vectors differ by 2 in L1 norm, so Laplace noise of scale 2/ε per coordinate makes the
 noisy vector o = e_y + Lap(2/ε)^K ε-label DP; the soft label is a function of o (and of a public
-prior) only, hence ε-label DP by post-processing. Privacy is argued in idealized real arithmetic
+prior) only, hence ε-label DP by post-processing.
+
+000 Section 2 describes ALIBI's transform as costing O(K^2) per label. Under Laplace noise the
+posterior factorizes: every class shares the coordinates where it is 0, so each class score needs
+only its own coordinate, (ε/2)(|o_c| - |o_c - 1|), and the posterior costs O(K) per label. Privacy is argued in idealized real arithmetic
 (floating-point Laplace sampling has known attacks; this is a research tool).
 """
 

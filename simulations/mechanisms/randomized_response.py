@@ -196,13 +196,18 @@ class RRWithPrior:
     def objective(self, prior) -> np.ndarray:
         """w_k for k = 1..K, shape (..., K) for priors of shape (..., K) (004 Algorithm 2 step 1a)."""
         p = check_priors(prior, self.num_classes)
-        mass = np.cumsum(-np.sort(-p, axis=-1), axis=-1)  # sum of the k largest priors
-        keep, _ = rr_probabilities(self.epsilon, np.arange(1, self.num_classes + 1))
-        return mass * keep
+        return self._objective_sorted(-np.sort(-p, axis=-1))
 
     def k_star(self, prior):
         """The k used for ``prior``: an int for shape (K,), an int64 array of shape (N,) for (N, K)."""
-        w = self.objective(prior)
+        return self._k_star_from(self.objective(prior))
+
+    def _objective_sorted(self, sorted_desc: np.ndarray) -> np.ndarray:
+        keep, _ = rr_probabilities(self.epsilon, np.arange(1, self.num_classes + 1))
+        return np.cumsum(sorted_desc, axis=-1) * keep  # (sum of the k largest priors) * keep_k
+
+    @staticmethod
+    def _k_star_from(w: np.ndarray):
         best = w.max(axis=-1, keepdims=True)
         ks = np.argmax(w >= best * (1.0 - K_STAR_RTOL), axis=-1) + 1
         return int(ks) if np.ndim(ks) == 0 else ks.astype(np.int64)
@@ -216,6 +221,7 @@ class RRWithPrior:
         """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""
         labels = check_labels(labels, self.num_classes)
         p = check_priors(prior, self.num_classes, n=labels.size)
-        k = self.k_star(p)
+        order = top_k_order(p)  # one sort serves both k* and the candidate sets
+        k = self._k_star_from(self._objective_sorted(np.take_along_axis(p, order, axis=-1)))
         keep, _ = rr_probabilities(self.epsilon, k)
-        return _sample_top_k(labels, top_k_order(p), k, keep, rng)
+        return _sample_top_k(labels, order, k, keep, rng)
