@@ -28,10 +28,10 @@ def _term_coefficients(c, prm, eps, log_factors):
     """[(log c_i, a_i)] for the terms (c_i N)^(-a_i) of cell ``c``."""
     out = []
     for t in c.terms:
-        coef = float(_BASES[t.base][1](eps)) if eps is not None else 1.0
+        lc = float(_BASES[t.base][1](np.asarray(eps if eps is not None else 1.0, dtype=float)))
         if log_factors and t.log_K:
-            coef /= log_K(prm.K)
-        out.append((math.log(coef), _exponent_value(t, prm)))
+            lc -= math.log(log_K(prm.K))
+        out.append((lc, _exponent_value(t, prm)))
     return out
 
 

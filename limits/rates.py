@@ -61,12 +61,13 @@ EXPONENTS = {
     "heavy_local_full": _b * (_p - 1) / (_p * _b + _d * (_p - 1)),     # 003 Table 1 (cited)
 }
 
-# Base of a term: the multiplier c of N, symbolic and numeric.
+# Base of a term: the multiplier c of N, symbolically and as log c (numerics work in log space, so
+# that e.g. N ε² cannot overflow or underflow before the power is taken).
 _BASES = {
-    "N": (lambda e: sp.Integer(1), lambda e: 1.0),
-    "eps N": (lambda e: e, lambda e: e),
-    "N eps^2": (lambda e: e**2, lambda e: e**2),
-    "N (eps^2 ∧ 1)": (lambda e: sp.Min(e**2, 1), lambda e: np.minimum(e**2, 1.0)),
+    "N": (lambda e: sp.Integer(1), lambda e: np.zeros_like(e)),
+    "eps N": (lambda e: e, lambda e: np.log(e)),
+    "N eps^2": (lambda e: e**2, lambda e: 2 * np.log(e)),
+    "N (eps^2 ∧ 1)": (lambda e: sp.Min(e**2, 1), lambda e: np.minimum(2 * np.log(e), 0.0)),
 }
 
 
@@ -249,15 +250,17 @@ def _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)
     values, exps = {}, {}
     for t in c.terms:
         a = _exponent_value(t, prm)
-        base = _BASES[t.base][1](e_b) * n_b
+        log_base = _BASES[t.base][1](e_b) + np.log(n_b)
         if log_factors and t.log_K:
-            base = base / log_K(prm.K)
-        values[t.name] = base ** (-a)
+            log_base = log_base - np.log(log_K(prm.K))
+        values[t.name] = np.exp(-a * log_base)
         exps[t.name] = a
     total = _combine(c, list(values.values()))
+    # A single term may underflow to 0 next to a larger one (the total is then exact to rounding); a
+    # total outside the floating-point range is an error, never a silent 0 or inf.
     if not np.all(np.isfinite(total)) or np.any(total <= 0):
-        raise ValueError(f"rate is not a finite positive number for N={N!r}, eps={eps!r} "
-                         "(overflow or underflow of the power)")
+        raise ValueError(f"rate is not a finite positive number for N={N!r}, eps={eps!r}, beta={beta!r}, "
+                         f"d={d!r}, gamma={gamma!r}, p={p!r} (outside floating-point range)")
     names = list(values)
     stacked = np.stack([np.asarray(v) for v in values.values()])
     dom = np.asarray(names, dtype=object)[np.argmax(stacked, axis=0)]
