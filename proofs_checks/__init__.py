@@ -9,3 +9,7 @@ __all__ = ["AuditResult", "DPCheckResult", "audit_epsilon", "audit_label_randomi
            "check_label_dp", "is_tight", "max_privacy_loss", "privacy_loss_witness"]
 from .rrwithprior_lp import rrwithprior_lp, rrwithprior_value  # noqa: E402
 __all__ += ["rrwithprior_lp", "rrwithprior_value"]
+from . import central_checks  # noqa: F401,E402  (registers the continuous / central mechanisms' checkers)
+from .privacy_profile import privacy_profile, stability_profile  # noqa: E402
+from .planted_bugs_central import PLANTED_BUGS_CENTRAL  # noqa: E402
+__all__ += ["PLANTED_BUGS_CENTRAL", "privacy_profile", "stability_profile"]

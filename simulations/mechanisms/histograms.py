@@ -36,7 +36,7 @@ import numpy as np
 from limits._validation import check_positive, check_probability
 
 from .exponential import check_counts
-from .laplace import laplace_logsf
+from .laplace import laplace_logcdf, laplace_logsf
 
 __all__ = ["GeometricHistogram", "NoisyMajority", "StabilityHistogram"]
 
@@ -80,6 +80,11 @@ class NoisyMajority:
         """Exact log P(bit = 1) = log P(W > |C|/2 - Σ y) per cube."""
         s, n = _check_sums_sizes(label_sums, sizes)
         return laplace_logsf(n / 2.0 - s, self.scale)
+
+    def log_probability_zero(self, label_sums, sizes) -> np.ndarray:
+        """Exact log P(bit = 0) = log P(W <= |C|/2 - Σ y), computed directly (no 1 - p cancellation)."""
+        s, n = _check_sums_sizes(label_sums, sizes)
+        return laplace_logcdf(n / 2.0 - s, self.scale)
 
     def probability_one(self, label_sums, sizes) -> np.ndarray:
         return np.exp(self.log_probability_one(label_sums, sizes))
