@@ -42,7 +42,7 @@ def _solve(c, coefs, target):
 
     lt = math.log(target)
     if c.combine in ("single", "max"):
-        return math.exp(max(log_n(lt)))
+        return _exp_checked(max(log_n(lt)), target)
 
     def excess(x):  # log(sum of terms) - log(target), decreasing in x = log N
         return np.logaddexp.reduce([-a * (lc + x) for lc, a in coefs]) - lt
@@ -50,8 +50,14 @@ def _solve(c, coefs, target):
     lo = max(log_n(lt))                          # the largest term alone reaches the target: sum >= target
     hi = max(log_n(lt - math.log(len(coefs))))   # every term <= target / n_terms: sum <= target
     if excess(hi) >= 0:  # equality up to rounding at the bracket's end
-        return math.exp(hi)
-    return math.exp(brentq(excess, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps, maxiter=200))
+        return _exp_checked(hi, target)
+    return _exp_checked(brentq(excess, lo, hi, xtol=1e-14, rtol=4 * np.finfo(float).eps, maxiter=200), target)
+
+
+def _exp_checked(log_n: float, target: float) -> float:
+    if log_n > math.log(np.finfo(float).max):
+        raise ValueError(f"target={target!r} needs N = exp({log_n:.6g}), beyond floating-point range")
+    return math.exp(log_n)
 
 
 def _scalar_or_vectorized(fn, target, eps):

@@ -136,3 +136,9 @@ def test_invalid_target(target):
 def test_privacy_cost_none_is_one():
     assert limits.privacy_cost("regression", "none", target=1e-3, beta=1.0, d=2) == 1.0
     assert math.isclose(limits.privacy_cost("regression", "local", target=1e-3, eps=2.0, beta=1.0, d=2), 1.0)
+
+
+def test_sample_complexity_beyond_float_range_raises():
+    # β=0.05, γ=0, d=5: exponent 0.05/5.1; target 1e-4 needs N = 1e4^(102) = 1e408
+    with pytest.raises(ValueError, match="beyond floating-point range"):
+        limits.sample_complexity("classification", "none", target=1e-4, beta=0.05, gamma=0.0, d=5)
