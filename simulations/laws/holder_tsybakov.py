@@ -12,7 +12,7 @@ The bump: ``φ(u) = ψ(‖u‖_∞)`` with ``ψ(r) = min(1, 4(1/2 − r))_+`` �
 * ``η_v`` is β-Hölder (Assumption 1(a)) for every β <= 1 with constant ``2·4^β·L``;
 * ``P(0 < φ(U) < s) = 1 − (1 − s/2)^d <= d s / 2`` for ``s <= 1`` (``U`` uniform on the cube), so
   with ``m <= C_M h^{γβ−d}`` bumps the margin condition 1(b) holds for every ``γ <= 1``
-  (``C_T = C_M d / (2 L^γ)``), which is what 003 eq. (37) asserts.
+  (``C_T = C_M max(1, d/2) / L^γ``), which is what 003 eq. (37) asserts.
 
 Note (a finding, not in the paper): 003 only asks φ to be supported on the cube with
 ``0 <= φ <= 1``. A C^∞ bump such as ``exp(−1/(1 − 4|u|²))`` is flat at the edge of its support,
