@@ -152,7 +152,8 @@ def bin_value_sums_numpy(X, bins: int, values) -> tuple[np.ndarray, np.ndarray]:
     """Reference of :func:`bin_value_sums`."""
     G = bins ** np.shape(X)[1]
     idx = bin_index_numpy(X, bins)
-    return np.bincount(idx, weights=np.asarray(values, dtype=np.float64), minlength=G), np.bincount(idx, minlength=G)
+    sums = np.bincount(idx, weights=np.asarray(values, dtype=np.float64), minlength=G)
+    return sums.astype(np.float64, copy=False), np.bincount(idx, minlength=G)  # (bincount of nothing is int)
 
 
 def neighbour_mean(values, idx) -> np.ndarray:
