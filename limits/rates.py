@@ -24,6 +24,10 @@ the theorem statements: ``N/ln K``; the proofs carry ``ln(2K)``, equivalent up t
 cell states a K- or log-dependence (Table 1 writes ``Õ`` for local bounded regression, but Theorem 6,
 eq. (21), has no logarithm), so ``log_factors`` changes nothing there.
 
+Equivalent notations kept as the table states them: Theorem 10's eq. (26) writes the local heavy-tailed
+rate as a sum where eq. (182) and Table 1 write ``∨`` (the same up to a factor 2; the cell uses ``∨``);
+Theorem 9's lower bound has ``(e^ε - 1)²`` "for small ε", where the table writes ``ε²``.
+
 The local-full (features and labels private) cells are cited, not proved, in 003: regression and
 heavy-tailed regression are kept as printed; their ``ε² ∧ 1`` means they do not approach the
 non-private rate as ε grows.

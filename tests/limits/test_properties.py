@@ -49,8 +49,7 @@ def test_non_increasing_in_eps(cell, kw, ln, e1, e2, fl):
 @SETTINGS
 @given(cells, params, log_eps)
 def test_private_rate_never_below_nonprivate(cell, kw, le):
-    """Each private cell contains (or, for local ε >= 1, equals) the non-private rate, except the
-    local-full regression cells, whose ε² ∧ 1 caps at ε = 1 and which are slower anyway."""
+    """No private rate is below the non-private one (equal for local label DP with ε >= 1)."""
     task, privacy = cell
     for n in (1.0, 1e3, 1e9):
         priv = limits.minimax_rate(task, privacy, N=n, eps=math.exp(le), **kw)
