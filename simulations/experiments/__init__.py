@@ -8,5 +8,6 @@ from .base import PROFILES, REGISTRY, Claim, Experiment, ExperimentResult, RunCo
 # Topic modules (each registers its experiments on import).
 # from . import <topic>  # noqa: F401,E402
 from . import rates_table  # noqa: F401,E402
+from . import rates_classification  # noqa: F401,E402
 
 __all__ = ["PROFILES", "REGISTRY", "Claim", "Experiment", "ExperimentResult", "RunContext", "register"]
