@@ -141,6 +141,35 @@ def minimize_terms(terms, x):
     return uniq, values + [monomial(exponents(f)) for f in free], kind
 
 
+_NAMES = {N: "N", eps: "eps", L: "ln K", h: "h", k: "k", T: "T"}
+
+
+def _fmt_power(base: str, e) -> str:
+    e = sp.factor(e)
+    return base if e == 1 else f"{base}^({sp.sstr(e)})"
+
+
+def fmt(term) -> str:
+    """A monomial as readable text, grouping bases with proportional exponents: (N eps^2/ln K)^(-a)."""
+    ex = exponents(term)
+    if not ex:
+        return "1"
+    lead = N if N in ex else next(iter(ex))
+    c = ex.pop(lead)
+    inside, outside = [_NAMES[lead]], []
+    for s, e in ex.items():
+        r = _canon(e / c)
+        if r.is_Rational:
+            txt = _NAMES[s] if abs(r) == 1 else f"{_NAMES[s]}^{abs(r)}"
+            inside.append(txt if r > 0 else f"/{txt}")
+        else:
+            outside.append(_fmt_power(_NAMES[s], e))
+    base = " ".join(x for x in inside if not x.startswith("/")) + "".join(x for x in inside if x.startswith("/"))
+    if len(inside) > 1:
+        base = f"({base})"
+    return " ".join([_fmt_power(base, c)] + outside)
+
+
 def show(terms, join=" + ") -> str:
-    """Readable text of a sum of monomials (exponents factored)."""
-    return join.join(sp.sstr(sp.factor_terms(sp.powsimp(t, force=True))) for t in terms)
+    """Readable text of a sum (or ∨) of monomials."""
+    return join.join(fmt(t) for t in terms)

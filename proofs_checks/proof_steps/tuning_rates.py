@@ -21,7 +21,7 @@ from functools import lru_cache
 import sympy as sp
 
 from .base import Finding, ProofCheck, proof_check
-from .monomials import SYM, _canon, exponents, minimize_terms, same_monomial, same_terms, show, solve_equal
+from .monomials import SYM, _canon, exponents, fmt, monomial, minimize_terms, same_monomial, same_terms, show, solve_equal
 
 __all__ = ["LOWER", "TABLE1", "UPPER", "derive_lower", "derive_upper", "rate_exponents"]
 
@@ -193,6 +193,8 @@ TABLE1 = {
     ("non-private", "regression bounded"): Printed("O(N^(-2beta/(2beta+d)))", "003 Table 1", (_nonpriv_reg,)),
     ("non-private", "regression heavy"): Printed("O(N^(-2beta/(2beta+d)))", "003 Table 1", (_nonpriv_reg,)),
 }
+
+TABLE1 = {key: Printed(pr.text, f"003 Table 1 ({key[0]}, {key[1]})", pr.terms) for key, pr in TABLE1.items()}
 
 #: 003 Remark 1(2): full local DP classification (features and labels private)
 REMARK1_FULL_LOCAL_CLS = Printed("(N eps^2)^(-beta(gamma+1)/(2beta+2d)) ∨ N^(-beta(gamma+1)/(2beta+d))",
@@ -397,16 +399,17 @@ def thm10_p_limit(profile="smoke") -> ProofCheck:
     rate_ok = any(all(_canon(v.get(s, 0) - e.get(s, 0)) == 0 for s in set(v) | set(e))
                   for v in _p_limit(rate) for e in [exponents(derive_upper("thm6")[1][0])])
     ok = matches(lim_printed) and rate_ok
+    shown = lambda vs: " ∨ ".join(fmt(monomial(v)) for v in vs)  # noqa: E731
     findings = () if ok else (Finding(
-        "003 Theorem 10 / lines 306-307", "as p -> oo the growth rate of k is the same as in Theorem 6 "
-        "(with k ~ (N eps^2)^(2p beta/(2p beta+d(p-1))) this limit is (N eps^2)^(2beta/(2beta+d)))",
-        f"derived k has limit {lim_derived}, Theorem 6's k is {e6}",
-        "check 003-thm10-p-limit: p -> oo limits of the exponents", severity="tuning",
+        "003 Theorem 10 / lines 306-307",
+        f"as p -> oo 'the growth rate of k [is] the same as in Theorem 6'; the printed k tends to {shown(lim_printed)}",
+        f"the derived k tends to {shown(lim_derived)}, which is Theorem 6's k = {fmt(k6)}; the printed k does not",
+        "check 003-thm10-p-limit: p -> oo limits of the exponents (sympy)", severity="tuning",
         topic="local regression heavy tuning k p-limit"),)
     return ProofCheck("003-thm10-p-limit", "003 Theorem 10, lines 306-307",
                       "p -> oo: k and the rate of Theorem 10 tend to those of Theorem 6", ok,
-                      derived=f"k exponents -> {lim_derived}; Theorem 6: {e6}; rate limit matches: {rate_ok}",
-                      printed=f"printed k exponents -> {lim_printed}", findings=findings)
+                      derived=f"derived k -> {shown(lim_derived)}; Theorem 6: k ~ {fmt(k6)}; rate limit matches: {rate_ok}",
+                      printed=f"printed k -> {shown(lim_printed)}", findings=findings)
 
 
 @proof_check("003-thm12-p-limit")
@@ -416,7 +419,8 @@ def thm12_p_limit(profile="smoke") -> ProofCheck:
     th8 = [exponents(t) for t in derive_upper("thm8")[1]]
     ok = all(any(all(_canon(a.get(s, 0) - b.get(s, 0)) == 0 for s in set(a) | set(b)) for b in th8) for a in lim)
     return ProofCheck("003-thm12-p-limit", "003 Theorems 8 and 12", "p -> oo: the Theorem 12 rate tends to the Theorem 8 rate",
-                      ok, derived=f"{lim}", printed=f"Theorem 8 (derived): {th8}",
+                      ok, derived=" + ".join(fmt(monomial(v)) for v in lim),
+                      printed="Theorem 8 (derived): " + " + ".join(fmt(monomial(v)) for v in th8),
                       detail="the heavy-tailed central rate's eps-term exponent -> -2beta/(beta+d), which is Theorems 7-8, "
                              "not the (eps N)^(-2beta/(d+2beta)) of Table 1")
 

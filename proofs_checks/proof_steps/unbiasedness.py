@@ -2,7 +2,7 @@
 
 Exact expectations over the randomized-response / RRTop-k output law with symbolic x = e^eps and
 symbolic per-label gradients / losses (a gradient is checked coordinate-wise, so one symbol per
-label suffices), for each K = 2..7 (and k = 1..K), plus the general-K form in which the other
+label suffices), for K = 2..5 / 2..4 (smoke) up to 2..9 / 2..8 (paper), every k = 1..K, plus the general-K form in which the other
 labels enter only through their sum.
 
 References: 004 Algorithm 5 (LP-RR-SGD), eq. (7), proof of Theorem 9; eq. (17), Lemmas 18-19.
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .base import Finding, ProofCheck, proof_check
+from .base import Finding, ProofCheck, grid_size, proof_check
 from .rrtopk import rrtopk_channel, x
 
 __all__ = ["debiased_gradient", "debiased_loss"]
@@ -32,8 +32,8 @@ def debiased_loss(l_out, losses_top_k, k):
 @proof_check("004-eq7-unbiased")
 def eq7_unbiased(profile="smoke") -> ProofCheck:
     """E over RR of the debiased gradient = the true gradient, every label y."""
-    bias = []
-    for K in range(2, 8):
+    bias, kmax = [], grid_size(profile, 5, 7, 9)
+    for K in range(2, kmax + 1):
         g = sp.symbols(f"g0:{K}")
         P = rrtopk_channel(K, K)  # RRTop-K with k = K is plain randomized response (Algorithm 5 (b))
         for y in range(K):
@@ -47,7 +47,7 @@ def eq7_unbiased(profile="smoke") -> ProofCheck:
     ok = not bias and general == 0
     return ProofCheck("004-eq7-unbiased", "004 Algorithm 5, eq. (7)",
                       "E_{y~ ~ RR(y)}[g^] = grad l(w, (x, y))", ok,
-                      derived=f"E[g^] - grad_y = 0 for K = 2..7 and general K (residual {general})",
+                      derived=f"E[g^] - grad_y = 0 for K = 2..{kmax} and general K (residual {general})",
                       detail=f"exact rational-function identity in x = e^eps; biased cases: {bias}",
                       findings=tuple(Finding("004 eq. (7)", "E[g^] = grad", f"bias {dd} at K={K}, y={y}",
                                              "check 004-eq7-unbiased", severity="rate") for K, y, dd in bias))
@@ -56,8 +56,8 @@ def eq7_unbiased(profile="smoke") -> ProofCheck:
 @proof_check("004-lemma18-unbiased")
 def lemma18_unbiased(profile="smoke") -> ProofCheck:
     """Lemma 18: for y in Y_k, E[l~(y~)] = l(y); outside Y_k the expectation is the mean of l over Y_k."""
-    bias, outside_ok = [], True
-    for K in range(2, 7):
+    bias, outside_ok, kmax = [], True, grid_size(profile, 4, 6, 8)
+    for K in range(2, kmax + 1):
         ls = sp.symbols(f"l0:{K}")
         for k in range(1, K + 1):
             P = rrtopk_channel(K, k)
@@ -78,7 +78,7 @@ def lemma18_unbiased(profile="smoke") -> ProofCheck:
     ok = not bias and outside_ok and bool(lemma19_ok)
     return ProofCheck("004-lemma18-unbiased", "004 eq. (17), Lemmas 18-19",
                       "E_{y~ ~ RRTop-k(y)}[l~(t, (x, y~))] = l(t, (x, y)) for y in Y_k", ok,
-                      derived="residual 0 for K = 2..6, k = 1..K, y in Y_k; for y not in Y_k the expectation is "
+                      derived=f"residual 0 for K = 2..{kmax}, k = 1..K, y in Y_k; for y not in Y_k the expectation is "
                               "(1/k) sum_{Y_k} l (so Lemma 20's |.| <= 1 step needs l in [0, 1])",
                       detail=f"biased cases: {bias}; outside-Y_k identity holds: {outside_ok}; Lemma 19 constant "
                              f"(1 + k p)/(1 - k p) is the exact coefficient l1-norm for y outside Y_k: {bool(lemma19_ok)}",

@@ -90,7 +90,8 @@ def eq24_argmax(profile="smoke") -> ProofCheck:
 def vector_privacy(profile="smoke") -> ProofCheck:
     """000 Theorem 1 / 003 eq. (15): max over (y, y', z) of P(z|y)/P(z|y') equals e^eps exactly."""
     details, ok = [], True
-    for K in range(2, 6):
+    kmax = grid_size(profile, 4, 5, 6)
+    for K in range(2, kmax + 1):
         ratios = set()
         for z in itertools.product((0, 1), repeat=K):
             probs = [sp.Mul(*[bit_probability(j, y) if z[j] else 1 - bit_probability(j, y) for j in range(K)])
@@ -114,4 +115,4 @@ def vector_privacy(profile="smoke") -> ProofCheck:
     return ProofCheck("000-thm1-vector-privacy", "000 Theorem 1, eq. (14) = 002 eq. (18); 003 eq. (15)",
                       "the K-bit vector mechanism's worst-case likelihood ratio is exactly e^eps", ok,
                       derived="{P(z|y)/P(z|y')} = {e^-eps, 1, e^eps}; max = e^eps, attained at z(y)=1, z(y')=0",
-                      detail="exact enumeration of all z in {0,1}^K, K = 2..5; " + "; ".join(details))
+                      detail=f"exact enumeration of all z in {{0,1}}^K, K = 2..{kmax}; " + "; ".join(details))
