@@ -20,32 +20,20 @@ import pytest
 
 import proofs_checks
 from proofs_checks.dp import check_channel
+from proofs_checks.experiments.rrwithprior_lp import PRIOR_KINDS, sample_prior
 from proofs_checks.rrwithprior_lp import (dp_violation, lp1_polytope, polish_channel, rrwithprior_k,
                                           rrwithprior_lp, rrwithprior_value, rrwithprior_weights)
 
 RTOL = 1e-6  # the issue's agreement target between LP optima and the closed form
 EPSILONS = (0.05, 0.5, 2.0, 10.0)
 KINDS = ("near_uniform", "peaked", "sparse", "ties")
+_EXPERIMENT_KIND = {"near_uniform": "dirichlet(100)", "peaked": "dirichlet(0.1)", "sparse": "sparse", "ties": "ties"}
 
 
 def make_prior(kind: str, K: int, seed: int) -> np.ndarray:
-    """Priors of several shapes, from a fixed-seed numpy Generator.
-
-    near_uniform: Dirichlet(100); peaked: Dirichlet(0.1); sparse: Dirichlet(1) on a random third of
-    the labels, zeros elsewhere; ties: masses proportional to integers in {1, 2, 3} (many equal).
-    """
-    rng = np.random.default_rng([seed, K, KINDS.index(kind)])
-    if kind == "near_uniform":
-        return rng.dirichlet(np.full(K, 100.0))
-    if kind == "peaked":
-        return rng.dirichlet(np.full(K, 0.1))
-    if kind == "sparse":
-        m = max(1, K // 3)
-        p = np.zeros(K)
-        p[rng.choice(K, size=m, replace=False)] = rng.dirichlet(np.ones(m))
-        return p
-    w = rng.integers(1, 4, size=K).astype(float)
-    return w / w.sum()
+    """A fixed-seed prior: near_uniform = Dirichlet(100), peaked = Dirichlet(0.1), sparse (zeros on
+    two thirds of the labels), ties (masses proportional to integers in {1, 2, 3})."""
+    return sample_prior(_EXPERIMENT_KIND[kind], K, np.random.default_rng([seed, K, KINDS.index(kind)]))
 
 
 def satisfies_lp1(q, eps, tol=1e-9) -> bool:
@@ -294,3 +282,30 @@ def test_non_optimal_status_fails_loudly():
     p = make_prior("peaked", 10, seed=9)
     with pytest.warns(UserWarning), pytest.raises(RuntimeError, match="user_limit"):
         rrwithprior_lp(p, 1.0, solver_options={"highs_options": {"simplex_iteration_limit": 0}})
+
+
+# ---------------------------------------------------------------- the experiment
+
+def test_smoke_experiment_runs_and_every_claim_holds(tmp_path):
+    # The smoke experiment test: paper_repro.py's rrwithprior_lp at the smoke profile.
+    import proofs_checks.experiments  # noqa: F401  (registers the experiment)
+    from simulations.experiments import REGISTRY, RunContext
+    from simulations.experiments.runner import run_experiment
+
+    record = run_experiment(REGISTRY["rrwithprior_lp"], RunContext(profile="smoke", progress=False), tmp_path)
+    assert "error" not in record
+    assert len(record["claims"]) == 7
+    assert all(c["holds"] for c in record["claims"]), [c for c in record["claims"] if not c["holds"]]
+    folder = tmp_path / "rrwithprior_lp"
+    assert (folder / "rrwithprior_lp.png").exists() and (folder / "agreement.csv").exists()
+    header = (folder / "agreement.csv").read_text().splitlines()[0]
+    assert "time" not in header  # timings stay out of the data files
+
+
+def test_sample_prior_kinds():
+    for kind in PRIOR_KINDS:
+        p = sample_prior(kind, 12, np.random.default_rng(0))
+        assert p.shape == (12,) and np.all(p >= 0) and p.sum() == pytest.approx(1.0)
+    assert np.count_nonzero(sample_prior("sparse", 12, np.random.default_rng(0))) == 4
+    with pytest.raises(ValueError, match="kind"):
+        sample_prior("gaussian", 12, np.random.default_rng(0))
