@@ -13,3 +13,7 @@ from . import central_checks  # noqa: F401,E402  (registers the continuous / cen
 from .privacy_profile import privacy_profile, stability_profile  # noqa: E402
 from .planted_bugs_central import PLANTED_BUGS_CENTRAL  # noqa: E402
 __all__ += ["PLANTED_BUGS_CENTRAL", "privacy_profile", "stability_profile"]
+from .findings import findings  # noqa: E402
+from .proof_steps import ProofCheck, all_checks, run_check  # noqa: E402
+run_proof_checks = all_checks  # the name used in the issue for "run every proof-step check"
+__all__ += ["ProofCheck", "all_checks", "findings", "run_check", "run_proof_checks"]

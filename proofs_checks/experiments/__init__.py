@@ -5,3 +5,4 @@ from simulations.experiments import REGISTRY, register  # noqa: F401
 # Topic modules (each registers its experiments on import).
 from . import dp_checks  # noqa: F401,E402
 from . import rrwithprior_lp  # noqa: F401,E402
+from . import proof_checks  # noqa: F401,E402
