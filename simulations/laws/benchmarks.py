@@ -263,7 +263,7 @@ class AdditiveRegression(RegressionLaw):
     noise: object
     profile: str = "weierstrass"
     amplitude: float = 0.5
-    terms: int = 24
+    terms: int = 16
     theta: float = GOLDEN
 
     def __post_init__(self):
