@@ -1,0 +1,30 @@
+"""The ``dp_checks`` experiment runs at the smoke profile, writes its outputs, and every claim holds."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from simulations.experiments import REGISTRY, RunContext
+from simulations.experiments.runner import run_experiment
+
+import proofs_checks.experiments  # noqa: F401  (registers dp_checks)
+
+
+def test_dp_checks_smoke(tmp_path):
+    record = run_experiment(REGISTRY["dp_checks"], RunContext(profile="smoke", progress=False), tmp_path)
+    folder = tmp_path / "dp_checks"
+    saved = json.loads((folder / "results.json").read_text())
+    assert saved["claims"] == record["claims"]
+    assert len(saved["claims"]) >= 19
+    failing = [c["claim"] for c in saved["claims"] if not c["holds"]]
+    assert not failing, failing
+    assert (folder / "dp_checks.png").exists()
+    for table in ("dp_checks.csv", "stability_delta.csv", "stability_profile.csv"):
+        assert (folder / table).read_text().count("\n") > 10
+    # every planted bug appears, and each is found violating at some ε of the grid
+    with open(folder / "dp_checks.csv", newline="") as fh:
+        bugs = [r for r in csv.DictReader(fh) if r["kind"] == "bug"]
+    assert {b["mechanism"] for b in bugs} >= {"vector: eps per bit", "RRTop-k: e^eps/(e^eps+k)",
+                                            "exponential: exp(eps n)", "Laplace: Lap(T/eps)"}
+    assert all(any(b["holds"] == "False" for b in bugs if b["mechanism"] == name) for name in {b["mechanism"] for b in bugs})
