@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -102,6 +103,24 @@ def _axis_pieces(bins: int, g: int):
     return b, j, u_lo, u_hi
 
 
+@lru_cache(maxsize=8)
+def _piece_geometry(d: int, g: int, bins: int, chunk: int = 1 << 15):
+    """All intersections of grid cells with cubes: (cell, cube, ∫φ, ∫φ²) per piece, read-only."""
+    b, j, u_lo, u_hi = _axis_pieces(bins, g)
+    idx = np.indices((b.size,) * d).reshape(d, -1)  # all d-dim pieces: products of axis pieces
+    cube = np.ravel_multi_index(tuple(j[idx]), (g,) * d)
+    cell = np.ravel_multi_index(tuple(b[idx]), (bins,) * d)
+    I1 = np.empty(cube.size)
+    I2 = np.empty(cube.size)
+    for s in range(0, cube.size, chunk):
+        sl = idx[:, s:s + chunk]
+        I1[s:s + chunk], I2[s:s + chunk] = bump_box_integrals(u_lo[sl].T, u_hi[sl].T)
+    out = (cell, cube, I1, I2)
+    for a in out:
+        a.setflags(write=False)
+    return out
+
+
 @dataclass(frozen=True, eq=False)
 class BumpField:
     """``η_v(x) = L h^β ∑_k v_k φ((x − c_k)/h)`` on the grid of ``g^d`` cubes of side ``h = 1/g``.
@@ -167,30 +186,22 @@ class BumpField:
         flat = np.ravel_multi_index(tuple(j.T), (self.g,) * self.d) if self.d > 1 else j[:, 0]
         return self.scale * self.signs[flat] * bump(t - j - 0.5)
 
-    def cell_integrals(self, bins: int, chunk: int = 1 << 15):
+    def cell_integrals(self, bins: int):
         """Per cell of the regular grid with ``bins`` cells per axis: ``∫η``, ``∫η²``, ``∫|η|``.
 
-        Each an array of shape ``(bins^d,)``; exact up to rounding (see module docstring).
+        Each an array of shape ``(bins^d,)``; exact up to rounding (see module docstring). The
+        geometry (which grid cell meets which cube, and ``∫φ``, ``∫φ²`` over each intersection)
+        depends on ``(d, g, bins)`` only and is cached, so re-drawing the signs costs a bincount.
         """
         bins = check_int("bins", bins, low=1)
-        b, j, u_lo, u_hi = _axis_pieces(bins, self.g)
-        P = b.size
-        idx = np.indices((P,) * self.d).reshape(self.d, -1)  # all d-dim pieces
-        cube = np.ravel_multi_index(tuple(j[idx]), (self.g,) * self.d)
-        keep = self.signs[cube] != 0
-        idx, cube = idx[:, keep], cube[keep]
-        cell = np.ravel_multi_index(tuple(b[idx]), (bins,) * self.d)
-        I1 = np.empty(cube.size)
-        I2 = np.empty(cube.size)
-        for s in range(0, cube.size, chunk):
-            sl = idx[:, s:s + chunk]
-            I1[s:s + chunk], I2[s:s + chunk] = bump_box_integrals(u_lo[sl].T, u_hi[sl].T)
+        cell, cube, I1, I2 = _piece_geometry(self.d, self.g, bins)
+        sign = self.signs[cube].astype(float)
         vol = self.h ** self.d  # dx = h^d du
         G = bins ** self.d
-        sign = self.signs[cube].astype(float)
-        int_abs = np.bincount(cell, weights=self.scale * vol * I1, minlength=G)
-        int_eta = np.bincount(cell, weights=sign * self.scale * vol * I1, minlength=G)
-        int_sq = np.bincount(cell, weights=self.scale ** 2 * vol * I2, minlength=G)
+        active = np.abs(sign)
+        int_abs = np.bincount(cell, weights=active * (self.scale * vol) * I1, minlength=G)
+        int_eta = np.bincount(cell, weights=sign * (self.scale * vol) * I1, minlength=G)
+        int_sq = np.bincount(cell, weights=active * (self.scale ** 2 * vol) * I2, minlength=G)
         return int_eta, int_sq, int_abs
 
     def integral_abs(self) -> float:
