@@ -26,7 +26,7 @@ import math
 
 import numpy as np
 
-from limits._validation import check_int, check_positive, check_real
+from limits._validation import check_int, check_real
 from simulations import kernels
 from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
 from simulations.mechanisms import ExponentialMechanism, NoisyBinMean, VectorMechanism
@@ -80,7 +80,7 @@ class _BinClassifier(_BinEstimator):
         self.num_classes = num_classes
         self.h = h
 
-    def _check(self, X, Y, rng, *, private):
+    def _check(self, X, Y, rng):
         check_int("num_classes", self.num_classes, low=2)
         X = self._features(X)
         Y = check_labels(Y, self.num_classes)
@@ -101,7 +101,7 @@ class BinMajorityClassifier(_BinClassifier):
     """
 
     def fit(self, X, Y, rng):
-        X, Y, rng = self._check(X, Y, rng, private=False)
+        X, Y, rng = self._check(X, Y, rng)
         counts = kernels.bin_label_counts(X, self.bins_, Y, self.num_classes)
         self.counts_ = counts.sum(axis=1)
         self.cell_values_ = argmax_random_ties(counts, rng)
@@ -125,7 +125,7 @@ class VectorBinClassifier(_BinClassifier):
         self.epsilon = epsilon
 
     def fit(self, X, Y, rng):
-        X, Y, rng = self._check(X, Y, rng, private=True)
+        X, Y, rng = self._check(X, Y, rng)
         self.mechanism_ = VectorMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
         Z = self.mechanism_.sample(Y, rng)  # (n, K) bits
         sums, self.counts_ = kernels.bin_row_sums(X, self.bins_, Z)
@@ -148,7 +148,7 @@ class ExponentialBinClassifier(_BinClassifier):
         self.epsilon = epsilon
 
     def fit(self, X, Y, rng):
-        X, Y, rng = self._check(X, Y, rng, private=True)
+        X, Y, rng = self._check(X, Y, rng)
         self.mechanism_ = ExponentialMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
         counts = kernels.bin_label_counts(X, self.bins_, Y, self.num_classes)
         self.counts_ = counts.sum(axis=1)
