@@ -34,8 +34,8 @@ import math
 import numpy as np
 
 from limits._validation import check_int
-from simulations.mechanisms import (ClippedLaplaceLabels, ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyBinMean,
-                                    NoisyMajority, StabilityHistogram)
+from simulations.mechanisms import (ClippedLaplaceLabels, ExponentialMechanism, GeometricHistogram, LaplaceLabels,
+                                    NoisyBinMean, NoisyMajority, StabilityHistogram)
 
 from .dp import DPCheckResult, register_checker, within
 from .privacy_profile import stability_profile

@@ -25,7 +25,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulations.mechanisms import ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyBinMean, StabilityHistogram
+from simulations.mechanisms import (ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyBinMean,
+                                    StabilityHistogram)
 
 __all__ = ["GeometricFullBudget", "ExponentialNoHalf", "LaplaceHalfScale", "NoisyBinMeanEq23AsPrinted",
            "StabilityNoPlusOne", "PLANTED_BUGS_CENTRAL"]

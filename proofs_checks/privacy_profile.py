@@ -37,8 +37,6 @@ References: 001 Algorithm 1 and Theorem 2.4; 003 Theorems 6, 8, 10, 12.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-
 import numpy as np
 from scipy import integrate
 

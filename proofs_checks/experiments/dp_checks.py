@@ -146,6 +146,8 @@ def compute(ctx: RunContext) -> ExperimentResult:
         "- 001 Algorithm 1 is (ε, δ/4)-DP, not only (ε, δ): the only mass with loss above ε is a count of 1 "
         "being released, probability ½·e^{-(ε/2)(threshold-1)} = δ/4.\n"
         "- Dropping the \"+1\" multiplies that by e^{ε/2}; it violates the claimed δ only for ε > 2 ln 4.\n"
+        "- 001 writes log(2/δ) without a base; the claim needs the natural log (a base-10 log would release a "
+        "count of 1 with probability ½(δ/2)^{1/ln 10}, e.g. 2.4e-3 > δ = 1e-5).\n"
         "- 003 eq. (23) prints W_l ~ Lap(2/(n_l ε)), T-free: for labels in [-T, T] the exact loss is Tε "
         "(2ε at T = 2); eq. (28)'s 2T/(n_l ε) is the right scale (used by `NoisyBinMean`).\n"
         "- The exponential mechanism of 003 eq. (17) is ε-DP but never tight: on a bin of n labels its exact loss "

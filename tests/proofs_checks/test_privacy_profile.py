@@ -40,7 +40,8 @@ def _hs(p, q, e):
 def test_laplace_profile_matches_integration(loss):
     b, shift = 1.0, loss  # sensitivity/scale = loss
     for ep in [0.0, 0.3 * loss, 0.9 * loss, loss, 2 * loss]:
-        f = lambda z: max(0.0, stats.laplace.pdf(z, scale=b) - math.exp(ep) * stats.laplace.pdf(z, loc=shift, scale=b))  # noqa: E731
+        def f(z):
+            return max(0.0, stats.laplace.pdf(z, scale=b) - math.exp(ep) * stats.laplace.pdf(z, loc=shift, scale=b))
         val = sum(integrate.quad(f, lo, hi, epsabs=1e-13, epsrel=1e-12)[0]
                   for lo, hi in [(-np.inf, 0.0), (0.0, shift), (shift, np.inf)])
         assert float(laplace_profile(loss, ep)) == pytest.approx(val, abs=1e-11)
@@ -83,9 +84,9 @@ def test_plain_laplace_pair_limits():
     u = 0.7
     assert float(plain_laplace_pair_delta(u, 2 * u)) == pytest.approx(0.0, abs=1e-15)
     assert float(plain_laplace_pair_delta(u, 3 * u)) == 0.0
-    # ε' = 0: total variation of the product, computed by 1-D quadrature of |p1p2 - q1q2| via symmetry
+    # ε' = 0: total variation of the product lies between one cell's TV (1 - e^{-u/2}) and the sum of both
     tv = float(plain_laplace_pair_delta(u, 0.0))
-    assert 1 - math.exp(-u / 2) < tv < 2 * (1 - math.exp(-u / 2))  # between one cell's TV and the sum
+    assert 1 - math.exp(-u / 2) < tv < 2 * (1 - math.exp(-u / 2))
 
 
 # ---------------------------------------------------------------- stability histogram
@@ -122,9 +123,8 @@ def test_pair_above_threshold_sandwich():
         lo, hi = min(c, c2), max(c, c2)
         return np.r_[-np.inf, tau, np.linspace(max(tau, lo), hi, 401), np.inf]  # atom (below tau), ..., top
 
-    def masses(c, e):
-        mass = _cell_masses(c, b, e)  # first interval (-inf, tau) is the atom at 0
-        return mass
+    def masses(c, e):  # the first interval (-inf, tau) is the atom at 0
+        return _cell_masses(c, b, e)
 
     e1, e2 = edges(30, 29), edges(27, 28)
     P = np.outer(masses(30, e1), masses(27, e2)).ravel()
