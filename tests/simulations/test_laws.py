@@ -313,6 +313,14 @@ def test_noise_clipped_means_vs_quadrature():
         ref, _ = integrate.quad(lambda x: np.clip(c + x, -T, T) / 2, -1, 1, points=[-T - c, T - c], **QUAD)
         assert uni.clipped_mean(c, T) == pytest.approx(ref, abs=1e-10)
     assert lom.mean_raw == pytest.approx(1.0)  # scale/(shape − 1)
+    lom5 = LomaxNoise(shape=5.0, scale=2.0)
+    # Var of Lomax(α, λ): λ² α / ((α − 1)² (α − 2)) = 4·5/(16·3)
+    assert lom5.abs_moment(2.0) == pytest.approx(20 / 48, rel=1e-9)
+    assert lom5.variance == pytest.approx(20 / 48, rel=1e-14)
+    lom8 = LomaxNoise(shape=8.0)  # E|ξ|^6 < ∞, so the CLT standard error of |ξ|^3 is meaningful
+    xi = lom8.sample(400_000, rng(30))
+    m3 = np.abs(xi) ** 3
+    assert abs(m3.mean() - lom8.abs_moment(3.0)) <= Z * m3.std() / math.sqrt(xi.size)
     assert LomaxNoise.for_moment(4.0).shape == 4.25
 
 
