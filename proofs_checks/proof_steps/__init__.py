@@ -6,7 +6,8 @@ runs them. Modules, by concept:
 - :mod:`.vector_mechanism` — 000 eq. (24) / 003 eq. (53) identity and argmax; 000 Theorem 1 privacy
 - :mod:`.rrtopk` — 004 Lemma 1 and the RRTop-k objective identity
 - :mod:`.exponential` — 003 eq. (17) privacy; eq. (108)-(109) gap bound
-- :mod:`.laplace` — privacy of 003's Laplace mechanisms (Theorems 6, 8, 10, 12)
+- :mod:`.laplace` — privacy and noise variances of 003's Laplace mechanisms (Theorems 6, 8, 10, 12)
+- :mod:`.constructions` — identities of 003's lower-bound constructions (eq. (34), (47), (156)-(161))
 - :mod:`.tuning_rates` — 003 Theorems 1-12 tunings and rates, Table 1, remarks
 - :mod:`.unbiasedness` — 004 eq. (7) and Lemma 18
 - :mod:`.inequalities` — numeric checks of 003 eq. (46)(c), (47)(b), (60), (61), (67), (80), (81), (113),
@@ -17,7 +18,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from . import exponential, inequalities, laplace, rrtopk, tuning_rates, unbiasedness, vector_mechanism  # noqa: F401
+from . import constructions, exponential, inequalities, laplace, rrtopk, tuning_rates, unbiasedness, vector_mechanism  # noqa: F401
 from .base import CHECKS, PROFILES, Finding, ProofCheck, proof_check
 
 __all__ = ["CHECKS", "PROFILES", "Finding", "ProofCheck", "all_checks", "proof_check", "run_check"]

@@ -331,7 +331,7 @@ def lemma2(profile="smoke") -> ProofCheck:
                 rows.append(("pareto", p, alpha, T, bias, M * T ** (1 - p) / (p - 1)))
         # shifted Student t (two-sided, asymmetric after the shift), by quadrature
         for nu in (p + 0.5, p + 3)[: grid_size(profile, 1, 2, 2)]:
-            for shift in (0.0, 1.5):
+            for shift in (0.0, 1.5)[: grid_size(profile, 1, 2, 2)]:
                 dist = stats.t(df=nu, loc=shift)
                 M = _abs_moment(dist, p)
                 for T in Ts[:: max(1, Ts.size // 3)]:

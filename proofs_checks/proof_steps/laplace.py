@@ -58,3 +58,24 @@ def laplace_privacy(profile="smoke") -> ProofCheck:
                       derived="; ".join(results), printed="eq. (23): W_l ~ Lap(2/(n_l eps))" if findings else "",
                       detail="sup over z of the piecewise-linear log-density ratio, evaluated at its breakpoints and "
                              "at +-infinity", findings=tuple(findings))
+
+
+@proof_check("003-laplace-variance")
+def laplace_variance(profile="smoke") -> ProofCheck:
+    """Var[Lap(b)] = 2 b^2 (by integration), and the noise variances used in (131), (152), (176), (192)."""
+    w = sp.Symbol("w", real=True)
+    var = sp.simplify(2 * sp.integrate(w**2 * sp.exp(-w / b) / (2 * b), (w, 0, sp.oo)))
+    Np = sp.Symbol("Np", positive=True)  # N p(B_l); the proofs use n_l >= N p(B_l)/2
+    checks = {
+        "(131) Var[W] = 8T^2/eps^2 for W ~ Lap(2T/eps)": var.subs(b, 2 * T / eps) - 8 * T**2 / eps**2,
+        "(152) Var[W_l] = 8/((Np/2)^2 eps^2) at n_l = Np/2, W_l ~ Lap(2/(n_l eps))":
+            var.subs(b, 2 / (n * eps)).subs(n, Np / 2) - 8 / ((Np / 2) ** 2 * eps**2),
+        "(176) Var[W] = 8T^2/eps^2 (Theorem 10)": var.subs(b, 2 * T / eps) - 8 * T**2 / eps**2,
+        "(192) Var[W_l] ∝ T^2/(N^2 h^2d eps^2): 32 T^2/(Np)^2/eps^2 at n_l = Np/2":
+            var.subs(b, 2 * T / (n * eps)).subs(n, Np / 2) - 32 * T**2 / (Np**2 * eps**2),
+    }
+    res = {k_: sp.simplify(v) == 0 for k_, v in checks.items()}
+    return ProofCheck("003-laplace-variance", "003 eq. (131), (152), (176), (192)",
+                      "the Laplace noise variances in the proofs of Theorems 6, 8, 10, 12", var == 2 * b**2 and all(res.values()),
+                      derived=f"Var[Lap(b)] = {var}; " + "; ".join(f"{k_}: {v}" for k_, v in res.items()),
+                      detail="sympy integral of w^2 e^(-|w|/b)/(2b)")

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from .base import ProofCheck, nonnegative_for_positive, proof_check
+from .base import ProofCheck, grid_size, nonnegative_for_positive, proof_check
 
 __all__ = ["rrtopk_channel"]
 
@@ -32,8 +32,8 @@ def rrtopk_channel(K: int, k: int):
 @proof_check("004-lemma1-rrtopk-privacy")
 def rrtopk_privacy(profile="smoke") -> ProofCheck:
     """004 Lemma 1: every ratio P(z|y)/P(z|y') <= e^eps, with equality attained when k >= 2."""
-    ok, notes = True, []
-    for K in range(2, 7):
+    ok, notes, kmax = True, [], grid_size(profile, 5, 6, 8)
+    for K in range(2, kmax + 1):
         for k in range(1, K + 1):
             P = rrtopk_channel(K, k)
             ratios = {sp.cancel(P[y, z] / P[y2, z]) for z in range(k) for y in range(K) for y2 in range(K)}
@@ -67,7 +67,7 @@ def rrtopk_privacy(profile="smoke") -> ProofCheck:
     return ProofCheck("004-lemma1-rrtopk-privacy", "004 Lemma 1 (Appendix A.1), Algorithm 1",
                       "RRTop-k is eps-DP and tight: max ratio = e^eps for k >= 2 (1 for k = 1)", ok,
                       derived="column ratios: e^eps, k e^eps/(e^eps+k-1), (e^eps+k-1)/k, all <= e^eps",
-                      detail=f"exact for K = 2..6, every k, and for general k = 1 + m; {'; '.join(notes)}")
+                      detail=f"exact for K = 2..{kmax}, every k, and for general k = 1 + m; {'; '.join(notes)}")
 
 
 @proof_check("004-rrtopk-objective")
