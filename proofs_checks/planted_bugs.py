@@ -18,6 +18,12 @@ checker finds exactly the loss derived here, not merely that it "fails".
     So loss = |ln(q/r)| = |ε - ln(k/(k-1))| (k >= 2; it does not depend on K or on whether k < K).
     Hence the bug *violates* ε-DP exactly when ε < ln(k/(k-1))/2 (e.g. k = 2, ε = 0.1: loss
     ln 2 - 0.1 ≈ 0.593) and otherwise leaves an untight loss ε - ln(k/(k-1)) < ε.
+
+``RRTopKUniformFallback`` — the same wrong denominator with the other natural sampler: "keep y if
+    u < e^ε/(e^ε+k), else a uniform label of Y_k" (y itself included). Then, with E = e^ε,
+    P(y | y) = E/(E+k) + (k/(E+k))(1/k) = (E+1)/(E+k) and P(z | y) = 1/(E+k) for z in Y_k \\ {y}; rows
+    outside Y_k put 1/k > 1/(E+k) on each z. The worst column ratio is ((E+1)/(E+k)) / (1/(E+k)):
+    loss = ln(1 + e^ε) > ε for every ε (k >= 2), so this variant is always flagged.
 """
 
 from __future__ import annotations
@@ -27,7 +33,8 @@ from dataclasses import dataclass
 
 from simulations.mechanisms import RRTopK, VectorMechanism
 
-__all__ = ["RRTopKShortKeep", "VectorMechanismFullBitEpsilon", "rr_top_k_short_keep_loss",
+__all__ = ["RRTopKShortKeep", "RRTopKUniformFallback", "VectorMechanismFullBitEpsilon", "rr_top_k_short_keep_loss",
+           "rr_top_k_uniform_fallback_loss",
            "vector_full_bit_epsilon_loss"]
 
 
@@ -62,3 +69,18 @@ class RRTopKShortKeep(RRTopK):
 def rr_top_k_short_keep_loss(epsilon: float, k: int) -> float:
     """Exact privacy loss of :class:`RRTopKShortKeep`: |ε - ln(k/(k-1))|."""
     return abs(epsilon - math.log(k / (k - 1)))
+
+
+@dataclass(frozen=True, slots=True)
+class RRTopKUniformFallback(RRTopKShortKeep):
+    """PLANTED BUG: keep y w.p. e^ε/(e^ε+k), else a uniform label of Y_k (y included). Needs k >= 2."""
+
+    def _probabilities(self) -> tuple[float, float]:
+        t = math.exp(-self.epsilon)
+        other = t / (1.0 + self.k * t)  # 1 / (e^ε + k)
+        return (1.0 + t) / (1.0 + self.k * t), other  # (e^ε + 1) / (e^ε + k)
+
+
+def rr_top_k_uniform_fallback_loss(epsilon: float) -> float:
+    """Exact privacy loss of :class:`RRTopKUniformFallback`: ln(1 + e^ε)."""
+    return math.log1p(math.exp(epsilon))

@@ -13,7 +13,8 @@ import numpy as np
 
 from proofs_checks.central_checks import exponential_worst_loss
 from proofs_checks.dp import check_label_dp, is_tight, within
-from proofs_checks.planted_bugs import (RRTopKShortKeep, VectorMechanismFullBitEpsilon, rr_top_k_short_keep_loss,
+from proofs_checks.planted_bugs import (RRTopKShortKeep, RRTopKUniformFallback, VectorMechanismFullBitEpsilon,
+                                        rr_top_k_short_keep_loss, rr_top_k_uniform_fallback_loss,
                                         vector_full_bit_epsilon_loss)
 from proofs_checks.planted_bugs_central import (ExponentialNoHalf, GeometricFullBudget, LaplaceHalfScale,
                                                 NoisyBinMeanEq23AsPrinted, StabilityNoPlusOne)
@@ -50,6 +51,8 @@ MECHANISMS = [
 BUGS = [
     ("vector: eps per bit", lambda e: VectorMechanismFullBitEpsilon(K, e), {}, vector_full_bit_epsilon_loss),
     ("RRTop-k: e^eps/(e^eps+k)", lambda e: RRTopKShortKeep(K, e, 2), {}, lambda e: rr_top_k_short_keep_loss(e, 2)),
+    ("RRTop-k: e^eps/(e^eps+k), uniform fallback", lambda e: RRTopKUniformFallback(K, e, 2), {},
+     rr_top_k_uniform_fallback_loss),
     ("exponential: exp(eps n)", lambda e: ExponentialNoHalf(3, e), {"bin_size": BIN},
      lambda e: exponential_worst_loss(e, BIN, 3)),
     ("Laplace: Lap(T/eps)", lambda e: LaplaceHalfScale(1.0, e), {}, lambda e: 2 * e),

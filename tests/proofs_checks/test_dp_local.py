@@ -14,7 +14,7 @@ from proofs_checks import check_label_dp, is_tight, max_privacy_loss
 from proofs_checks.exact import (k_star_exact, max_ratio_exact, rr_channel_exact, rr_top_k_channel_exact,
                                  rr_top_k_short_keep_channel_exact, top_k_exact, vector_channel_exact)
 from proofs_checks.local_checks import default_priors, factorized_vector_loss
-from proofs_checks.planted_bugs import (RRTopKShortKeep, VectorMechanismFullBitEpsilon, rr_top_k_short_keep_loss,
+from proofs_checks.planted_bugs import (RRTopKShortKeep, RRTopKUniformFallback, VectorMechanismFullBitEpsilon, rr_top_k_short_keep_loss,
                                         vector_full_bit_epsilon_loss)
 from simulations.mechanisms import ALIBI, RandomizedResponse, RRTopK, RRWithPrior, VectorMechanism
 
@@ -231,3 +231,30 @@ def test_planted_bug_needs_k_2():
 def test_exact_inputs_must_be_rational():
     with pytest.raises(ValueError, match="exact"):
         rr_channel_exact(3, 3.0)
+
+
+@grid
+def test_planted_rr_top_k_uniform_fallback_always_flagged(K, eps):
+    # Hand derivation (planted_bugs docstring): loss = ln(1 + e^eps) > eps for every k >= 2.
+    for k in range(2, K + 1):
+        for prior in default_priors(K)[:4]:
+            res = check_label_dp(RRTopKUniformFallback(K, eps, k), eps, prior=prior)
+            assert res.epsilon_actual == pytest.approx(math.log(1 + math.exp(eps)), rel=1e-9)
+            assert not res.holds
+
+
+@pytest.mark.parametrize("E,k", [(3, 2), (3, 4), (Fraction(3, 2), 3)])
+def test_planted_rr_top_k_uniform_fallback_exact(E, k):
+    # Exact channel from the sampler's two steps, in fractions: keep w.p. E/(E+k), else uniform on Y_k.
+    E = Fraction(E)
+    K = 5
+    keep = E / (E + k)
+    exact = [[Fraction(0)] * K for _ in range(K)]
+    for y in range(K):
+        for z in range(k):  # Y_k = first k labels for the decreasing prior below
+            exact[y][z] = (keep if (y == z) else 0) + (1 - keep) / k if y < k else Fraction(1, k)
+    assert all(sum(row) == 1 for row in exact)
+    assert max_ratio_exact(exact) == E + 1
+    prior = [0.3, 0.25, 0.2, 0.15, 0.1]
+    m = RRTopKUniformFallback(K, math.log(E), k)
+    np.testing.assert_allclose(m.channel_matrix(prior), as_float(exact), rtol=1e-14)
