@@ -11,5 +11,6 @@ from . import rates_table  # noqa: F401,E402
 from . import rates_classification  # noqa: F401,E402
 from . import rates_regression  # noqa: F401,E402
 from . import rates_heavy_tailed  # noqa: F401,E402
+from . import rates_epsilon  # noqa: F401,E402
 
 __all__ = ["PROFILES", "REGISTRY", "Claim", "Experiment", "ExperimentResult", "RunContext", "register"]

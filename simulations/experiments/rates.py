@@ -57,7 +57,7 @@ from simulations.experiments.base import Claim, ExperimentResult
 from simulations.laws import BumpClassification, BumpField, BumpRegression, ThreePointRegression
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
-from simulations.stats import fit_loglog_slope, summarize, t_interval
+from simulations.stats import SlopeFit, fit_loglog_slope, summarize, t_interval
 
 __all__ = ["PROFILE_SIZES", "RateCase", "RatePoint", "Sizes", "compute_rate_study", "grid_for_case",
            "n_for_scale", "plot_rate_study", "rate_trial", "random_round", "slope_table_markdown"]
@@ -324,12 +324,17 @@ def fit_case(case: RateCase, points, values, *, seed: int, key: str) -> CaseFit:
     """Slope fit with bootstrap CI and the diagnostics of one case (``values``: per-point trial arrays)."""
     N = np.array([p.N for p in points], float)
     g = np.array([p.g for p in points], float)
-    fit = fit_loglog_slope(N, values, rng=stream(seed, f"slope/{key}", 0, EVAL))
     stats = [np.asarray(v, float) for v in values]
     means = np.array([v.mean() for v in stats])
+    if np.all(means > 0):
+        fit = fit_loglog_slope(N, values, rng=stream(seed, f"slope/{key}", 0, EVAL))
+    else:  # a point where every trial had zero excess risk (tiny smoke runs): no log-log fit
+        nan = float("nan")
+        fit = SlopeFit(slope=nan, intercept=nan, ci_low=nan, ci_high=nan, confidence=0.95, n_boot=0)
     ci = np.array([t_interval(v)[3:] for v in stats])
     half = len(points) // 2
-    upper = _ols(N[half - 1:] if len(points) > 3 else N, np.log(means[half - 1:] if len(points) > 3 else means))
+    with np.errstate(divide="ignore", invalid="ignore"):
+        upper = _ols(N[half - 1:] if len(points) > 3 else N, np.log(means[half - 1:] if len(points) > 3 else means))
     return CaseFit(case=case, N=N, g=g, mean=means, ci_low=ci[:, 0], ci_high=ci[:, 1], slope=fit.slope,
                    intercept=fit.intercept, slope_low=fit.ci_low, slope_high=fit.ci_high, theory=-case.exponent(),
                    implied=_ols(N, -case.theta * np.log(g)), upper_half=upper, trials=len(stats[0]))
@@ -421,16 +426,18 @@ def plot_rate_study(result: ExperimentResult, *, title: str, ncols: int = 4) -> 
     for i, (ax, f) in enumerate(zip(axes, fits)):
         band(ax, f.N, f.mean, np.maximum(f.ci_low, f.mean * 1e-3), f.ci_high, i=0, label="mean, 95% CI")
         x = np.geomspace(f.N[0], f.N[-1], 50)
-        ax.plot(x, np.exp(f.intercept) * x ** f.slope, color=color(1), lw=1.2,
-                label=f"fit {f.slope:.3f} [{f.slope_low:.3f}, {f.slope_high:.3f}]")
-        xc = math.exp(np.log(f.N).mean())
-        yc = math.exp(f.intercept) * xc ** f.slope
-        ax.plot(x, yc * (x / xc) ** f.theory, "k--", lw=1.0, label=f"theory {f.theory:.3f}")
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel("N")
         ax.set_ylabel("excess risk")
         ax.set_title(f.case.label)
+        if not math.isfinite(f.slope):
+            continue
+        ax.plot(x, np.exp(f.intercept) * x ** f.slope, color=color(1), lw=1.2,
+                label=f"fit {f.slope:.3f} [{f.slope_low:.3f}, {f.slope_high:.3f}]")
+        xc = math.exp(np.log(f.N).mean())
+        yc = math.exp(f.intercept) * xc ** f.slope
+        ax.plot(x, yc * (x / xc) ** f.theory, "k--", lw=1.0, label=f"theory {f.theory:.3f}")
         ax.legend(loc="lower left")
     for ax in axes[len(fits):]:
         ax.set_visible(False)
