@@ -89,7 +89,7 @@ class Sizes:
 
 
 PROFILE_SIZES = {
-    "smoke": Sizes(points=3, trials=2, decades_d1=0.6, decades_d2=0.6, start_factor=0.3, n_eval=256),
+    "smoke": Sizes(points=3, trials=4, decades_d1=0.6, decades_d2=0.6, start_factor=0.3, n_eval=256),
     "quick": Sizes(points=6, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024),
     "paper": Sizes(points=9, trials=60, decades_d1=2.0, decades_d2=1.5, n_eval=4096),
 }
