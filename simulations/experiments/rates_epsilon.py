@@ -304,14 +304,14 @@ def plot_collapse(result) -> dict:
     F = len(FADE_EPS)
     for j, e in zip(list(range(F)) + [2 * F], FADE_EPS + (None,)):
         st = np.array([t_interval(ex[i, :, j]) for i in range(len(fade["N"]))])
-        band(ax, fade["N"], st[:, 0], np.maximum(st[:, 3], st[:, 0] * 1e-3), st[:, 4], i=j,
+        band(ax, fade["N"], st[:, 0], np.maximum(st[:, 3], st[:, 0] * 1e-3), st[:, 4], i=min(j, F),
              label="non-private bin mean (own tuning)" if e is None else f"central ε = {e:g}")
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("N")
     ax.set_ylabel("excess risk")
     ax.set_title("central regression (Weierstrass law,\nd=1, β=1/2): privacy term fades", fontsize=8)
-    ax.legend(loc="lower left")
+    ax.legend(loc="upper right", fontsize=7)
     return {"rates_eps_collapse": fig}
 
 
