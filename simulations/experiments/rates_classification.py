@@ -46,7 +46,7 @@ def _local_cases():
 
 def _central_cases():
     return [RateCase(algorithm="central_classification", d=d, beta=b, gamma=1.0, eps=CENTRAL_EPS, C_M=C_M,
-                     term="privacy", n_start=3e4 if d == 1 else 1e5) for d, b in CASES_DB]
+                     term="privacy", n_start=1e4 if d == 1 else 3e4) for d, b in CASES_DB]
 
 
 def compute_local(ctx):
@@ -61,7 +61,7 @@ register(Experiment(
     name="rates_local_classification",
     reproduces="003 Table 1 (classification, local label DP): excess risk ≍ (N(ε²∧1))^{-β(γ+1)/(2β+d)}, Theorems 1–2",
     compute=compute_local,
-    plot=lambda r: plot_rate_study(r, title="Local label DP classification (vector mechanism + bins, ε = 1): "
+    plot=lambda r: plot_rate_study(r, ncols=2, title="Local label DP classification (vector mechanism + bins, ε = 1): "
                                             "excess risk vs N on the 003 construction"),
     order=20,
 ))
@@ -70,7 +70,7 @@ register(Experiment(
     name="rates_central_classification",
     reproduces="003 Table 1 (classification, central label DP): privacy term (εN)^{-β(γ+1)/(β+d)}, Theorems 3–4",
     compute=compute_central,
-    plot=lambda r: plot_rate_study(r, title=f"Central label DP classification (exponential mechanism per bin, "
+    plot=lambda r: plot_rate_study(r, ncols=2, title=f"Central label DP classification (exponential mechanism per bin, "
                                             f"ε = {CENTRAL_EPS}): excess risk vs N on the 003 construction"),
     order=21,
 ))
