@@ -35,6 +35,16 @@ dense K×K system x_y + e^{−ε} Σ_{ỹ≠y} x_ỹ <= 1; ``"efficient"`` intro
 and writes (1 − e^{−ε}) x_y + e^{−ε} s <= 1: O(K) nonzeros, which solves K = 1000 in well under a
 second.
 
+Numerics: every LP1 row of the form a <= e^ε b is passed as e^{−ε/2} a <= e^{ε/2} b, HiGHS runs
+with feasibility tolerances 1e-10, and ε is capped at :data:`EPS_MAX_LP`; the comments at those
+constants give the failures each one prevents. The solver's channel is polished
+(:func:`polish_channel`) so that it passes the exact DP check.
+
+Paper note: 004 writes the objective of Obj_p, LP1 and LP2 as a sum over y ∈ [k]; it must be
+y ∈ [K] (all labels; k is not yet defined there). Everything else in the proof of Theorem 3 (the
+implication (2)+(3) => (4), the vertex solutions q[y|y] = e^ε/(e^ε+|Y|−1) on Y, and the reduction
+to max_k w_k) is confirmed here to solver precision.
+
 References
 ----------
 004 Section 3.2: Theorem 3, LP1 (eqs. (2)–(3)), LP2 (eqs. (4)–(5)); 004 Algorithms 1–2.
@@ -47,14 +57,20 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_choice, check_positive, check_probability_vector
+from limits._validation import check_choice, check_positive, check_probability_vector, check_real
 
-__all__ = ["FORMULATIONS", "LP1_METHODS", "LP2_METHODS", "DEFAULT_SOLVER", "LPResult", "dp_violation", "lp1_polytope", "polish_channel",
-           "rrwithprior_k", "rrwithprior_lp", "rrwithprior_value", "rrwithprior_weights"]
+__all__ = ["EPS_MAX_LP", "FORMULATIONS", "LP1_METHODS", "LP2_METHODS", "DEFAULT_SOLVER", "LPResult",
+           "dp_violation", "lp1_polytope", "polish_channel", "rrwithprior_k", "rrwithprior_lp",
+           "rrwithprior_value", "rrwithprior_weights"]
 
 FORMULATIONS = ("lp1", "lp2")
 LP1_METHODS = ("efficient", "envelope", "naive")
 LP2_METHODS = ("efficient", "naive")
+# Largest ε accepted by the LPs. Their rows carry e^{±ε/2} (LP1) or e^{−ε} (LP2); beyond this,
+# HiGHS reports 'unbounded' on the naive LP1 (ε ≈ 30), or, worse, drops coefficients under its
+# 1e-9 matrix threshold and returns a wrong 'optimal' value (naive LP1 at ε = 40: 4% off).
+# At ε = 25 the optimal channel is the identity up to (K − 1)e^{−25} ≈ 1e-11 · K anyway.
+EPS_MAX_LP = 25.0
 
 # HiGHS (dual simplex) returns a vertex: exact zeros and optima agreeing with the closed form to
 # ~1e-13, so the optimal channel passes the exact DP check without slack. CLARABEL (interior
@@ -62,9 +78,10 @@ LP2_METHODS = ("efficient", "naive")
 # K = 100) inside the polytope; see benchmarks/bench_lp.py.
 DEFAULT_SOLVER = "HIGHS"
 # One thread (deterministic, and "one core" is the stated budget). Feasibility tolerances 1e-10
-# instead of HiGHS's 1e-7: the DP rows carry the coefficient e^ε, and at ε = 10 the naive form
-# otherwise stops at the vertex w_2 when w_1 is optimal (relative gap ≈ e^{−ε} = 4.5e-5, the
-# scaled reduced cost falling under 1e-7), and leaves DP violated by 8e-8.
+# instead of HiGHS's 1e-7: the DP rows carry e^{±ε/2}, and with the defaults all three LP1 forms
+# stop at a neighbouring vertex for large ε (e.g. w_2 when w_1 = 1 is optimal, relative gap
+# e^{−ε} = 4.5e-5 at ε = 10: the scaled reduced cost falls under 1e-7; 32 of 240 solves wrong at
+# ε in 5..20, K = 6), and leave DP violated by ~1e-7.
 _DEFAULT_OPTIONS = {"HIGHS": {"highs_options": {"threads": 1, "primal_feasibility_tolerance": 1e-10,
                                                 "dual_feasibility_tolerance": 1e-10}}}
 
@@ -211,23 +228,26 @@ def lp1_polytope(num_classes: int, eps: float, method: str = "efficient"):
     import cvxpy as cp
 
     K = num_classes
+    # Rows a <= e^ε b are written e^{−ε/2} a <= e^{ε/2} b: coefficients centred on 1 let HiGHS
+    # solve the naive form up to ε ≈ 25 (unscaled it fails from ε ≈ 14, reporting 'unbounded').
+    h = np.exp(-eps / 2)
     if method == "efficient":
         # q = l + r with 0 <= r <= (e^ε − 1) l per column (module docstring)
         l = cp.Variable((1, K), nonneg=True)
         r = cp.Variable((K, K), nonneg=True)
         q = r + np.ones((K, 1)) @ l
         return q, [cp.sum(q, axis=1) == 1,                    # (3)
-                   r <= np.expm1(eps) * l], K * K + K         # (2) via the envelope
+                   h * r <= np.expm1(eps) * h * l], K * K + K  # (2) via the envelope
     q = cp.Variable((K, K), nonneg=True)
     cons = [cp.sum(q, axis=1) == 1]                           # (3)
     if method == "naive":
         y, y2 = np.nonzero(~np.eye(K, dtype=bool))            # all ordered pairs y != y'
         if y.size:
-            cons.append(q[y, :] <= np.exp(eps) * q[y2, :])    # (2): K²(K−1) rows at once
+            cons.append(h * q[y, :] <= np.exp(eps / 2) * q[y2, :])  # (2): K²(K−1) rows at once
         return q, cons, K * K * (K - 1) + K
     u = cp.Variable((1, K), nonneg=True)                      # envelope
     l = cp.Variable((1, K), nonneg=True)
-    return q, cons + [q >= l, q <= u, u <= np.exp(eps) * l], 2 * K * K + 2 * K
+    return q, cons + [q >= l, q <= u, h * u <= np.exp(eps / 2) * l], 2 * K * K + 2 * K
 
 
 def _lp2(p: np.ndarray, eps: float, method: str):
@@ -255,7 +275,7 @@ def rrwithprior_lp(prior, eps, formulation: str = "lp1", *, method: str = "effic
     prior : array_like, shape (K,)
         The prior p over the K labels (non-negative, sums to 1; zeros allowed).
     eps : float
-        Privacy parameter ε > 0.
+        Privacy parameter, 0 < ε <= :data:`EPS_MAX_LP` (25; see there why).
     formulation : {"lp1", "lp2"}
     method : {"efficient", "envelope", "naive"} for LP1, {"efficient", "naive"} for LP2
         Equivalent formulations of the same LP (module docstring).
@@ -282,7 +302,7 @@ def rrwithprior_lp(prior, eps, formulation: str = "lp1", *, method: str = "effic
     import cvxpy as cp  # here, not at module level: it takes ~1 s to import
 
     p = _check_prior(prior)
-    eps = check_positive("eps", eps)
+    eps = check_real("eps", eps, low=0.0, low_open=True, high=EPS_MAX_LP)
     check_choice("formulation", formulation, FORMULATIONS)
     check_choice("method", method, LP1_METHODS if formulation == "lp1" else LP2_METHODS)
     solver = DEFAULT_SOLVER if solver is None else solver

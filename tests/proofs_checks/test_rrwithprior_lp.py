@@ -21,7 +21,7 @@ import pytest
 import proofs_checks
 from proofs_checks.dp import check_channel
 from proofs_checks.experiments.rrwithprior_lp import PRIOR_KINDS, sample_prior
-from proofs_checks.rrwithprior_lp import (dp_violation, lp1_polytope, polish_channel, rrwithprior_k,
+from proofs_checks.rrwithprior_lp import (EPS_MAX_LP, dp_violation, lp1_polytope, polish_channel, rrwithprior_k,
                                           rrwithprior_lp, rrwithprior_value, rrwithprior_weights)
 
 RTOL = 1e-6  # the agreement target between LP optima and the closed form
@@ -309,3 +309,16 @@ def test_sample_prior_kinds():
     assert np.count_nonzero(sample_prior("sparse", 12, np.random.default_rng(0))) == 4
     with pytest.raises(ValueError, match="kind"):
         sample_prior("gaussian", 12, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("formulation,method", [("lp1", "naive"), ("lp1", "envelope"), ("lp1", "efficient"),
+                                                ("lp2", "naive"), ("lp2", "efficient")])
+def test_largest_accepted_epsilon(formulation, method):
+    # ε = EPS_MAX_LP still solves to the closed form; beyond it the LP is refused (the closed form is not)
+    p = make_prior("peaked", 6, seed=10)
+    res = rrwithprior_lp(p, EPS_MAX_LP, formulation, method=method)
+    assert res.value == pytest.approx(rrwithprior_value(p, EPS_MAX_LP), rel=RTOL)
+    with pytest.raises(ValueError, match="eps"):
+        rrwithprior_lp(p, EPS_MAX_LP + 1, formulation, method=method)
+    # w_K = Σ p / (1 + (K − 1)e^{−100}): the whole mass, up to rounding
+    assert rrwithprior_value(p, 100.0) == pytest.approx(1.0, rel=1e-12)
