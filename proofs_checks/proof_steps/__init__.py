@@ -12,13 +12,16 @@ runs them. Modules, by concept:
 - :mod:`.unbiasedness` — 004 eq. (7) and Lemma 18
 - :mod:`.inequalities` — numeric checks of 003 eq. (46)(c), (47)(b), (60), (61), (67), (80), (81), (113),
   Lemma 2; 000 eq. (33); 001 Theorem 2.7
+- :mod:`.mechanism_findings` — 001 Algorithm 1 (exact δ, log base), 003 eq. (35)-(37) bump margin, 004
+  Algorithms 1-2 tie-break and Section 3.2 index, 003 Theorem 4 exact slack, 000 Section 2 ALIBI cost
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
 
-from . import constructions, exponential, inequalities, laplace, rrtopk, tuning_rates, unbiasedness, vector_mechanism  # noqa: F401
+from . import (constructions, exponential, inequalities, laplace, mechanism_findings, rrtopk, tuning_rates,  # noqa: F401
+               unbiasedness, vector_mechanism)
 from .base import CHECKS, PROFILES, Finding, ProofCheck, proof_check
 
 __all__ = ["CHECKS", "PROFILES", "Finding", "ProofCheck", "all_checks", "proof_check", "run_check"]
