@@ -122,7 +122,7 @@ def _suite_bump(u):
     return bump(np.asarray(u, dtype=float)[..., None])
 
 
-@proof_check("003-eq37-smooth-bump-margin")
+@proof_check("003-thm1-lower-bump-margin")
 def eq37_smooth_bump(profile="smoke") -> ProofCheck:
     """003 eq. (37): with φ only as in (35), a C^∞ bump breaks Assumption 1(b) for every γ > 0."""
     levels = (1e-2, 1e-4, 1e-8)
@@ -137,10 +137,10 @@ def eq37_smooth_bump(profile="smoke") -> ProofCheck:
                f"P/s = {fmt(ratio['suite'][1.0])} (= 1/2). Since eta* - eta_s = h^beta phi, (37) needs phi with "
                "P(0 < phi(U) < s) = O(s^gamma)")
     findings = (Finding("003 eq. (35)-(37)", "any phi supported on [-1/2, 1/2]^d with 0 <= phi <= 1; then (37) gives "
-                        "Assumption 1(b)", derived, "check 003-eq37-smooth-bump-margin: level sets of the bump "
+                        "Assumption 1(b)", derived, "check 003-thm1-lower-bump-margin: level sets of the bump "
                         "by root bracketing (d = 1), against simulations.laws.holder_tsybakov.bump",
                         severity="domain", topic="bump margin"),) if gap else ()
-    return ProofCheck("003-eq37-smooth-bump-margin", "003 eq. (35)-(37), Assumption 1(b)",
+    return ProofCheck("003-thm1-lower-bump-margin", "003 eq. (35)-(37) (proof of Theorem 1), Assumption 1(b)",
                       "every phi allowed by (35) makes eta_v satisfy the margin condition 1(b) under (37)", not gap,
                       derived=derived, printed="0 <= phi <= 1, supported on the cube",
                       detail="P(0 < |eta_v(X)| < t) = m h^d P(0 < phi(U) < t/h^beta): for fixed h no C_T works "
@@ -228,7 +228,7 @@ def sec32_objective_index(profile="smoke") -> ProofCheck:
 
 # ---------------------------------------------------------------- 003 Theorem 4: exact slack
 
-@proof_check("003-thm4-exp-mech-exact-loss")
+@proof_check("003-eq17-exact-loss")
 def thm4_exact_loss(profile="smoke") -> ProofCheck:
     """003 Theorem 4: eq. (17) is ε-DP; on a bin of n labels its exact loss is below ε (ε/2 at n = 1)."""
     n_max = grid_size(profile, 4, 6, 8)
@@ -243,7 +243,7 @@ def thm4_exact_loss(profile="smoke") -> ProofCheck:
                 rows.append((K, e, n, closed))
     ok &= all(abs(c - e / 2) <= 1e-12 for _, e, n, c in rows if n == 1)
     sample = [(K, e, n, round(c, 6)) for K, e, n, c in rows if K == 3 and e == 1.0]
-    return ProofCheck("003-thm4-exp-mech-exact-loss", "003 Theorem 4, eq. (17)",
+    return ProofCheck("003-eq17-exact-loss", "003 Theorem 4, eq. (17)",
                       "the exponential mechanism (17) is eps-label DP", bool(ok),
                       derived="exact worst loss on a bin of n labels = eps/2 + ln((K-1+e^(eps n/2))/"
                               "(K-2+e^(eps/2)+e^(eps(n-1)/2))) < eps (eps/2 at n = 1, -> eps as n -> inf, so eps "

@@ -18,7 +18,7 @@ from proofs_checks.proof_steps.mechanism_findings import (brute_force_posterior,
 from simulations.laws.holder_tsybakov import bump
 from simulations.mechanisms import ALIBI, RRTopK, RRWithPrior
 
-NEW = {"001-alg1-delta-exact": "constant", "001-alg1-log-base": "privacy", "003-eq37-smooth-bump-margin": "domain",
+NEW = {"001-alg1-delta-exact": "constant", "001-alg1-log-base": "privacy", "003-thm1-lower-bump-margin": "domain",
        "004-alg1-tie-break": "privacy", "004-sec32-objective-index": "typo", "000-sec2-alibi-complexity": "typo"}
 
 
@@ -38,8 +38,8 @@ def test_findings_list_carries_the_new_discrepancies():
 
 
 def test_exponential_mechanism_check_passes_without_finding():
-    r = run_check("003-thm4-exp-mech-exact-loss")
-    assert r.passed and not r.findings and "003-thm4-exp-mech-exact-loss" in CHECKS
+    r = run_check("003-eq17-exact-loss")
+    assert r.passed and not r.findings and "003-eq17-exact-loss" in CHECKS
 
 
 # ---- 001 Algorithm 1 --------------------------------------------------------------------------------
@@ -136,7 +136,7 @@ def test_exponential_exact_loss_hand_case():
     from proofs_checks.central_checks import exponential_worst_loss
 
     assert math.isclose(exponential_worst_loss(math.log(2), 2, 2), math.log(5 / 2), rel_tol=1e-12)
-    assert "eps/2 at n = 1" in run_check("003-thm4-exp-mech-exact-loss").derived
+    assert "eps/2 at n = 1" in run_check("003-eq17-exact-loss").derived
 
 
 # ---- 000 Section 2: ALIBI -------------------------------------------------------------------------------------

@@ -49,7 +49,7 @@ EXPECTED_FAIL = {
     # with log10 the same mass is 1/2 (delta/2)^(1/ln 10) = 2.49e-3 > delta = 1e-5
     "001-alg1-delta-exact", "001-alg1-log-base",
     # C^inf bump: P(0 < phi(U) < s) = 1 - sqrt(L/(1+L)), L = ln(1/s): ~ 1/(2L), not O(s^gamma)
-    "003-eq37-smooth-bump-margin",
+    "003-thm1-lower-bump-margin",
     # y wins a boundary tie: output y possible from y only -> infinite loss
     "004-alg1-tie-break",
     # p = (.2, .3, .5), eps = ln 2: sum over [K] = 8/15 = max_k w_k, over [k*] = [2]: 1/5
