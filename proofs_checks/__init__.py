@@ -1,19 +1,23 @@
 """Everything that verifies: exact DP checks, the RRWithPrior LP, symbolic proof-step checks,
-and the findings where the papers are wrong."""
+and the findings where the papers are wrong.
 
-from .dp import DPCheckResult, check_channel, check_label_dp, is_tight, max_privacy_loss, privacy_loss_witness
-from . import local_checks  # noqa: F401,E402  (registers the local randomizers' exact checkers)
+Importing the package registers the exact checkers of every mechanism family with
+:func:`check_label_dp` (``local_checks`` for the label randomizers, ``central_checks`` for the
+continuous and central mechanisms).
+"""
+
+from . import central_checks, local_checks  # noqa: F401  (register the exact checkers)
 from .audit import AuditResult, audit_epsilon, audit_label_randomizer
+from .dp import DPCheckResult, check_channel, check_label_dp, is_tight, max_privacy_loss, privacy_loss_witness
+from .findings import findings
+from .planted_bugs_central import PLANTED_BUGS_CENTRAL
+from .privacy_profile import privacy_profile, stability_profile
+from .proof_steps import ProofCheck, all_checks, run_check
+from .rrwithprior_lp import rrwithprior_lp, rrwithprior_value
 
-__all__ = ["AuditResult", "DPCheckResult", "audit_epsilon", "audit_label_randomizer", "check_channel",
-           "check_label_dp", "is_tight", "max_privacy_loss", "privacy_loss_witness"]
-from .rrwithprior_lp import rrwithprior_lp, rrwithprior_value  # noqa: E402
-__all__ += ["rrwithprior_lp", "rrwithprior_value"]
-from . import central_checks  # noqa: F401,E402  (registers the continuous / central mechanisms' checkers)
-from .privacy_profile import privacy_profile, stability_profile  # noqa: E402
-from .planted_bugs_central import PLANTED_BUGS_CENTRAL  # noqa: E402
-__all__ += ["PLANTED_BUGS_CENTRAL", "privacy_profile", "stability_profile"]
-from .findings import findings  # noqa: E402
-from .proof_steps import ProofCheck, all_checks, run_check  # noqa: E402
 run_proof_checks = all_checks  # the name used in the issue for "run every proof-step check"
-__all__ += ["ProofCheck", "all_checks", "findings", "run_check", "run_proof_checks"]
+
+__all__ = ["PLANTED_BUGS_CENTRAL", "AuditResult", "DPCheckResult", "ProofCheck", "all_checks", "audit_epsilon",
+           "audit_label_randomizer", "check_channel", "check_label_dp", "findings", "is_tight", "max_privacy_loss",
+           "privacy_loss_witness", "privacy_profile", "rrwithprior_lp", "rrwithprior_value", "run_check",
+           "run_proof_checks", "stability_profile"]
