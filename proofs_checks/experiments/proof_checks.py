@@ -24,7 +24,7 @@ __all__ = ["GROUPS", "compute", "group_of", "plot"]
 #: (label, predicate on the check id) in display order
 GROUPS = (
     ("000/002 vector mechanism, kNN", lambda c: c.startswith("000")),
-    ("001 plug-in bound", lambda c: c.startswith("001")),
+    ("001 plug-in bound, stability histogram", lambda c: c.startswith("001")),
     ("003 upper-bound tunings and rates", lambda c: c.startswith("003-thm") and "lower" not in c and "p-limit" not in c
      and "eq187" not in c),
     ("003 lower bounds", lambda c: (c.startswith("003-thm") and ("lower" in c or "eq187" in c))
@@ -32,7 +32,8 @@ GROUPS = (
     ("003 Table 1", lambda c: c.startswith("003-table1")),
     ("003 remarks and limits", lambda c: c in ("003-thm10-p-limit", "003-thm12-p-limit", "003-p2-remark",
                                                "003-exponent-orderings")),
-    ("003 mechanisms", lambda c: c in ("003-eq17-privacy", "003-laplace-privacy", "003-laplace-variance")),
+    ("003 mechanisms", lambda c: c in ("003-eq17-privacy", "003-eq17-exact-loss", "003-laplace-privacy",
+                                   "003-laplace-variance")),
     ("003 inequalities", lambda c: c.startswith("003-")),
     ("004 RRTop-k, debiasing", lambda c: c.startswith("004")),
 )
