@@ -107,3 +107,26 @@ def test_committed_report_lists_every_registered_experiment():
     for name in REGISTRY:
         assert f"## {name}" in report, f"figures/REPORT.md lacks {name}: rerun python paper_repro.py"
         assert (ROOT / "figures" / name / "results.json").exists()
+
+
+def test_cli_exit_code_is_nonzero_when_an_experiment_crashes(tmp_path):
+    """A crashing experiment must not stop the others, and the command must exit 1, not 0."""
+    script = (
+        "import runpy, sys\n"
+        "from simulations.experiments import Experiment, register\n"
+        f"sys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        "from test_paper_repro import _toy_compute, _toy_plot\n"
+        "def boom(ctx):\n"
+        "    raise RuntimeError('planned crash')\n"
+        "register(Experiment('zz_boom', 'nothing (test)', boom, _toy_plot))\n"
+        "register(Experiment('zz_fine', 'nothing (test)', _toy_compute, _toy_plot))\n"
+        f"sys.argv = ['paper_repro.py', '--only', 'zz_boom,zz_fine', '--profile', 'smoke', '--out', {str(tmp_path)!r},"
+        " '--no-progress']\n"
+        f"runpy.run_path({str(ROOT / 'paper_repro.py')!r}, run_name='__main__')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 1, out.stdout[-2000:] + out.stderr[-2000:]
+    assert "crashed: ['zz_boom']" in out.stderr
+    assert "planned crash" in json.loads((tmp_path / "zz_boom" / "results.json").read_text())["error"]
+    fine = json.loads((tmp_path / "zz_fine" / "results.json").read_text())  # ran after the crash
+    assert "error" not in fine and fine["claims"][0]["holds"] is True
