@@ -13,7 +13,7 @@ import hashlib
 
 import numpy as np
 
-__all__ = ["DATA", "PRIVACY", "EVAL", "as_generator", "stable_key", "stream"]
+__all__ = ["DATA", "PRIVACY", "EVAL", "as_generator", "check_generator", "stable_key", "stream"]
 
 # Purposes of a stream within one trial (the last entry of the spawn key).
 DATA = 0
@@ -30,6 +30,17 @@ def as_generator(seed_or_rng) -> np.random.Generator:
             raise ValueError(f"seed must be a non-negative integer, got seed={seed_or_rng}")
         return np.random.default_rng(seed_or_rng)
     raise ValueError(f"rng must be a numpy Generator, a SeedSequence or an int seed, got rng={seed_or_rng!r}")
+
+
+def check_generator(rng) -> np.random.Generator:
+    """The ``rng`` argument of a sampler: a Generator, or an int seed / SeedSequence turned into one.
+
+    ``None`` is refused (an unseeded draw would make the result irreproducible), and so is anything
+    else, with a ``ValueError`` naming the argument instead of an ``AttributeError`` deep inside.
+    """
+    if rng is None:
+        raise ValueError("rng must be a numpy Generator, a SeedSequence or an int seed, got rng=None")
+    return as_generator(rng)
 
 
 def stable_key(text: str) -> int:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulations.seeding import as_generator
+from simulations.seeding import check_generator
 
 __all__ = ["check_features", "check_fitted", "check_real_labels", "check_rng"]
 
@@ -36,7 +36,7 @@ def check_rng(rng, *, required: bool):
         if required:
             raise ValueError("rng is required: the private algorithm is randomized (pass a numpy Generator)")
         return None
-    return as_generator(rng)
+    return check_generator(rng)
 
 
 def check_fitted(est, attr: str):

@@ -24,6 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from limits._validation import check_int
+from simulations.seeding import check_generator
 
 __all__ = [
     "ClassificationLaw",
@@ -60,6 +61,7 @@ def midpoint_grid(m: int, d: int) -> np.ndarray:
     holds, so prefer uniform random points and report their standard error.
     """
     check_int("m", m, low=1)
+    check_int("d", d, low=1)
     axis = (np.arange(m) + 0.5) / m
     mesh = np.meshgrid(*([axis] * d), indexing="ij")
     return np.stack([a.ravel() for a in mesh], axis=1)
@@ -101,6 +103,7 @@ class ClassificationLaw:
 
         One uniform per label, inverted through the cumulative class probabilities.
         """
+        rng = check_generator(rng)
         X = sample_uniform_features(n, self.d, rng)
         cdf = np.cumsum(self.eta(X), axis=1)
         u = rng.random(n)
@@ -171,6 +174,7 @@ class RegressionLaw:
 
     def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` pairs: ``X`` of shape ``(n, d)`` and real labels ``Y`` of shape ``(n,)``."""
+        rng = check_generator(rng)
         X = sample_uniform_features(n, self.d, rng)
         return X, self.sample_labels(self.eta(X), rng)
 

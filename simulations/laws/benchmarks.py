@@ -36,6 +36,7 @@ from scipy import integrate
 
 from limits._validation import check_choice, check_int, check_positive, check_real
 from simulations.laws.base import ClassificationLaw, RegressionLaw, cell_volume, check_points
+from simulations.seeding import check_generator
 
 __all__ = ["AdditiveRegression", "BoundaryClassification", "LomaxNoise", "UniformNoise"]
 
@@ -162,6 +163,8 @@ class UniformNoise:
         check_real("sigma", self.sigma, low=0.0)
 
     def sample(self, n, rng):
+        n = check_int("n", n, low=0)
+        rng = check_generator(rng)
         return self.sigma * (2.0 * rng.random(n) - 1.0)
 
     @property
@@ -223,6 +226,8 @@ class LomaxNoise:
         return self.scale ** 2 * a / ((a - 1.0) ** 2 * (a - 2.0))
 
     def sample(self, n, rng):
+        n = check_int("n", n, low=0)
+        rng = check_generator(rng)
         return self.scale * rng.pareto(self.shape, n) - self.mean_raw
 
     def abs_moment(self, p: float) -> float:

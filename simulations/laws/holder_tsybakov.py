@@ -353,6 +353,7 @@ def three_point_T(*, M_p: float, p: float, h: float, beta: float) -> float:
     check_positive("M_p", M_p)
     check_real("p", p, low=1.0, low_open=True)
     check_positive("h", h)
+    check_positive("beta", beta)
     return (0.5 * M_p * h ** (-beta)) ** (1.0 / (p - 1.0))
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon, check_priors
+from simulations.seeding import check_generator
 
 __all__ = ["ALIBI", "ONE_HOT_L1_SENSITIVITY"]
 
@@ -51,6 +52,7 @@ class ALIBI:
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
         """Noisy one-hot vectors o = e_y + Lap(2/ε)^K, shape (N,) -> (N, K) float64."""
+        rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         noisy = rng.laplace(0.0, self.scale, size=(labels.size, self.num_classes))
         noisy[np.arange(labels.size), labels] += 1.0

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from limits._validation import check_int, check_positive
+from simulations.seeding import check_generator
 
 __all__ = ["ExponentialMechanism", "check_counts"]
 
@@ -85,6 +86,7 @@ class ExponentialMechanism:
 
     def sample(self, counts, rng: np.random.Generator) -> np.ndarray:
         """One class per bin, counts (L, K) -> (L,) int64, by inversion of the exact probabilities."""
+        rng = check_generator(rng)
         cum = np.cumsum(self.probabilities(counts), axis=1)
         u = rng.random(cum.shape[0])[:, None] * cum[:, -1:]  # scale by the row total: rounding-safe
         return np.minimum((cum <= u).sum(axis=1), self.num_classes - 1).astype(np.int64)

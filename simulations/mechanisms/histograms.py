@@ -34,6 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from limits._validation import check_positive, check_probability
+from simulations.seeding import check_generator
 
 from .exponential import check_counts
 from .laplace import laplace_logcdf, laplace_logsf
@@ -91,6 +92,7 @@ class NoisyMajority:
 
     def release(self, label_sums, sizes, rng: np.random.Generator) -> np.ndarray:
         """The bits of the released hypothesis per cube, (L,) -> (L,) int64 (empty cubes: noise vs 0)."""
+        rng = check_generator(rng)
         s, n = _check_sums_sizes(label_sums, sizes)
         return (s + rng.laplace(0.0, self.scale, size=s.shape) > n / 2.0).astype(np.int64)
 
@@ -137,6 +139,7 @@ class StabilityHistogram:
 
     def release(self, counts, rng: np.random.Generator) -> np.ndarray:
         """Noisy thresholded counts, any shape (..., M) of non-negative integers -> floats."""
+        rng = check_generator(rng)
         c = np.asarray(counts)
         if c.size and (not np.issubdtype(c.dtype, np.integer) or c.min() < 0):
             raise ValueError(f"counts must be non-negative integers, got dtype {c.dtype}")
@@ -175,6 +178,7 @@ class GeometricHistogram:
 
     def sample(self, histograms, rng: np.random.Generator) -> np.ndarray:
         """Noisy histograms, (L, K) -> (L, K) int64: difference of two geometric variables."""
+        rng = check_generator(rng)
         h = check_counts(histograms)
         p = -math.expm1(-self.a)  # success probability 1 - e^{-a}; G1 - G2 ~ dlaplace(a)
         return h + rng.geometric(p, size=h.shape) - rng.geometric(p, size=h.shape)

@@ -37,6 +37,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from limits._validation import check_positive
+from simulations.seeding import check_generator
 
 __all__ = ["ClippedLaplaceLabels", "LaplaceLabels", "NoisyBinMean", "laplace_logcdf", "laplace_logpdf",
            "laplace_logsf"]
@@ -115,6 +116,7 @@ class LaplaceLabels:
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
         """Privatize labels of shape (N,) (or any shape) at once; returns floats of the same shape."""
+        rng = check_generator(rng)
         y = self._prepare(labels)
         return y + rng.laplace(0.0, self.scale, size=y.shape)
 
@@ -215,6 +217,7 @@ class NoisyBinMean:
 
         ``sums`` must be sums of labels in ``[-T, T]`` (``|sum| <= T n``), e.g. from :meth:`bin_sums`.
         """
+        rng = check_generator(rng)
         s = _check_real_array("sums", sums)
         n = np.asarray(counts)
         if n.shape != s.shape or (n.size and (not np.issubdtype(n.dtype, np.integer) or n.min() < 0)):

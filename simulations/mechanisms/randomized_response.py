@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_int
+from limits._validation import check_int, check_positive
 from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon, check_priors
+from simulations.seeding import check_generator
 
 __all__ = ["K_STAR_RTOL", "RRTopK", "RRWithPrior", "RandomizedResponse", "rr_probabilities", "top_k_order"]
 
@@ -39,8 +40,11 @@ def rr_probabilities(epsilon: float, k):
 
     References: 004 eq. (1) (k = K) and Algorithm 1 step 2.
     """
-    t = np.exp(-float(epsilon))
-    keep = 1.0 / (1.0 + (np.asarray(k, dtype=float) - 1.0) * t)
+    t = np.exp(-check_positive("epsilon", epsilon))
+    k = np.asarray(k, dtype=float)
+    if not np.all(np.isfinite(k)) or np.any(k < 1) or np.any(k != np.round(k)):
+        raise ValueError(f"k must be an integer (or integer array) >= 1, got k={k!r}")
+    keep = 1.0 / (1.0 + (k - 1.0) * t)
     return keep, t * keep
 
 
@@ -55,7 +59,10 @@ def top_k_order(prior) -> np.ndarray:
     -------
     order : ndarray of int64, same shape; ``order[..., :k]`` is the candidate set Y_k.
     """
-    return np.argsort(-np.asarray(prior, dtype=float), axis=-1, kind="stable")
+    p = np.asarray(prior, dtype=float)
+    if p.ndim not in (1, 2) or p.shape[-1] == 0 or not np.all(np.isfinite(p)):
+        raise ValueError(f"prior must be a finite array of shape (K,) or (N, K) with K >= 1, got shape {p.shape}")
+    return np.argsort(-p, axis=-1, kind="stable")
 
 
 def _one_prior(prior, num_classes: int) -> np.ndarray:
@@ -127,6 +134,7 @@ class RandomizedResponse:
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
         """Privatize labels, shape (N,) -> (N,) int64."""
+        rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         keep, _ = rr_probabilities(self.epsilon, self.num_classes)
         return _sample_top_k(labels, np.arange(self.num_classes), self.num_classes, keep, rng)
@@ -171,6 +179,7 @@ class RRTopK:
 
     def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
         """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""
+        rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         p = check_priors(prior, self.num_classes, n=labels.size)
         return _sample_top_k(labels, top_k_order(p), self.k, self._probabilities()[0], rng)
@@ -219,6 +228,7 @@ class RRWithPrior:
 
     def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
         """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""
+        rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         p = check_priors(prior, self.num_classes, n=labels.size)
         order = top_k_order(p)  # one sort serves both k* and the candidate sets

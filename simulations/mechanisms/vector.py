@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from limits._validation import check_int
 from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon
+from simulations.seeding import check_generator
 
 __all__ = ["MAX_CHANNEL_CLASSES", "VectorMechanism", "output_bits"]
 
@@ -31,6 +33,7 @@ def output_bits(num_classes: int) -> np.ndarray:
     -------
     bits : ndarray of uint8, shape (2^K, K), ``bits[c, j] = (c >> j) & 1``.
     """
+    num_classes = check_int("num_classes", num_classes, low=1)
     codes = np.arange(1 << num_classes, dtype=np.int64)[:, None]
     return ((codes >> np.arange(num_classes)) & 1).astype(np.uint8)
 
@@ -94,6 +97,7 @@ class VectorMechanism:
         One uniform per bit compared with its threshold (a for the true class, b elsewhere); about a
         second for N = 10^6, K = 100 on one core (numba measured no faster than this numpy loop).
         """
+        rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         a, b = self.flip_probabilities()
         n, K = labels.size, self.num_classes

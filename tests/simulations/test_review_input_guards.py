@@ -1,0 +1,88 @@
+"""Bad inputs to samplers and small helpers raise a ValueError naming the argument (review fixes)."""
+
+import numpy as np
+import pytest
+
+from simulations import laws, mechanisms
+from simulations.seeding import check_generator
+
+FIELD = laws.BumpField(d=2, g=2, beta=1.0, signs=np.ones(4))
+
+SAMPLERS = {
+    "RandomizedResponse": lambda rng: mechanisms.RandomizedResponse(num_classes=3, epsilon=1.0).sample(np.array([0, 2]), rng),
+    "RRTopK": lambda rng: mechanisms.RRTopK(num_classes=3, epsilon=1.0, k=2).sample(np.array([0]), rng, prior=[0.2, 0.3, 0.5]),
+    "RRWithPrior": lambda rng: mechanisms.RRWithPrior(num_classes=3, epsilon=1.0).sample(np.array([0]), rng,
+                                                                                          prior=[0.2, 0.3, 0.5]),
+    "VectorMechanism": lambda rng: mechanisms.VectorMechanism(num_classes=3, epsilon=1.0).sample(np.array([1]), rng),
+    "ALIBI": lambda rng: mechanisms.ALIBI(num_classes=3, epsilon=1.0).sample(np.array([1]), rng),
+    "ExponentialMechanism": lambda rng: mechanisms.ExponentialMechanism(num_classes=3, epsilon=1.0).sample(
+        np.array([[1, 2, 3]]), rng),
+    "LaplaceLabels": lambda rng: mechanisms.LaplaceLabels(T=1.0, epsilon=1.0).sample(np.array([0.5]), rng),
+    "GeometricHistogram": lambda rng: mechanisms.GeometricHistogram(epsilon=1.0).sample(np.array([[1, 2]]), rng),
+    "BoundaryClassification": lambda rng: laws.BoundaryClassification(d=2, kappa=1.0).sample(3, rng),
+    "BumpRegression": lambda rng: laws.BumpRegression(field=FIELD).sample(3, rng),
+    "UniformNoise": lambda rng: laws.UniformNoise(sigma=1.0).sample(3, rng),
+    "LomaxNoise": lambda rng: laws.LomaxNoise(shape=3.0).sample(3, rng),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLERS))
+@pytest.mark.parametrize("bad", [None, "seed", 1.5, -3])
+def test_sampler_rejects_bad_rng(name, bad):
+    with pytest.raises(ValueError, match="seed|rng"):
+        SAMPLERS[name](bad)
+
+
+@pytest.mark.parametrize("name", sorted(SAMPLERS))
+def test_int_seed_is_the_same_stream_as_its_generator(name):
+    a = SAMPLERS[name](7)
+    b = SAMPLERS[name](np.random.default_rng(7))
+    for x, y in zip(a if isinstance(a, tuple) else (a,), b if isinstance(b, tuple) else (b,)):
+        np.testing.assert_array_equal(x, y)
+
+
+def test_check_generator_passes_generators_through():
+    g = np.random.default_rng(0)
+    assert check_generator(g) is g
+
+
+@pytest.mark.parametrize("noise", [laws.UniformNoise(sigma=1.0), laws.LomaxNoise(shape=3.0)])
+@pytest.mark.parametrize("n", [-1, 2.5, float("nan"), "3"])
+def test_noise_sample_size_checked(noise, n):
+    with pytest.raises(ValueError, match="n must be"):
+        noise.sample(n, np.random.default_rng(0))
+
+
+@pytest.mark.parametrize("kw, arg", [(dict(epsilon=float("nan"), k=3), "epsilon"), (dict(epsilon=float("inf"), k=3), "epsilon"),
+                                     (dict(epsilon=-1.0, k=3), "epsilon"), (dict(epsilon=1.0, k=0), "k"),
+                                     (dict(epsilon=1.0, k=2.5), "k"), (dict(epsilon=1.0, k=[1, float("nan")]), "k")])
+def test_rr_probabilities_guards(kw, arg):
+    with pytest.raises(ValueError, match=f"{arg} must"):
+        mechanisms.rr_probabilities(**kw)
+
+
+def test_rr_probabilities_value():
+    # 004 eq. (1): keep = e^eps / (e^eps + K - 1), other = 1 / (e^eps + K - 1)
+    keep, other = mechanisms.rr_probabilities(np.log(2.0), 3)
+    assert keep == pytest.approx(2.0 / 4.0, rel=1e-15) and other == pytest.approx(1.0 / 4.0, rel=1e-15)
+
+
+@pytest.mark.parametrize("prior", [[], [[[0.5, 0.5]]], [np.nan, 0.5]])
+def test_top_k_order_guards(prior):
+    with pytest.raises(ValueError, match="prior must"):
+        mechanisms.top_k_order(prior)
+
+
+@pytest.mark.parametrize("K", [0, -1, 2.0])
+def test_output_bits_guard(K):
+    with pytest.raises(ValueError, match="num_classes must"):
+        mechanisms.output_bits(K)
+
+
+def test_three_point_T_and_midpoint_grid_guards():
+    with pytest.raises(ValueError, match="beta must"):
+        laws.three_point_T(M_p=1.0, p=2.0, h=0.5, beta=float("inf"))
+    with pytest.raises(ValueError, match="d must"):
+        laws.midpoint_grid(3, 1.5)
+    with pytest.raises(ValueError, match="d must"):
+        laws.midpoint_grid(3, 0)
