@@ -63,11 +63,17 @@ def test_central_privacy_cost_vanishes(task, kw):
 
     Bound: N_priv >= N_np = t^(-1/a) and N_priv^(-a) = t - (εN_priv)^(-b) >= t(1 - δ) with
     δ = (ε N_np)^(-b) / t, so 1 <= N_priv/N_np <= (1 - δ)^(-1/a)."""
-    if kw.get("p") == 2.0:
-        pytest.skip("at p = 2 both central terms decay alike; the cost is a constant factor")
     eps = 0.5
     a = limits.rate_exponent(task, "none", **kw)
     b = limits.rate_exponent(task, "central", term="privacy", **kw)
+    if kw.get("p") == 2.0:
+        # At p = 2 both central terms decay alike (b = a = 2β/(2β+d)), so the cost does not vanish:
+        # N^(-a) + (εN)^(-a) = t gives N = (t / (1 + ε^(-a)))^(-1/a), a constant factor (1 + ε^(-a))^(1/a).
+        assert b == pytest.approx(a, rel=1e-15) and a == pytest.approx(2 * kw["beta"] / (2 * kw["beta"] + kw["d"]))
+        for t in (1e-2, 1e-4, 1e-6, 1e-8):
+            cost = limits.privacy_cost(task, "central", target=t, eps=eps, **kw)
+            assert cost == pytest.approx((1 + eps ** (-a)) ** (1 / a), rel=1e-10)
+        return
     costs = []
     for t in (1e-2, 1e-4, 1e-6, 1e-8):
         cost = limits.privacy_cost(task, "central", target=t, eps=eps, **kw)
