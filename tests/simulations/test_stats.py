@@ -132,7 +132,8 @@ def test_slope_accepts_ragged_trials_and_counts_invalid_replicates():
     vals = [np.array([1.0, 2.0, 3.0]), np.array([0.5, 0.4]), np.array([0.0, 0.0, 0.0, 0.9])]
     fit = fit_loglog_slope([10, 100, 1000], vals, rng=3, n_boot=500)
     assert 0 < fit.n_invalid < 500
-    # P(a replicate misses the one positive trial) = (3/4)^4
+    # P(a replicate misses the one positive trial) = (3/4)^4; n_invalid ~ Binomial(500, (3/4)^4), and
+    # 3.3 standard errors is a two-sided 1e-3 normal-approximation band
     assert fit.n_invalid / 500 == pytest.approx(0.75 ** 4, abs=3.3 * np.sqrt(0.75 ** 4 * (1 - 0.75 ** 4) / 500))
     assert np.isfinite(fit.ci_low) and np.isfinite(fit.ci_high)
 
