@@ -101,3 +101,17 @@ def test_invalid_arguments(kw, match):
     args.update(kw)
     with pytest.raises(ValueError, match=match):
         audit_epsilon(**args)
+
+
+def test_audit_label_randomizer_rejects_labels_outside_the_classes():
+    with pytest.raises(ValueError, match="labels"):
+        audit_label_randomizer(RandomizedResponse(3, 1.0), 0, 5, output_events(3), 10, np.random.default_rng(0))
+
+
+
+@pytest.mark.parametrize("bound", [clopper_pearson_lower, clopper_pearson_upper])
+@pytest.mark.parametrize("k,n,alpha,match", [(5, 3, 0.05, "k must be <= n"), (-1, 3, 0.05, "k must be"),
+                                             (0, 0, 0.05, "n must be"), (1, 3, 0.0, "alpha")])
+def test_clopper_pearson_invalid_arguments(bound, k, n, alpha, match):
+    with pytest.raises(ValueError, match=match):
+        bound(k, n, alpha)

@@ -85,3 +85,17 @@ def test_check_label_dp_dispatch():
         check_label_dp(Custom(), -1.0)
     with pytest.raises(ValueError, match="delta"):
         check_label_dp(Custom(), 1.0, delta=1.0)
+
+
+@pytest.mark.parametrize("fn", [privacy_loss_witness, lambda c: check_channel(c, 1.0)])
+@pytest.mark.parametrize("bad", [[[-0.1, 1.1]], [0.5, 0.5], np.zeros((0, 2))])
+def test_invalid_channels_every_entry_point(fn, bad):
+    with pytest.raises(ValueError, match="channel"):
+        fn(bad)
+
+
+
+@pytest.mark.parametrize("eps, match", [(-1.0, "epsilon must be >= 0"), (math.nan, "epsilon must be finite")])
+def test_check_channel_invalid_epsilon(eps, match):
+    with pytest.raises(ValueError, match=match):
+        check_channel([[0.5, 0.5], [0.5, 0.5]], eps)
