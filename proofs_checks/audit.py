@@ -24,19 +24,30 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import stats
 
-from limits._validation import check_int, check_probability
+from limits._validation import check_int, check_probability, check_real
+from simulations.seeding import check_generator
 
 __all__ = ["AuditResult", "audit_epsilon", "audit_label_randomizer", "clopper_pearson_lower",
            "clopper_pearson_upper", "output_events"]
 
 
+def _check_binomial(k, n, alpha) -> None:
+    n = check_int("n", n, low=1)
+    k = check_int("k", k, low=0)
+    if k > n:
+        raise ValueError(f"k must be <= n={n}, got k={k}")
+    check_real("alpha", alpha, low=0.0, high=1.0, low_open=True, high_open=True)
+
+
 def clopper_pearson_lower(k: int, n: int, alpha: float) -> float:
     """One-sided lower bound on p from k successes in n: P(p < bound) <= alpha."""
+    _check_binomial(k, n, alpha)
     return 0.0 if k == 0 else float(stats.beta.ppf(alpha, k, n - k + 1))
 
 
 def clopper_pearson_upper(k: int, n: int, alpha: float) -> float:
     """One-sided upper bound on p from k successes in n: P(p > bound) <= alpha."""
+    _check_binomial(k, n, alpha)
     return 1.0 if k == n else float(stats.beta.isf(alpha, k + 1, n - k))
 
 
@@ -90,6 +101,7 @@ def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Calla
         raise ValueError(f"confidence must be > 0, got confidence={confidence}")
     if len(events) == 0:
         raise ValueError("events must not be empty")
+    rng = check_generator(rng)
     out_a, out_b = sample_a(n, rng), sample_b(n, rng)
     counts = [(int(np.count_nonzero(ev(out_a))), int(np.count_nonzero(ev(out_b)))) for ev in events]
     directions = ("a/b", "b/a") if both_directions else ("a/b",)
@@ -112,7 +124,7 @@ def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Calla
 
 def output_events(num_outputs: int) -> list[Callable]:
     """Singleton events {output == c} for c = 0 .. num_outputs - 1 (finite integer outputs)."""
-    return [lambda z, c=c: np.asarray(z) == c for c in range(num_outputs)]
+    return [lambda z, c=c: np.asarray(z) == c for c in range(check_int("num_outputs", num_outputs, low=1))]
 
 
 def audit_label_randomizer(mechanism, y: int, y_prime: int, events: Sequence[Callable], n: int,

@@ -33,7 +33,7 @@ import math
 
 import numpy as np
 
-from limits._validation import check_int
+from limits._validation import check_int, check_positive
 from simulations.mechanisms import (ClippedLaplaceLabels, ExponentialMechanism, GeometricHistogram, LaplaceLabels,
                                     NoisyBinMean, NoisyMajority, StabilityHistogram)
 
@@ -45,6 +45,7 @@ __all__ = ["compositions", "exponential_worst_loss", "laplace_pure_loss", "outpu
 
 def compositions(n: int, k: int) -> np.ndarray:
     """All vectors of k non-negative integers summing to n, shape (C(n+k-1, k-1), k)."""
+    n, k = check_int("n", n, low=0), check_int("k", k, low=1)
     rows = [np.diff((-1,) + bars + (n + k - 1,)) - 1 for bars in itertools.combinations(range(n + k - 1), k - 1)]
     return np.array(rows, dtype=np.int64).reshape(-1, k)
 
@@ -125,7 +126,8 @@ def exponential_worst_loss(utility_scale: float, n: int, num_classes: int) -> fl
     normalizers is a weighted mean of e^{-s}, 1, e^{s}, largest when the e^{s} weight dominates).
     With s = ε/2 (003 eq. (17)) this tends to ε as n grows and equals ε/2 for n = 1.
     """
-    s, k = utility_scale, num_classes
+    s = check_positive("utility_scale", utility_scale)
+    n, k = check_int("n", n, low=1), check_int("num_classes", num_classes, low=2)
     num = np.logaddexp(math.log(k - 1), s * n)
     den = np.logaddexp(np.logaddexp(math.log(k - 2) if k > 2 else -np.inf, s), s * (n - 1))
     return float(s + num - den)

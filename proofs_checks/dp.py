@@ -113,7 +113,19 @@ def is_tight(actual: float, claimed: float) -> bool:
 
 def check_channel(channel, epsilon: float, *, method: str = "exact enumeration of the channel",
                   labels=None, outputs=None) -> DPCheckResult:
-    """Pure ε-DP check of a finite channel P[y, z] by exact enumeration of (y, y', z)."""
+    """Pure ε-DP check of a finite channel P[y, z] by exact enumeration of (y, y', z).
+
+    Parameters
+    ----------
+    channel : array_like, shape (n_inputs, n_outputs)
+    epsilon : float >= 0, the claimed budget.
+    labels, outputs : optional sequences naming the rows and columns in the witness.
+
+    Returns
+    -------
+    DPCheckResult with the exact loss and its witness (y, y', output).
+    """
+    epsilon = check_real("epsilon", epsilon, low=0.0)
     loss, w = privacy_loss_witness(channel)
     witness = {}
     if w is not None:

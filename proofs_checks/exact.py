@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from limits._validation import check_int
+
 __all__ = ["k_star_exact", "max_ratio_exact", "rr_channel_exact", "rr_top_k_channel_exact",
            "rr_top_k_short_keep_channel_exact", "top_k_exact", "vector_channel_exact"]
 
@@ -21,6 +23,13 @@ def _rational(name, x) -> Fraction:
     if isinstance(x, float):
         raise ValueError(f"{name} must be exact (int or Fraction), got float {name}={x!r}")
     return Fraction(x)
+
+
+def _positive_rational(name, x) -> Fraction:
+    v = _rational(name, x)
+    if v <= 0:
+        raise ValueError(f"{name} must be > 0 (it is e^epsilon or e^(epsilon/2)), got {name}={x!r}")
+    return v
 
 
 def max_ratio_exact(channel) -> Fraction | float:
@@ -39,7 +48,8 @@ def max_ratio_exact(channel) -> Fraction | float:
 
 def rr_channel_exact(K: int, E) -> list[list[Fraction]]:
     """004 eq. (1): E/(E+K-1) on the diagonal, 1/(E+K-1) elsewhere."""
-    E = _rational("E", E)
+    K = check_int("K", K, low=1)
+    E = _positive_rational("E", E)
     return [[E / (E + K - 1) if z == y else 1 / (E + K - 1) for z in range(K)] for y in range(K)]
 
 
@@ -82,7 +92,8 @@ def k_star_exact(prior, E) -> int:
 
 def vector_channel_exact(K: int, R) -> list[list[Fraction]]:
     """000 eq. (12)-(13) with R = e^{ε/2}: P(z | y) = prod_j P(Z(j) = z(j) | y), column c has z(j) = (c >> j) & 1."""
-    R = _rational("R", R)
+    K = check_int("K", K, low=1)
+    R = _positive_rational("R", R)
     a, b = R / (1 + R), 1 / (1 + R)
     rows = []
     for y in range(K):

@@ -106,6 +106,8 @@ def factorized_vector_loss(bit_probabilities) -> tuple[float, tuple[int, int]]:
     Returns the loss and the maximizing (y, y').
     """
     Q = np.asarray(bit_probabilities, dtype=float)
+    if Q.ndim != 2 or Q.size == 0 or not np.all((Q >= 0) & (Q <= 1)):
+        raise ValueError(f"bit_probabilities must be a non-empty (K, n_bits) array in [0, 1], got {bit_probabilities!r}")
     with np.errstate(divide="ignore"):
         log1, log0 = np.log(Q), np.log1p(-Q)
     best, arg = -np.inf, (0, 0)

@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from limits._validation import check_int, check_positive
 from simulations.mechanisms import RRTopK, VectorMechanism
 
 __all__ = ["RRTopKShortKeep", "RRTopKUniformFallback", "VectorMechanismFullBitEpsilon", "rr_top_k_short_keep_loss",
@@ -48,7 +49,7 @@ class VectorMechanismFullBitEpsilon(VectorMechanism):
 
 def vector_full_bit_epsilon_loss(epsilon: float) -> float:
     """Exact privacy loss of :class:`VectorMechanismFullBitEpsilon`: 2ε."""
-    return 2.0 * epsilon
+    return 2.0 * check_positive("epsilon", epsilon)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +69,7 @@ class RRTopKShortKeep(RRTopK):
 
 def rr_top_k_short_keep_loss(epsilon: float, k: int) -> float:
     """Exact privacy loss of :class:`RRTopKShortKeep`: |ε - ln(k/(k-1))|."""
+    epsilon, k = check_positive("epsilon", epsilon), check_int("k", k, low=2)
     return abs(epsilon - math.log(k / (k - 1)))
 
 
@@ -83,4 +85,4 @@ class RRTopKUniformFallback(RRTopKShortKeep):
 
 def rr_top_k_uniform_fallback_loss(epsilon: float) -> float:
     """Exact privacy loss of :class:`RRTopKUniformFallback`: ln(1 + e^ε)."""
-    return math.log1p(math.exp(epsilon))
+    return math.log1p(math.exp(check_positive("epsilon", epsilon)))

@@ -40,6 +40,8 @@ import math
 import numpy as np
 from scipy import integrate
 
+from limits._validation import check_positive, check_real
+
 from simulations.mechanisms.histograms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 
@@ -47,9 +49,29 @@ __all__ = ["hockey_stick", "laplace_profile", "plain_laplace_pair_delta", "priva
            "stability_profile"]
 
 
+def _finite(name, values) -> np.ndarray:
+    arr = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {name}={values!r}")
+    return arr
+
+
 def hockey_stick(p, q, eps) -> np.ndarray:
-    """Σ_z max(0, p_z - e^{ε'} q_z) for finite distributions p, q (last axis) and each ε' in ``eps``."""
+    """Σ_z max(0, p_z - e^{ε'} q_z) for finite distributions p, q (last axis) and each ε' in ``eps``.
+
+    Parameters
+    ----------
+    p, q : array_like, shape (n_outputs,), non-negative masses of the two output distributions.
+    eps : float or array_like of shape (m,).
+
+    Returns
+    -------
+    float for scalar ``eps``, else ndarray of shape (m,).
+    """
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
+    if p.shape != q.shape or p.ndim == 0 or not (np.all(np.isfinite(p)) and np.all(np.isfinite(q))):
+        raise ValueError(f"p and q must be finite arrays of one shape, got shapes {p.shape} and {q.shape}")
+    _finite("eps", eps)
     e = np.exp(np.asarray(eps, dtype=float))[..., None]
     return np.maximum(0.0, p[None, ...] - e * q[None, ...]).sum(axis=-1) if np.ndim(eps) else \
         float(np.maximum(0.0, p - math.exp(float(eps)) * q).sum())
@@ -61,7 +83,8 @@ def laplace_profile(loss: float, eps) -> np.ndarray:
     For shifts of ±Δ and scale b the privacy-loss variable is (|Z-Δ| - |Z|)/b; integrating
     ``(f(z) - e^{ε'} f(z-Δ))_+`` in closed form gives ``1 - e^{(ε' - Δ/b)/2}`` for ε' <= Δ/b, else 0.
     """
-    eps = np.asarray(eps, dtype=float)
+    loss = check_real("loss", loss, low=0.0)
+    eps = _finite("eps", eps)
     return np.maximum(0.0, -np.expm1((eps - loss) / 2.0))
 
 
@@ -162,7 +185,8 @@ def plain_laplace_pair_delta(u: float, eps) -> np.ndarray:
     This is the stability histogram's profile for counts far above the threshold (the sup over all
     pairs with non-zero counts).
     """
-    eps = np.asarray(eps, dtype=float)
+    u = check_positive("u", u)
+    eps = _finite("eps", eps)
     first = 0.5 * np.maximum(0.0, -np.expm1(eps / 2.0 - u))
     l0 = np.maximum(-u, eps - u)
     second = np.where(eps <= 2 * u, 0.5 * -np.expm1((l0 - u) / 2.0) - 0.25 * np.exp(eps / 2.0 - u) * (u - l0), 0.0)

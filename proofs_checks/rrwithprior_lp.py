@@ -57,7 +57,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_choice, check_positive, check_probability_vector, check_real
+from limits._validation import check_choice, check_int, check_positive, check_probability_vector, check_real
 
 __all__ = ["EPS_MAX_LP", "FORMULATIONS", "LP1_METHODS", "LP2_METHODS", "DEFAULT_SOLVER", "LPResult",
            "dp_violation", "lp1_polytope", "polish_channel", "rrwithprior_k", "rrwithprior_lp",
@@ -196,14 +196,18 @@ def polish_channel(channel, eps) -> np.ndarray:
 
     Parameters
     ----------
-    channel : array_like, shape (K, K)
-    eps : float
+    channel : array_like, shape (K, K) (any 2-D shape is accepted: inputs x outputs)
+    eps : float > 0
 
     Returns
     -------
-    ndarray, shape (K, K)
+    ndarray, same shape as ``channel``
     """
-    q = np.maximum(np.asarray(channel, dtype=float), 0.0)
+    eps = check_positive("eps", eps)
+    q = np.asarray(channel, dtype=float)
+    if q.ndim != 2 or q.size == 0 or not np.all(np.isfinite(q)):
+        raise ValueError(f"channel must be a finite non-empty 2-D array, got shape {q.shape}")
+    q = np.maximum(q, 0.0)
     return np.minimum(q, np.exp(eps) * q.min(axis=0, keepdims=True))
 
 
@@ -227,7 +231,9 @@ def lp1_polytope(num_classes: int, eps: float, method: str = "efficient"):
     """
     import cvxpy as cp
 
-    K = num_classes
+    K = check_int("num_classes", num_classes, low=1)
+    eps = check_positive("eps", eps)
+    check_choice("method", method, LP1_METHODS)
     # Rows a <= e^ε b are written e^{−ε/2} a <= e^{ε/2} b: coefficients centred on 1 let HiGHS
     # solve the naive form up to ε ≈ 25 (unscaled it fails from ε ≈ 14, reporting 'unbounded').
     h = np.exp(-eps / 2)
