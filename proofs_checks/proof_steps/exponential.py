@@ -16,6 +16,8 @@ from __future__ import annotations
 import numpy as np
 import sympy as sp
 
+from simulations.seeding import as_generator
+
 from .base import Finding, ProofCheck, grid_size, nonnegative_for_positive, proof_check
 
 __all__ = ["expected_gap"]
@@ -60,7 +62,7 @@ def expected_gap(counts, epsilon):
 @proof_check("003-eq109-exp-mech-gap")
 def eq109_gap(profile="smoke") -> ProofCheck:
     """003 eq. (108)-(109) by exact computation over random and extremal count vectors."""
-    rng = np.random.default_rng(20240109)
+    rng = as_generator(20240109)
     m = grid_size(profile, 300, 3000, 30000)
     worst_ratio, worst, tail_ok = 0.0, None, True
     for K in (2, 3, 10, 100, 1000):

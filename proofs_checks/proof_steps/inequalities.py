@@ -15,6 +15,8 @@ import math
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
+from simulations.seeding import as_generator
+
 from .base import Finding, ProofCheck, grid_size, proof_check
 
 __all__ = ["chernoff_knn_curve", "gaussian_tail_ratio", "kl_tv_ratios", "random_dp_channel"]
@@ -109,7 +111,7 @@ def eq80_constant(profile="smoke") -> ProofCheck:
     ok_k = 2 * math.pi <= 2 * np.log(2.0 * K)  # ratio of the two terms is sqrt(pi/ln(2K))
     failing = K[~ok_k]
     # the rest of the chain in (80): numeric on random instances
-    rng = np.random.default_rng(20240080)
+    rng = as_generator(20240080)
     m = grid_size(profile, 20000, 200000, 2000000)
     d0, a = rng.exponential(size=m), rng.exponential(size=m)
     g, k = rng.uniform(0, 5, size=m), rng.integers(1, 6, size=m)
@@ -275,8 +277,8 @@ def kl_tv_ratios(rng, n, *, tv_of="input"):
 def eq46c(profile="smoke") -> ProofCheck:
     """003 eq. (46)(c): KL(P_Z|v || P_Z|v') <= (e^eps - 1)^2 TV^2, on random eps-DP channels."""
     n = grid_size(profile, 3000, 30000, 300000)
-    r_in, _ = kl_tv_ratios(np.random.default_rng(20240046), n, tv_of="input")
-    r_out, inst = kl_tv_ratios(np.random.default_rng(20240047), n, tv_of="output")
+    r_in, _ = kl_tv_ratios(as_generator(20240046), n, tv_of="input")
+    r_out, inst = kl_tv_ratios(as_generator(20240047), n, tv_of="output")
     # an explicit counterexample for the printed (output-TV) form: two outputs, ratio 1 + 2 delta
     delta = 0.01
     M0, M1 = np.array([0.5 + delta, 0.5 - delta]), np.array([0.5, 0.5])
@@ -362,7 +364,7 @@ def lemma2(profile="smoke") -> ProofCheck:
 @proof_check("001-thm2.7-plugin")
 def plugin_bound(profile="smoke") -> ProofCheck:
     """001 Theorem 2.7: err(h^) - err(h*) <= 2 E|eta(x) - eta^(x)| on random discrete instances."""
-    rng = np.random.default_rng(20240027)
+    rng = as_generator(20240027)
     n = grid_size(profile, 2000, 20000, 200000)
     worst = 0.0
     for m in (1, 2, 5, 50):

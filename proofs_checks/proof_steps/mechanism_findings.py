@@ -25,6 +25,7 @@ from scipy import optimize
 from limits._validation import check_choice
 from simulations.laws.holder_tsybakov import bump
 from simulations.mechanisms import ALIBI, ExponentialMechanism, RRTopK, RRWithPrior, StabilityHistogram
+from simulations.seeding import as_generator
 
 from ..central_checks import exponential_worst_loss
 from ..dp import check_label_dp, max_privacy_loss, privacy_loss_witness
@@ -201,7 +202,7 @@ def _objective(channel, prior, labels) -> float:
 @proof_check("004-sec32-objective-index")
 def sec32_objective_index(profile="smoke") -> ProofCheck:
     """004 Section 3.2: Obj_p, LP1 and LP2 sum over y ∈ [k]; only y ∈ [K] gives Theorem 3's value."""
-    rng = np.random.default_rng(20240302)
+    rng = as_generator(20240302)
     priors = [np.array([0.2, 0.3, 0.5])] + list(rng.dirichlet(np.ones(5), size=grid_size(profile, 5, 50, 500)))
     worst_K, worst_k = 0.0, 0.0
     for p in priors:
@@ -273,7 +274,7 @@ def brute_force_posterior(noisy, epsilon: float, prior) -> np.ndarray:
 @proof_check("000-sec2-alibi-complexity")
 def alibi_complexity(profile="smoke") -> ProofCheck:
     """000 Section 2: ALIBI's soft label costs O(K^2) per label; with Laplace noise it is O(K)."""
-    rng = np.random.default_rng(20240002)
+    rng = as_generator(20240002)
     n = grid_size(profile, 200, 2000, 20000)
     worst = 0.0
     for K in (2, 5, 20):

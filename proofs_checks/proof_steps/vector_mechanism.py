@@ -15,6 +15,8 @@ import itertools
 import numpy as np
 import sympy as sp
 
+from simulations.seeding import as_generator
+
 from .base import Finding, ProofCheck, grid_size, nonnegative_for_positive, proof_check
 
 __all__ = ["bit_probability", "eta_tilde"]
@@ -69,7 +71,7 @@ def eq24_argmax(profile="smoke") -> ProofCheck:
     # 003 eq. (69): the gap of eta~ is slope times the gap of eta (affine map, same slope for all j)
     e1, e2 = sp.symbols("e1 e2", positive=True)
     gap_ok = sp.cancel((1 / (1 + a) + slope * e1) - (1 / (1 + a) + slope * e2) - slope * (e1 - e2)) == 0
-    rng = np.random.default_rng(20240053)
+    rng = as_generator(20240053)
     n = grid_size(profile, 2000, 20000, 200000)
     agree = True
     for K in (2, 3, 5, 10):
