@@ -48,6 +48,8 @@ class KNNRegressor:
 
     def _fit_tree(self, X, Y):
         check_int("k", self.k, low=1)
+        if check_int("workers", self.workers, low=-1) == 0:
+            raise ValueError("workers must be -1 (all cores) or >= 1, got workers=0")
         X = check_features(X, unit_cube=False)
         Y = check_real_labels(Y, X.shape[0])
         if self.k > X.shape[0]:
@@ -71,7 +73,8 @@ class KNNRegressor:
 
     def predict(self, X) -> np.ndarray:
         """``η̂(x)`` for each row of ``X`` (m, d) -> (m,)."""
-        return kernels.neighbour_mean(self.targets_, self.neighbours(X))
+        idx = self.neighbours(X)  # checks fitted state before ``targets_`` is read
+        return kernels.neighbour_mean(self.targets_, idx)
 
 
 class LaplaceKNNRegressor(KNNRegressor):

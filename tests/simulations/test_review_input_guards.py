@@ -86,3 +86,20 @@ def test_three_point_T_and_midpoint_grid_guards():
         laws.midpoint_grid(3, 1.5)
     with pytest.raises(ValueError, match="d must"):
         laws.midpoint_grid(3, 0)
+
+
+@pytest.mark.parametrize("cls, kw", [("KNNRegressor", dict(k=2)), ("LaplaceKNNRegressor", dict(k=2, epsilon=1.0, T=1.0))])
+def test_knn_predict_before_fit_is_a_value_error(cls, kw):
+    from simulations import estimators
+
+    with pytest.raises(ValueError, match="not fitted"):
+        getattr(estimators, cls)(**kw).predict(np.zeros((3, 2)))
+
+
+@pytest.mark.parametrize("workers", [0, -2, 1.5, "x"])
+def test_knn_workers_guard(workers):
+    from simulations.estimators import KNNRegressor
+
+    X = np.random.default_rng(0).random((5, 2))
+    with pytest.raises(ValueError, match="workers must"):
+        KNNRegressor(k=2, workers=workers).fit(X, np.zeros(5))
