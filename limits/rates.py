@@ -92,6 +92,7 @@ class Term:
     log_K: bool = False
 
     def symbolic(self, log_factors: bool = False) -> sp.Expr:
+        """``(c N / [ln K]) ** (-exponent)`` as a sympy expression (003 Table 1)."""
         base = _BASES[self.base][0](S.epsilon) * S.N
         if log_factors and self.log_K:
             base = base / sp.log(S.K)
@@ -110,6 +111,7 @@ class Cell:
     source: str
 
     def term(self, name: str) -> Term:
+        """The term called ``name`` ("nonprivate", "privacy" or "rate"); ValueError if absent."""
         for t in self.terms:
             if t.name == name:
                 return t

@@ -63,6 +63,7 @@ class TuningRule:
         return sp.Add(*parts) if self.combine == "sum" else sp.Max(*parts)
 
     def drop_log_factors(self) -> "TuningRule":
+        """The same rule with every ``ln K`` replaced by 1 (constants-only form of the theorem)."""
         return TuningRule(self.param, {n: e.subs(sp.log(_K), 1) for n, e in self.branches.items()},
                           self.combine, self.source)
 

@@ -101,6 +101,18 @@ class BinMajorityClassifier(_BinClassifier):
     """
 
     def fit(self, X, Y, rng):
+        """Per cell ``c_l = argmax_j n_{lj}``, ties uniformly at random.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d), features in [0, 1]^d.
+        Y : array_like of int, shape (n,), labels in 0..K-1.
+        rng : numpy Generator (or int seed), breaks ties.
+
+        Returns
+        -------
+        self, with ``bins_``, ``counts_`` (shape (bins^d,)) and ``cell_values_`` (int, shape (bins^d,)).
+        """
         X, Y, rng = self._check(X, Y, rng)
         counts = kernels.bin_label_counts(X, self.bins_, Y, self.num_classes)
         self.counts_ = counts.sum(axis=1)
@@ -125,6 +137,18 @@ class VectorBinClassifier(_BinClassifier):
         self.epsilon = epsilon
 
     def fit(self, X, Y, rng):
+        """Privatize every label with the vector mechanism, then ``c_l = argmax_j S_{lj}`` (003 eqs. (12)-(13)).
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d), features in [0, 1]^d.
+        Y : array_like of int, shape (n,), labels in 0..K-1.
+        rng : numpy Generator (or int seed), draws the privacy noise and breaks ties.
+
+        Returns
+        -------
+        self, with ``bins_``, ``counts_`` (shape (bins^d,)) and ``cell_values_`` (int, shape (bins^d,)).
+        """
         X, Y, rng = self._check(X, Y, rng)
         self.mechanism_ = VectorMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
         Z = self.mechanism_.sample(Y, rng)  # (n, K) bits
@@ -148,6 +172,18 @@ class ExponentialBinClassifier(_BinClassifier):
         self.epsilon = epsilon
 
     def fit(self, X, Y, rng):
+        """Per cell, draw ``c_l`` from the exponential mechanism on the counts ``n_{lj}`` (003 eq. (17)).
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d), features in [0, 1]^d.
+        Y : array_like of int, shape (n,), labels in 0..K-1.
+        rng : numpy Generator (or int seed), draws the mechanism's output.
+
+        Returns
+        -------
+        self, with ``bins_``, ``counts_`` (shape (bins^d,)) and ``cell_values_`` (int, shape (bins^d,)).
+        """
         X, Y, rng = self._check(X, Y, rng)
         self.mechanism_ = ExponentialMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
         counts = kernels.bin_label_counts(X, self.bins_, Y, self.num_classes)
@@ -170,6 +206,18 @@ class BinMeanRegressor(_BinEstimator):
         self.h = h
 
     def fit(self, X, Y, rng=None):
+        """Per cell the mean label, 0 in empty cells.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d), features in [0, 1]^d.
+        Y : array_like, shape (n,), finite real labels.
+        rng : ignored (uniform interface).
+
+        Returns
+        -------
+        self, with ``bins_``, ``counts_`` and ``cell_values_`` (float), both of shape (bins^d,).
+        """
         X = self._features(X)
         Y = check_real_labels(Y, X.shape[0])
         sums, self.counts_ = kernels.bin_value_sums(X, self.bins_, Y)
@@ -200,6 +248,18 @@ class LaplaceBinMeanRegressor(_BinEstimator):
         self.clip = clip
 
     def fit(self, X, Y, rng):
+        """Per cell the (clipped) mean label plus Laplace noise (003 eq. (23) / eq. (28)).
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d), features in [0, 1]^d.
+        Y : array_like, shape (n,), finite real labels (``|Y| <= T`` unless ``clip``).
+        rng : numpy Generator (or int seed), draws the Laplace noise.
+
+        Returns
+        -------
+        self, with ``bins_``, ``counts_`` and ``cell_values_`` (float), both of shape (bins^d,).
+        """
         self.mechanism_ = NoisyBinMean(T=self.T, epsilon=self.epsilon, clip=self.clip)
         X = self._features(X)
         Y = check_real_labels(Y, X.shape[0])

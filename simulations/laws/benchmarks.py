@@ -163,6 +163,7 @@ class UniformNoise:
         check_real("sigma", self.sigma, low=0.0)
 
     def sample(self, n, rng):
+        """``n`` draws of the centred noise, shape (n,); ``rng``: numpy Generator or int seed."""
         n = check_int("n", n, low=0)
         rng = check_generator(rng)
         return self.sigma * (2.0 * rng.random(n) - 1.0)
@@ -226,6 +227,7 @@ class LomaxNoise:
         return self.scale ** 2 * a / ((a - 1.0) ** 2 * (a - 2.0))
 
     def sample(self, n, rng):
+        """``n`` draws of the centred Lomax noise, shape (n,); ``rng``: numpy Generator or int seed."""
         n = check_int("n", n, low=0)
         rng = check_generator(rng)
         return self.scale * rng.pareto(self.shape, n) - self.mean_raw
@@ -304,6 +306,8 @@ class AdditiveRegression(RegressionLaw):
         return self.amplitude * 2.0 ** (-j * self.beta), np.pi * 2.0 ** j
 
     def g(self, t) -> np.ndarray:
+        """The one-dimensional profile at ``t`` (any shape, same shape out): ``a |t − θ|^β`` ("kink") or
+        the truncated Weierstrass sum ``Σ_j a 2^{−jβ} cos(π 2^j t)`` (β-Hölder, 003 Assumption 1)."""
         t = np.asarray(t, dtype=float)
         if self.profile == "kink":
             return self.amplitude * np.abs(t - self.theta) ** self.beta

@@ -88,6 +88,7 @@ class NoisyMajority:
         return laplace_logcdf(n / 2.0 - s, self.scale)
 
     def probability_one(self, label_sums, sizes) -> np.ndarray:
+        """Exact P(bit = 1) per cube, shape (L,) (001 Algorithm 2)."""
         return np.exp(self.log_probability_one(label_sums, sizes))
 
     def release(self, label_sums, sizes, rng: np.random.Generator) -> np.ndarray:
