@@ -54,8 +54,14 @@ def rr_channel_exact(K: int, E) -> list[list[Fraction]]:
 
 
 def top_k_exact(prior, k: int) -> list[int]:
-    """Y_k: the k labels of largest prior, ties by smaller label index."""
+    """Y_k: the k labels of largest prior, ties by smaller label index (004 Algorithm 1, step 1).
+
+    ``prior`` is a sequence of K exact numbers (ints / Fractions); 1 <= k <= K.
+    """
     p = [_rational("prior", x) for x in prior]
+    k = check_int("k", k, low=1)
+    if k > len(p):
+        raise ValueError(f"k must be <= the number of classes {len(p)}, got k={k}")
     return sorted(range(len(p)), key=lambda i: (-p[i], i))[:k]
 
 
@@ -76,7 +82,8 @@ def rr_top_k_channel_exact(prior, k: int, E) -> list[list[Fraction]]:
 
 
 def rr_top_k_short_keep_channel_exact(prior, k: int, E) -> list[list[Fraction]]:
-    """The planted bug: keep E/(E+k), the rest uniform over Y_k minus y."""
+    """The planted bug of :class:`proofs_checks.planted_bugs.RRTopKShortKeep` (a wrong 004 Algorithm 1):
+    keep E/(E+k), the rest uniform over Y_k minus y."""
     E = _rational("E", E)
     keep = E / (E + k)
     return _top_k_channel(prior, k, keep, (1 - keep) / (k - 1))

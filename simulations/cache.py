@@ -64,6 +64,7 @@ class ChunkStore:
                     f.unlink(missing_ok=True)
 
     def write_description(self, description: dict) -> None:
+        """Write ``description`` (the full config, as JSON) next to the chunks, atomically."""
         self.folder.mkdir(parents=True, exist_ok=True)
         text = (json.dumps(description, indent=2, sort_keys=True, default=str) + "\n").encode()
         _atomic_write(self.folder / "config.json", lambda fh: fh.write(text))

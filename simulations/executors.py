@@ -94,6 +94,7 @@ class Executor:
         self._parallel = parallel
 
     def map_unordered(self, fn: Callable, tasks: Iterable[tuple]) -> Iterator:
+        """``fn(*task)`` for every task, yielded as they finish (in order when serial)."""
         if self._parallel is None:
             return (fn(*t) for t in tasks)
         from joblib import delayed

@@ -34,6 +34,7 @@ _RC = {
 
 
 def color(i: int) -> str:
+    """The i-th colour of :data:`PALETTE`, cycling."""
     return PALETTE[i % len(PALETTE)]
 
 

@@ -108,6 +108,7 @@ class SlopeFit:
     n_invalid: int = 0
 
     def contains(self, value: float) -> bool:
+        """True when ``value`` lies in the confidence interval ``[ci_low, ci_high]``."""
         return bool(self.ci_low <= value <= self.ci_high)
 
 

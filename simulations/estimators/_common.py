@@ -24,6 +24,7 @@ def check_features(X, *, unit_cube: bool, d: int | None = None) -> np.ndarray:
 
 
 def check_real_labels(Y, n: int) -> np.ndarray:
+    """``Y`` as a finite float array of shape (n,) (regression labels)."""
     y = np.asarray(Y, dtype=float)
     if y.shape != (n,) or not np.all(np.isfinite(y)):
         raise ValueError(f"Y must be a finite real array of shape ({n},), got shape {y.shape}")
@@ -40,5 +41,6 @@ def check_rng(rng, *, required: bool):
 
 
 def check_fitted(est, attr: str):
+    """ValueError unless ``fit`` has set the learned attribute ``attr`` on ``est``."""
     if not hasattr(est, attr):
         raise ValueError(f"{type(est).__name__} is not fitted yet: call fit(X, Y, rng) first")

@@ -68,6 +68,7 @@ def midpoint_grid(m: int, d: int) -> np.ndarray:
 
 
 def cell_volume(bins: int, d: int) -> float:
+    """Volume ``bins^{-d}`` of one cell of the regular grid with ``bins`` cells per axis."""
     return float(bins) ** (-d)
 
 

@@ -121,3 +121,9 @@ def test_planted_bug_losses_and_factorized_loss_guards():
     with pytest.raises(ValueError, match="bit_probabilities"):
         local_checks.factorized_vector_loss([[NAN, 0.5], [0.5, 0.5]])
     assert planted_bugs.rr_top_k_uniform_fallback_loss(1.0) == pytest.approx(math.log(1 + math.e), rel=1e-15)
+
+
+@pytest.mark.parametrize("k", [0, 4, 1.0])
+def test_top_k_exact_k_range(k):
+    with pytest.raises(ValueError, match="k must"):
+        exact.top_k_exact([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], k)
