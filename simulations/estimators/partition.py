@@ -121,7 +121,15 @@ class BinMajorityClassifier(_BinClassifier):
         return self
 
 
-class VectorBinClassifier(_BinClassifier):
+class _PrivateBinClassifier(_BinClassifier):
+    """A bin classifier with a privacy budget: stores ``epsilon`` besides ``num_classes`` and ``h``."""
+
+    def __init__(self, *, num_classes: int, epsilon: float, h: float):
+        super().__init__(num_classes=num_classes, h=h)
+        self.epsilon = epsilon
+
+
+class VectorBinClassifier(_PrivateBinClassifier):
     """Local label DP (003 Theorem 2): each label through the K-bit vector mechanism, bin sums
     ``S_{lj} = ∑_{X_i ∈ B_l} Z_i(j)`` (eq. (12)), ``c_l = argmax_j S_{lj}`` (eq. (13)).
 
@@ -131,10 +139,6 @@ class VectorBinClassifier(_BinClassifier):
     epsilon : float > 0.
     h : float in (0, 1].
     """
-
-    def __init__(self, *, num_classes: int, epsilon: float, h: float):
-        super().__init__(num_classes=num_classes, h=h)
-        self.epsilon = epsilon
 
     def fit(self, X, Y, rng):
         """Privatize every label with the vector mechanism, then ``c_l = argmax_j S_{lj}`` (003 eqs. (12)-(13)).
@@ -157,7 +161,7 @@ class VectorBinClassifier(_BinClassifier):
         return self
 
 
-class ExponentialBinClassifier(_BinClassifier):
+class ExponentialBinClassifier(_PrivateBinClassifier):
     """Central label DP (003 Theorem 4): per cell, class ``j`` w.p. ``∝ exp(ε n_{lj}/2)`` (eq. (17)).
 
     Parameters
@@ -166,10 +170,6 @@ class ExponentialBinClassifier(_BinClassifier):
     epsilon : float > 0.
     h : float in (0, 1].
     """
-
-    def __init__(self, *, num_classes: int, epsilon: float, h: float):
-        super().__init__(num_classes=num_classes, h=h)
-        self.epsilon = epsilon
 
     def fit(self, X, Y, rng):
         """Per cell, draw ``c_l`` from the exponential mechanism on the counts ``n_{lj}`` (003 eq. (17)).
