@@ -49,6 +49,9 @@ def main(argv=None) -> int:
     names = ordered
     if args.only:
         names = [n.strip() for n in args.only.split(",") if n.strip()]
+        if not names:
+            print(f"error: --only names no experiment, got --only={args.only!r}; known: {ordered}", file=sys.stderr)
+            return 2
         unknown = [n for n in names if n not in REGISTRY]
         if unknown:
             print(f"error: unknown experiment(s) {unknown}; known: {ordered}", file=sys.stderr)
