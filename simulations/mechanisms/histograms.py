@@ -54,6 +54,14 @@ def _check_sums_sizes(label_sums, sizes) -> tuple[np.ndarray, np.ndarray]:
     return s.astype(np.int64), n.astype(np.int64)
 
 
+def _integer_valued(name, values) -> np.ndarray:
+    """``values`` as floats after checking they are finite integers (a pmf on Z is 0 elsewhere)."""
+    arr = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+        raise ValueError(f"{name} must hold integers, got {name}={values!r}")
+    return arr
+
+
 @dataclass(frozen=True, slots=True)
 class NoisyMajority:
     """Noisy majority vote per cube, ``h(x) = 1[Σ_{x_i∈C(x)} y_i + Lap(1/ε) > |C(x)|/2]`` (001 Algorithm 2).
@@ -135,6 +143,8 @@ class StabilityHistogram:
     def release_probability(self, counts) -> np.ndarray:
         """Exact P(ĉ(x) != 0) = P(count + W >= threshold) per cell (0 for empty cells)."""
         c = np.asarray(counts)
+        if c.size and (not np.issubdtype(c.dtype, np.integer) or c.min() < 0):
+            raise ValueError(f"counts must be non-negative integers, got counts={counts!r}")
         p = np.exp(laplace_logsf(self.threshold - c, self.scale))  # continuous W: >= and > agree
         return np.where(c > 0, p, 0.0)
 
@@ -186,8 +196,8 @@ class GeometricHistogram:
 
     def log_pmf(self, noisy, histograms) -> np.ndarray:
         """Exact log P(H̃ = noisy | H = histograms), summed over the last axis (independent counts)."""
-        z = np.asarray(noisy, dtype=float)
-        h = np.asarray(histograms, dtype=float)
+        z = _integer_valued("noisy", noisy)
+        h = _integer_valued("histograms", histograms)
         return (math.log(math.tanh(self.a / 2.0)) - self.a * np.abs(z - h)).sum(axis=-1)
 
     @staticmethod

@@ -103,3 +103,16 @@ def test_knn_workers_guard(workers):
     X = np.random.default_rng(0).random((5, 2))
     with pytest.raises(ValueError, match="workers must"):
         KNNRegressor(k=2, workers=workers).fit(X, np.zeros(5))
+
+
+def test_histogram_exact_probabilities_reject_non_integers():
+    gh = mechanisms.GeometricHistogram(epsilon=1.0)
+    with pytest.raises(ValueError, match="noisy must hold integers"):
+        gh.log_pmf(np.array([1.5]), np.array([1]))
+    with pytest.raises(ValueError, match="histograms must hold integers"):
+        gh.log_pmf(np.array([1]), np.array([np.nan]))
+    sh = mechanisms.StabilityHistogram(epsilon=1.0, delta=0.1)
+    with pytest.raises(ValueError, match="counts must"):
+        sh.release_probability(np.array([-1, 2]))
+    with pytest.raises(ValueError, match="counts must"):
+        sh.release_probability(np.array([0.5]))
