@@ -14,13 +14,18 @@ The kernels add in the same order as their references (``np.bincount`` accumulat
 the neighbour reference adds one neighbour rank after another), so
 the results are equal bit for bit, which the tests assert. Compiled with ``cache=True`` so fresh
 worker processes load the machine code instead of recompiling (DESIGN.md, performance notes).
-Inputs are assumed validated by the caller (points in ``[0, 1]^d``, indices in range).
+The estimators validate their inputs first; the kernels still refuse points outside ``[0, 1]^d``
+(below 0 or NaN; above 1 goes to the last cell, as in the reference), labels outside ``[0, K)`` and
+neighbour indices out of range, since numba does not bounds-check and would otherwise read or write
+outside its arrays.
 """
 
 from __future__ import annotations
 
 import numba
 import numpy as np
+
+from limits._validation import check_int
 
 __all__ = [
     "bin_index",
@@ -40,9 +45,13 @@ __all__ = [
 def _cell(X, i, bins):
     b = 0
     for j in range(X.shape[1]):
-        t = np.int64(X[i, j] * bins)
-        if t >= bins:
-            t = bins - 1
+        x = X[i, j]
+        # numba does not bounds-check: a negative, NaN or infinite coordinate would index outside
+        # the count arrays, so refuse it here (one compare per coordinate, not measurable)
+        if x >= 0.0:
+            t = min(np.int64(x * bins), bins - 1) if x < 1.0 else bins - 1
+        else:
+            raise ValueError("X must lie in [0, 1]^d (got a negative or NaN coordinate)")
         b = b * bins + t
     return b
 
@@ -59,7 +68,10 @@ def _bin_index(X, bins):
 def _bin_label_counts(X, bins, labels, K):
     counts = np.zeros((bins ** X.shape[1], K), dtype=np.int64)
     for i in range(X.shape[0]):
-        counts[_cell(X, i, bins), labels[i]] += 1
+        y = labels[i]
+        if y < 0 or y >= K:
+            raise ValueError("labels must lie in [0, num_classes)")
+        counts[_cell(X, i, bins), y] += 1
     return counts
 
 
@@ -93,21 +105,39 @@ def _bin_value_sums(X, bins, values):
 def _neighbour_mean(values, idx):
     M, k = idx.shape
     out = np.empty(M, dtype=np.float64)
+    n = values.shape[0]
     for m in range(M):
         s = 0.0
         for j in range(k):
-            s += values[idx[m, j]]
+            q = idx[m, j]
+            if q < 0 or q >= n:
+                raise ValueError("idx must hold indices in [0, len(values))")
+            s += values[q]
         out[m] = s / k
     return out
 
 
 def _as_points(X):
-    return np.ascontiguousarray(X, dtype=np.float64)
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    if X.ndim != 2:
+        raise ValueError(f"X must have shape (n, d), got shape {X.shape}")
+    return X
+
+
+def _rows(name, arr, n, ndim):
+    """``arr`` with ``ndim`` axes and first axis ``n``: the kernels read ``arr[i]`` for every point i."""
+    if arr.ndim != ndim or arr.shape[0] != n:
+        raise ValueError(f"{name} must have {ndim} axes and {n} rows (one per point), got shape {arr.shape}")
+    return arr
+
+
+def _bins(bins) -> int:
+    return check_int("bins", bins, low=1)
 
 
 def bin_index(X, bins: int) -> np.ndarray:
     """Flat grid-cell index of each point: ``X`` (n, d) in [0, 1]^d -> int64 (n,)."""
-    return _bin_index(_as_points(X), int(bins))
+    return _bin_index(_as_points(X), _bins(bins))
 
 
 def bin_index_numpy(X, bins: int) -> np.ndarray:
@@ -119,7 +149,9 @@ def bin_index_numpy(X, bins: int) -> np.ndarray:
 
 def bin_label_counts(X, bins: int, labels, num_classes: int) -> np.ndarray:
     """Counts ``n_{lj}`` of label ``j`` in cell ``l``: int64 (bins^d, K)."""
-    return _bin_label_counts(_as_points(X), int(bins), np.ascontiguousarray(labels, dtype=np.int64), int(num_classes))
+    X = _as_points(X)
+    labels = _rows("labels", np.ascontiguousarray(labels, dtype=np.int64), X.shape[0], 1)
+    return _bin_label_counts(X, _bins(bins), labels, check_int("num_classes", num_classes, low=1))
 
 
 def bin_label_counts_numpy(X, bins: int, labels, num_classes: int) -> np.ndarray:
@@ -131,7 +163,8 @@ def bin_label_counts_numpy(X, bins: int, labels, num_classes: int) -> np.ndarray
 
 def bin_row_sums(X, bins: int, Z) -> tuple[np.ndarray, np.ndarray]:
     """Per-cell sums of the integer rows ``Z`` (n, K) -> (int64 (bins^d, K), counts int64 (bins^d,))."""
-    return _bin_row_sums(_as_points(X), int(bins), np.ascontiguousarray(Z))
+    X = _as_points(X)
+    return _bin_row_sums(X, _bins(bins), _rows("Z", np.ascontiguousarray(Z), X.shape[0], 2))
 
 
 def bin_row_sums_numpy(X, bins: int, Z) -> tuple[np.ndarray, np.ndarray]:
@@ -145,7 +178,8 @@ def bin_row_sums_numpy(X, bins: int, Z) -> tuple[np.ndarray, np.ndarray]:
 
 def bin_value_sums(X, bins: int, values) -> tuple[np.ndarray, np.ndarray]:
     """Per-cell sums of real ``values`` (n,) and counts: (float64 (bins^d,), int64 (bins^d,))."""
-    return _bin_value_sums(_as_points(X), int(bins), np.ascontiguousarray(values, dtype=np.float64))
+    X = _as_points(X)
+    return _bin_value_sums(X, _bins(bins), _rows("values", np.ascontiguousarray(values, dtype=np.float64), X.shape[0], 1))
 
 
 def bin_value_sums_numpy(X, bins: int, values) -> tuple[np.ndarray, np.ndarray]:
@@ -158,7 +192,11 @@ def bin_value_sums_numpy(X, bins: int, values) -> tuple[np.ndarray, np.ndarray]:
 
 def neighbour_mean(values, idx) -> np.ndarray:
     """``out[m] = mean_j values[idx[m, j]]``: values (n,), idx (M, k) int -> (M,)."""
-    return _neighbour_mean(np.ascontiguousarray(values, dtype=np.float64), np.ascontiguousarray(idx, dtype=np.int64))
+    values = np.ascontiguousarray(values, dtype=np.float64)
+    idx = np.ascontiguousarray(idx, dtype=np.int64)
+    if values.ndim != 1 or idx.ndim != 2 or idx.shape[1] < 1:
+        raise ValueError(f"values must be 1-D and idx of shape (M, k >= 1), got shapes {values.shape} and {idx.shape}")
+    return _neighbour_mean(values, idx)
 
 
 def neighbour_mean_numpy(values, idx) -> np.ndarray:

@@ -116,3 +116,40 @@ def test_histogram_exact_probabilities_reject_non_integers():
         sh.release_probability(np.array([-1, 2]))
     with pytest.raises(ValueError, match="counts must"):
         sh.release_probability(np.array([0.5]))
+
+
+# numba does not bounds-check: the kernels must refuse inputs that would index outside their arrays
+def _kernel_calls():
+    from simulations import kernels
+
+    X = np.array([[0.1, 0.9], [0.5, 0.5]])
+    return {
+        "negative X": lambda: kernels.bin_index(np.array([[-0.5, 0.2]]), 4),
+        "NaN X": lambda: kernels.bin_value_sums(np.array([[np.nan, 0.2]]), 4, [1.0]),
+        "label K": lambda: kernels.bin_label_counts(X, 4, [0, 3], 3),
+        "label -1": lambda: kernels.bin_label_counts(X, 4, [0, -1], 3),
+        "labels short": lambda: kernels.bin_label_counts(X, 4, [0], 3),
+        "values short": lambda: kernels.bin_value_sums(X, 4, [1.0]),
+        "Z short": lambda: kernels.bin_row_sums(X, 4, np.ones((1, 3), np.uint8)),
+        "bins 0": lambda: kernels.bin_index(X, 0),
+        "X 1-D": lambda: kernels.bin_index(np.array([0.1, 0.2]), 4),
+        "idx out of range": lambda: kernels.neighbour_mean(np.ones(3), np.array([[0, 3]])),
+        "idx negative": lambda: kernels.neighbour_mean(np.ones(3), np.array([[0, -1]])),
+        "idx 1-D": lambda: kernels.neighbour_mean(np.ones(3), np.array([0, 1])),
+    }
+
+
+@pytest.mark.parametrize("case", sorted(_kernel_calls()))
+def test_kernels_refuse_out_of_range_inputs(case):
+    with pytest.raises(ValueError):
+        _kernel_calls()[case]()
+
+
+def test_kernels_edges_unchanged():
+    from simulations import kernels
+
+    # x = 1 and x = inf fall in the last cell, as in the numpy reference's min(floor(x bins), bins - 1)
+    X = np.array([[1.0, 0.0], [0.999999, 0.25], [0.0, 1.0]])
+    np.testing.assert_array_equal(kernels.bin_index(X, 4), kernels.bin_index_numpy(X, 4))
+    np.testing.assert_array_equal(kernels.bin_index(X, 4), [12, 13, 3])
+    assert kernels.bin_index(np.array([[np.inf, 0.0]]), 4)[0] == 12
