@@ -39,6 +39,7 @@ import numpy as np
 
 from limits._validation import check_int, check_positive, check_real
 from simulations.laws.base import ClassificationLaw, RegressionLaw, cell_volume, check_points
+from simulations.seeding import check_generator
 
 __all__ = [
     "BumpClassification",
@@ -173,6 +174,7 @@ class BumpField:
         check_int("num_bumps", num_bumps, low=0)
         if num_bumps > G:
             raise ValueError(f"num_bumps must be <= g**d = {G}, got num_bumps={num_bumps}")
+        rng = check_generator(rng)
         signs = np.zeros(G, dtype=np.int8)
         cubes = rng.choice(G, size=num_bumps, replace=False)
         signs[cubes] = rng.choice(np.array([-1, 1], dtype=np.int8), size=num_bumps)

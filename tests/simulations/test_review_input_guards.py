@@ -153,3 +153,11 @@ def test_kernels_edges_unchanged():
     np.testing.assert_array_equal(kernels.bin_index(X, 4), kernels.bin_index_numpy(X, 4))
     np.testing.assert_array_equal(kernels.bin_index(X, 4), [12, 13, 3])
     assert kernels.bin_index(np.array([[np.inf, 0.0]]), 4)[0] == 12
+
+
+def test_lower_bound_constructions_check_rng():
+    with pytest.raises(ValueError, match="rng"):
+        laws.BumpRegression.lower_bound(d=1, h=0.25, beta=1.0, rng=None)
+    a = laws.BumpRegression.lower_bound(d=1, h=0.25, beta=1.0, rng=3)
+    b = laws.BumpRegression.lower_bound(d=1, h=0.25, beta=1.0, rng=np.random.default_rng(3))
+    np.testing.assert_array_equal(a.field.signs, b.field.signs)
