@@ -14,7 +14,7 @@ from scipy import stats as sps
 
 from limits._validation import check_int, check_real
 from simulations.engine import config_fields
-from simulations.seeding import as_generator
+from simulations.seeding import check_generator
 
 __all__ = ["SlopeFit", "fit_loglog_slope", "summarize", "t_interval"]
 
@@ -147,7 +147,7 @@ def fit_loglog_slope(N, values, *, rng, n_boot: int = 2000, confidence: float = 
     """
     confidence = _check_confidence(confidence)
     n_boot = check_int("n_boot", n_boot, low=1)
-    rng = as_generator(rng)
+    rng = check_generator(rng)
     Nv = np.asarray(N, dtype=float).ravel()
     if Nv.size < 2 or not np.all(np.isfinite(Nv)) or np.any(Nv <= 0) or np.unique(Nv).size < 2:
         raise ValueError(f"N must hold at least two distinct positive sizes, got N={N!r}")

@@ -161,3 +161,10 @@ def test_lower_bound_constructions_check_rng():
     a = laws.BumpRegression.lower_bound(d=1, h=0.25, beta=1.0, rng=3)
     b = laws.BumpRegression.lower_bound(d=1, h=0.25, beta=1.0, rng=np.random.default_rng(3))
     np.testing.assert_array_equal(a.field.signs, b.field.signs)
+
+
+def test_slope_bootstrap_refuses_an_unseeded_rng():
+    from simulations.stats import fit_loglog_slope
+
+    with pytest.raises(ValueError, match="rng"):
+        fit_loglog_slope([100, 200, 400], [np.ones(3), np.ones(3) / 2, np.ones(3) / 4], rng=None, n_boot=10)
