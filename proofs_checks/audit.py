@@ -133,6 +133,8 @@ def audit_label_randomizer(mechanism, y: int, y_prime: int, events: Sequence[Cal
 
     ``sample_kwargs`` go to ``mechanism.sample`` (e.g. ``prior=`` for RRTopK / RRWithPrior).
     """
+    if y == y_prime:  # label-DP neighbours differ in the label: the same label twice audits nothing
+        raise ValueError(f"y and y_prime must differ, got y={y}, y_prime={y_prime}")
     def sampler(label):
         return lambda m, g: mechanism.sample(np.full(m, label, dtype=np.int64), g, **sample_kwargs)
 

@@ -38,9 +38,10 @@ from __future__ import annotations
 
 import math
 import numpy as np
+
 from scipy import integrate
 
-from limits._validation import check_positive, check_real
+from limits._validation import check_int, check_positive, check_real
 
 from simulations.mechanisms.histograms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
@@ -223,7 +224,8 @@ def stability_profile(mechanism: StabilityHistogram, eps, *, dataset_size: int |
     """
     eps = np.atleast_1d(np.asarray(eps, dtype=float))
     b, tau = mechanism.scale, mechanism.threshold
-    if dataset_size is not None:  # every ordered pair (a, b) -> (a-1, b+1) and back, a + b <= n
+    if dataset_size is not None:
+        check_int("dataset_size", dataset_size, low=1)  # a label change needs at least one record  # every ordered pair (a, b) -> (a-1, b+1) and back, a + b <= n
         rows, labels = [], []
         for a in range(1, dataset_size + 1):
             for bb in range(0, dataset_size - a + 1):

@@ -127,3 +127,18 @@ def test_planted_bug_losses_and_factorized_loss_guards():
 def test_top_k_exact_k_range(k):
     with pytest.raises(ValueError, match="k must"):
         exact.top_k_exact([Fraction(1, 2), Fraction(1, 4), Fraction(1, 4)], k)
+
+
+def test_stability_profile_rejects_empty_dataset():
+    from proofs_checks import stability_profile
+    from simulations.mechanisms import StabilityHistogram
+    with pytest.raises(ValueError, match="dataset_size"):
+        stability_profile(StabilityHistogram(1.0, 1e-5), [1.0], dataset_size=0)
+
+
+def test_audit_rejects_identical_labels():
+    from proofs_checks import audit_label_randomizer
+    from proofs_checks.audit import output_events
+    from simulations.mechanisms import RandomizedResponse
+    with pytest.raises(ValueError, match="y_prime"):
+        audit_label_randomizer(RandomizedResponse(3, 1.0), 1, 1, output_events(3), 100, np.random.default_rng(0))
