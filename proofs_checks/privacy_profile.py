@@ -37,12 +37,11 @@ References: 001 Algorithm 1 and Theorem 2.4; 003 Theorems 6, 8, 10, 12.
 from __future__ import annotations
 
 import math
-import numpy as np
 
+import numpy as np
 from scipy import integrate
 
 from limits._validation import check_int, check_positive, check_real
-
 from simulations.mechanisms.histograms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 
