@@ -21,6 +21,8 @@ References: 003 Proposition 2, eqs. (8)-(9) (excess risk as an integral against 
 
 from __future__ import annotations
 
+import abc
+
 import numpy as np
 
 from limits._validation import check_int
@@ -76,28 +78,28 @@ def _check_bins(bins) -> int:
     return check_int("bins", bins, low=1)
 
 
-class ClassificationLaw:
+class ClassificationLaw(abc.ABC):
     """Base of the classification laws: ``K`` classes ``0..K-1``, class probabilities ``eta``.
 
     Subclasses define ``d``, ``num_classes``, :meth:`eta`, :meth:`cell_class_mass`,
     :meth:`cell_bayes_mass` and :meth:`bayes_risk`.
     """
 
-    def eta(self, X) -> np.ndarray:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def eta(self, X) -> np.ndarray:
         """Class probabilities ``η_j(x) = P(Y = j | X = x)``, shape ``(n, K)``."""
-        raise NotImplementedError
 
-    def cell_class_mass(self, bins: int) -> np.ndarray:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def cell_class_mass(self, bins: int) -> np.ndarray:
         """``∫_cell η_j(x) dx`` for every grid cell and class, shape ``(bins^d, K)``."""
-        raise NotImplementedError
 
-    def cell_bayes_mass(self, bins: int) -> np.ndarray:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def cell_bayes_mass(self, bins: int) -> np.ndarray:
         """``∫_cell η*(x) dx`` with ``η* = max_j η_j``, shape ``(bins^d,)``."""
-        raise NotImplementedError
 
-    def bayes_risk(self) -> float:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def bayes_risk(self) -> float:
         """``R* = 1 - ∫ η*(x) dx`` (003 eq. (6))."""
-        raise NotImplementedError
 
     def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` pairs: ``X`` of shape ``(n, d)`` and integer labels ``Y`` of shape ``(n,)``.
@@ -146,32 +148,32 @@ class ClassificationLaw:
         return np.argmax(self.cell_class_mass(_check_bins(bins)), axis=1)
 
 
-class RegressionLaw:
+class RegressionLaw(abc.ABC):
     """Base of the regression laws: ``Y = η(X) + noise``, squared loss.
 
     Subclasses define ``d``, :meth:`eta`, :meth:`sample_labels`, :meth:`cell_moments` and
     :meth:`bayes_risk`.
     """
 
-    def eta(self, X) -> np.ndarray:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def eta(self, X) -> np.ndarray:
         """Regression function ``η(x) = E[Y | X = x]``, shape ``(n,)``."""
-        raise NotImplementedError
 
-    def sample_labels(self, eta_x: np.ndarray, rng: np.random.Generator) -> np.ndarray:  # pragma: no cover
+    @abc.abstractmethod
+    def sample_labels(self, eta_x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Labels given the regression function at the sampled points, shape ``(n,)``."""
-        raise NotImplementedError
 
-    def cell_moments(self, bins: int) -> tuple[np.ndarray, np.ndarray]:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def cell_moments(self, bins: int) -> tuple[np.ndarray, np.ndarray]:
         """Per grid cell: the mean of η over the cell and the within-cell variance of η.
 
         Returns ``(mean, var)`` both of shape ``(bins^d,)``: ``mean = ∫_cell η / |cell|`` and
         ``var = ∫_cell η² / |cell| − mean²`` (computed without cancellation where possible).
         """
-        raise NotImplementedError
 
-    def bayes_risk(self) -> float:  # pragma: no cover - abstract
+    @abc.abstractmethod
+    def bayes_risk(self) -> float:
         """``R* = E[(Y − η(X))²]`` (003 eq. (7))."""
-        raise NotImplementedError
 
     def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         """Draw ``n`` pairs: ``X`` of shape ``(n, d)`` and real labels ``Y`` of shape ``(n,)``."""
