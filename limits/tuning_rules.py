@@ -136,7 +136,8 @@ def _numeric(expr: sp.Expr):
     return sp.lambdify(args, expr, modules=[{"Min": min, "Max": max}, "math"])
 
 
-def tuning(algorithm, *, N, eps, beta, d, gamma=None, p=None, K=2, variant="derived", log_factors=True) -> dict:
+def tuning(algorithm, *, N, eps, beta, d, gamma=None, p=None, K=2, variant="derived", log_factors=True,
+           h=None, k=None) -> dict:
     """Tuning of an upper-bound algorithm of 003, constants 1, ready for an estimator.
 
     Parameters
@@ -154,6 +155,9 @@ def tuning(algorithm, *, N, eps, beta, d, gamma=None, p=None, K=2, variant="deri
     variant : {"derived", "printed"}
     log_factors : bool
         Keep the ln K of Theorems 2 and 4.
+    h, k : optional
+        Use this bin width / neighbour count instead of the rule's; a T that depends on h or k
+        (Theorems 10 and 12) is then computed from the value actually used.
 
     Returns
     -------
@@ -183,7 +187,17 @@ def tuning(algorithm, *, N, eps, beta, d, gamma=None, p=None, K=2, variant="deri
         check_real("p", p, low=2.0)
     p_val = 2.0 if p is None else p
     out = {}
+    given = {}
+    if h is not None:
+        given["h"] = check_real("h", h, low=0.0, high=1.0, low_open=True)
+    if k is not None:
+        given["k"] = check_int("k", k, low=1)
+        if given["k"] > N:
+            raise ValueError(f"k must be <= N={N}, got k={k}")
     for param, rule in symbolic_tuning(algorithm, variant=variant, log_factors=log_factors).items():
+        if param in given:
+            out[param] = given[param]
+            continue
         h_val = out.get("h", 1.0)
         k_val = out.get("k", 1)
         value = float(_numeric(rule.expr)(N, eps, beta, d, p_val, K, h_val, k_val))

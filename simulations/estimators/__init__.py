@@ -102,7 +102,9 @@ def make_estimator(algorithm, *, N, beta, d, eps=None, K=2, p=None, T=None, h=No
         if eps is None:
             raise ValueError(f"eps is required for the private algorithm {algorithm!r}, got eps=None")
         check_positive("eps", eps)
-        tuned = tuning(algorithm, N=N, eps=eps, beta=beta, d=d, K=K, p=p, variant=variant, log_factors=log_factors)
+        # h / k overrides go into the rule so that a T derived from them (Theorems 10, 12) follows them
+        tuned = tuning(algorithm, N=N, eps=eps, beta=beta, d=d, K=K, p=p, variant=variant, log_factors=log_factors,
+                       h=h, k=k)
     else:
         tuned = _nonprivate_tuning(algorithm, N, beta, d, K)
     if algorithm in ("local_regression", "central_regression") and T is None:

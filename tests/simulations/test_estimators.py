@@ -342,3 +342,15 @@ def test_estimators_invalid_arguments():
         LaplaceKNNRegressor(k=3, epsilon=1.0, T=1.0, clip="yes").fit(X, Yr, rng(0))
     with pytest.raises(ValueError, match="Y"):
         BinMeanRegressor(h=0.5).fit(X, Yr[:-1])
+
+
+def test_clipping_level_follows_an_overridden_bin_width():
+    # 003 Theorem 12 / eq. (194): T ~ (eps N h^d)^(1/p) for the h actually used (constants 1).
+    N, eps, d, p, h = 10_000, 0.5, 2, 4.0, 0.25
+    est = make_estimator("central_regression_heavy_tailed", N=N, beta=1.0, d=d, eps=eps, p=p, h=h)
+    assert est.h == h
+    assert est.T == pytest.approx((eps * N * h**d) ** (1 / p), rel=1e-12)
+    # 003 Theorem 10 / eq. (181): T ~ (k eps^2)^(1/(2p)) for the k actually used.
+    est = make_estimator("local_regression_heavy_tailed", N=N, beta=1.0, d=d, eps=eps, p=p, k=50)
+    assert est.k == 50
+    assert est.T == pytest.approx((50 * eps**2) ** (1 / (2 * p)), rel=1e-12)
