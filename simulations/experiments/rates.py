@@ -54,13 +54,13 @@ from limits._validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.laws import BumpClassification, BumpField, BumpRegression, ThreePointRegression
+from simulations.laws import BumpClassification, BumpRegression, ThreePointRegression
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import SlopeFit, fit_loglog_slope, summarize, t_interval
 
 __all__ = ["PROFILE_SIZES", "RateCase", "RatePoint", "Sizes", "compute_rate_study", "grid_for_case",
-           "n_for_scale", "plot_rate_study", "rate_trial", "random_round", "slope_table_markdown"]
+           "n_for_scale", "plot_rate_study", "rate_trial", "slope_table_markdown"]
 
 #: tuning algorithm -> (task of limits' Table 1, privacy model, kind of estimator)
 ALGORITHMS = {
@@ -126,12 +126,6 @@ class RatePoint:
     n_eval: int | None = None
 
 
-def random_round(x: float, rng: np.random.Generator) -> int:
-    """``floor(x)`` or ``floor(x) + 1`` with probability ``x − floor(x)``: an integer with mean ``x``."""
-    lo = math.floor(x)
-    return int(lo + (rng.random() < x - lo))
-
-
 def construction(pt: RatePoint, rng: np.random.Generator):
     """The 003 lower-bound law at ``h = 1/g``, cubes and signs drawn from ``rng``.
 
@@ -142,10 +136,8 @@ def construction(pt: RatePoint, rng: np.random.Generator):
     task = ALGORITHMS[pt.algorithm][0]
     h = 1.0 / pt.g
     if task == "classification":
-        m = random_round(pt.C_M * h ** (pt.gamma * pt.beta - pt.d), rng)
-        m = min(max(m, 1), pt.g ** pt.d)
-        field = BumpField.random(d=pt.d, g=pt.g, beta=pt.beta, num_bumps=m, rng=rng)
-        return BumpClassification(field=field)
+        return BumpClassification.lower_bound(d=pt.d, h=h, beta=pt.beta, gamma=pt.gamma, rng=rng, C_M=pt.C_M,
+                                              rounding="random")
     if task == "regression":
         return BumpRegression.lower_bound(d=pt.d, h=h, beta=pt.beta, rng=rng)
     return ThreePointRegression.lower_bound(d=pt.d, h=h, beta=pt.beta, p=pt.p, M_p=pt.M_p, rng=rng)

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from limits._validation import check_int, check_positive, check_real
+from limits._validation import check_choice, check_int, check_positive, check_real
 from simulations.laws.base import ClassificationLaw, RegressionLaw, cell_volume, check_points
 from simulations.seeding import check_generator
 
@@ -50,6 +50,7 @@ __all__ = [
     "bump_box_integrals",
     "bump_l1",
     "bump_l2sq",
+    "random_round",
     "three_point_T",
 ]
 
@@ -121,6 +122,12 @@ def _piece_geometry(d: int, g: int, bins: int, chunk: int = 1 << 15):
         a.setflags(write=False)
     return out
 
+
+
+def random_round(x: float, rng: np.random.Generator) -> int:
+    """``floor(x)`` or ``floor(x) + 1`` with probability ``x − floor(x)``: an integer with mean ``x``."""
+    lo = math.floor(x)
+    return int(lo + (rng.random() < x - lo))
 
 @dataclass(frozen=True, eq=False)
 class BumpField:
@@ -257,15 +264,23 @@ class BumpClassification(ClassificationLaw):
         check_real("rho", self.rho, low=0.0, high=1.0, high_open=True)
 
     @classmethod
-    def lower_bound(cls, *, d, h, beta, gamma, rng, C_M=1.0, num_classes=2, rho=0.0, amplitude=1.0):
+    def lower_bound(cls, *, d, h, beta, gamma, rng, C_M=1.0, num_classes=2, rho=0.0, amplitude=1.0,
+                    rounding="floor"):
         """The construction at bandwidth ``h``: ``g = ceil(1/h)`` cubes per axis and
-        ``m = min(g^d, max(1, floor(C_M h^{γβ−d})))`` random bumps with random signs (003 eq. (37))."""
+        ``m = min(g^d, max(1, round(C_M h^{γβ−d})))`` random bumps with random signs (003 eq. (37)).
+
+        ``rounding="floor"`` takes the paper's integer part; ``"random"`` rounds up with probability
+        the fractional part (:func:`random_round`), so the mean bump count is exactly ``C_M h^{γβ−d}``
+        and a sweep over h shows no steps from the integer part.
+        """
         check_positive("h", h)
         check_real("gamma", gamma, low=0.0, high=1.0, low_open=True)
         check_positive("C_M", C_M)
+        check_choice("rounding", rounding, ("floor", "random"))
         g = max(1, math.ceil(1.0 / h - 1e-9))
         hh = 1.0 / g
-        m = min(g ** d, max(1, math.floor(C_M * hh ** (gamma * beta - d))))
+        x = C_M * hh ** (gamma * beta - d)
+        m = min(g ** d, max(1, math.floor(x) if rounding == "floor" else random_round(x, rng)))
         f = BumpField.random(d=d, g=g, beta=beta, num_bumps=m, rng=rng, amplitude=amplitude)
         return cls(field=f, num_classes=num_classes, rho=rho)
 

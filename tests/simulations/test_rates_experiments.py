@@ -13,7 +13,8 @@ import simulations.experiments  # noqa: F401  (registers the experiments)
 from simulations.engine import run_trials
 from simulations.experiments import REGISTRY, RunContext
 from simulations.experiments.rates import (PROFILE_SIZES, RateCase, RatePoint, grid_for_case, n_for_scale,
-                                           random_round, rate_trial, tuned_scale)
+                                           rate_trial, tuned_scale)
+from simulations.laws.holder_tsybakov import random_round
 from simulations.experiments.rates_epsilon import BenchmarkPoint, benchmark_trial, pooled_eps_exponent
 from simulations.experiments.runner import run_experiment
 
