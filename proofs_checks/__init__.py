@@ -7,17 +7,19 @@ continuous and central mechanisms).
 """
 
 from . import central_checks, local_checks  # noqa: F401  (register the exact checkers)
-from .audit import AuditResult, audit_epsilon, audit_label_randomizer
-from .dp import DPCheckResult, check_channel, check_label_dp, is_tight, max_privacy_loss, privacy_loss_witness
+from .audit import AuditResult, audit_epsilon, audit_label_randomizer, audit_label_sampler
+from .dp import (DPCheckResult, check_channel, check_label_dp, check_prior_channel, is_tight, max_event_privacy_loss,
+                 max_privacy_loss, privacy_loss_witness)
 from .findings import findings
 from .planted_bugs_central import PLANTED_BUGS_CENTRAL
 from .privacy_profile import privacy_profile, stability_profile
 from .proof_steps import ProofCheck, all_checks, run_check
-from .rrwithprior_lp import rrwithprior_lp, rrwithprior_value
+from .rrwithprior_lp import UtilityGap, rrwithprior_lp, rrwithprior_value, utility_gap
 
 run_proof_checks = all_checks  # the name used in the issue for "run every proof-step check"
 
 __all__ = ["PLANTED_BUGS_CENTRAL", "AuditResult", "DPCheckResult", "ProofCheck", "all_checks", "audit_epsilon",
            "audit_label_randomizer", "check_channel", "check_label_dp", "findings", "is_tight", "max_privacy_loss",
            "privacy_loss_witness", "privacy_profile", "rrwithprior_lp", "rrwithprior_value", "run_check",
-           "run_proof_checks", "stability_profile"]
+           "run_proof_checks", "stability_profile", "UtilityGap", "audit_label_sampler", "utility_gap",
+           "check_prior_channel", "max_event_privacy_loss"]

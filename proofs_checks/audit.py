@@ -27,8 +27,8 @@ from scipy import stats
 from limits._validation import check_int, check_probability, check_real
 from simulations.seeding import check_generator
 
-__all__ = ["AuditResult", "audit_epsilon", "audit_label_randomizer", "clopper_pearson_lower",
-           "clopper_pearson_upper", "output_events"]
+__all__ = ["AuditResult", "audit_epsilon", "audit_label_randomizer", "audit_label_sampler", "clopper_pearson_lower",
+           "clopper_pearson_upper", "output_events", "sample_size_for_power"]
 
 
 def _check_binomial(k, n, alpha) -> None:
@@ -73,6 +73,23 @@ class AuditResult:
         return self.epsilon_lower > epsilon
 
 
+def _check_outputs(name: str, out, n: int):
+    """A sampler asked for n outputs must return n of them along the first axis (else every event
+    count would be compared against the wrong n and the bound is meaningless)."""
+    shape = np.shape(out)
+    if len(shape) == 0 or shape[0] != n:
+        raise ValueError(f"{name} must return n={n} outputs along its first axis, got shape {shape}")
+    return out
+
+
+def _event_count(ev, out, n: int, i: int, which: str) -> int:
+    hit = np.asarray(ev(out))
+    if hit.shape != (n,):
+        raise ValueError(f"events[{i}] must return a boolean array of shape ({n},) on the outputs of {which}, "
+                         f"got shape {hit.shape}")
+    return int(np.count_nonzero(hit))
+
+
 def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Callable], n: int,
                   rng: np.random.Generator, confidence: float = 0.95, both_directions: bool = True) -> AuditResult:
     """Lower confidence bound on ε from n samples on each of two neighbouring inputs.
@@ -80,7 +97,8 @@ def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Calla
     Parameters
     ----------
     sample_a, sample_b : callable ``(n, rng) -> outputs``
-        Draw n outputs (first axis = samples) of the mechanism on the inputs a and b.
+        Draw n outputs (first axis = samples, checked: ``ValueError`` otherwise) of the mechanism on
+        the inputs a and b.
     events : sequence of callables ``outputs -> bool array of shape (n,)``
         Output events fixed in advance (e.g. :func:`output_events`).
     n : int >= 1
@@ -102,8 +120,9 @@ def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Calla
     if len(events) == 0:
         raise ValueError("events must not be empty")
     rng = check_generator(rng)
-    out_a, out_b = sample_a(n, rng), sample_b(n, rng)
-    counts = [(int(np.count_nonzero(ev(out_a))), int(np.count_nonzero(ev(out_b)))) for ev in events]
+    out_a, out_b = _check_outputs("sample_a", sample_a(n, rng), n), _check_outputs("sample_b", sample_b(n, rng), n)
+    counts = [(_event_count(ev, out_a, n, i, "sample_a"), _event_count(ev, out_b, n, i, "sample_b"))
+              for i, ev in enumerate(events)]
     directions = ("a/b", "b/a") if both_directions else ("a/b",)
     alpha = (1.0 - confidence) / (2 * len(events) * len(directions))
     best = (0.0, 0, "a/b")
@@ -139,3 +158,125 @@ def audit_label_randomizer(mechanism, y: int, y_prime: int, events: Sequence[Cal
         return lambda m, g: mechanism.sample(np.full(m, label, dtype=np.int64), g, **sample_kwargs)
 
     return audit_epsilon(sampler(y), sampler(y_prime), events, n, rng, confidence)
+
+
+# ---------------------------------------------------------------- black-box label samplers (all label pairs)
+
+def _power_ok(n: int, epsilon: float, p_a: float, p_b: float, alpha: float, power: float) -> bool:
+    """Conservative: with prob >= sqrt(power) each, X_a >= q_a and X_b <= q_b; then the bound is at
+    least ln(lower(q_a) / upper(q_b)) (both bounds increase with the count)."""
+    r = math.sqrt(power)
+    qa = int(stats.binom.ppf(1.0 - r, n, p_a))
+    qb = int(stats.binom.ppf(r, n, p_b))
+    lo = clopper_pearson_lower(qa, n, alpha)
+    return lo > 0 and math.log(lo / clopper_pearson_upper(qb, n, alpha)) > epsilon
+
+
+def sample_size_for_power(epsilon: float, alternative_epsilon: float, num_outputs: int, alpha: float,
+                          power: float = 0.8, max_n: int = 10**7) -> int:
+    """Samples per label with which the audit flags a violation with probability >= ``power``.
+
+    The alternative: a mechanism whose worst event is an output of randomized response on
+    ``num_outputs`` outputs at ``alternative_epsilon`` > epsilon (P(E|y) = e^a/(e^a+M-1),
+    P(E|y') = 1/(e^a+M-1)); each Clopper-Pearson bound at level ``alpha``. The smallest n found by
+    doubling and bisection on a conservative criterion (binomial quantiles at sqrt(power) each).
+    Raises ``ValueError`` if more than ``max_n`` are needed.
+    """
+    M = check_int("num_outputs", num_outputs, low=2)
+    if not alternative_epsilon > epsilon:
+        raise ValueError(f"alternative_epsilon must be > epsilon={epsilon}, got alternative_epsilon={alternative_epsilon}")
+    power = check_real("power", power, low=0.0, high=1.0, low_open=True, high_open=True)
+    den = math.exp(alternative_epsilon) + M - 1 if alternative_epsilon < 700 else math.inf
+    p_a = 1.0 / (1.0 + (M - 1) * math.exp(-alternative_epsilon))
+    p_b = math.exp(-alternative_epsilon) * p_a if den == math.inf else 1.0 / den
+    hi = 16
+    while not _power_ok(hi, epsilon, p_a, p_b, alpha, power):
+        hi *= 2
+        if hi > max_n:
+            raise ValueError(f"more than max_n={max_n} samples per label are needed for power {power} against "
+                             f"alternative_epsilon={alternative_epsilon}; pass n= or a larger alternative_epsilon")
+    lo = hi // 2
+    while hi - lo > max(1, hi // 100):
+        mid = (lo + hi) // 2
+        if _power_ok(mid, epsilon, p_a, p_b, alpha, power):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _check_sampler_outputs(out, n: int, num_outputs: int, label: int) -> np.ndarray:
+    arr = np.asarray(out)
+    if arr.shape != (n,):
+        raise ValueError(f"sampler must return one output per label, shape ({n},), got shape {arr.shape} "
+                         f"for label {label}")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        raise ValueError(f"sampler must return integer outputs in [0, {num_outputs}), got dtype {arr.dtype}")
+    if arr.size and (arr.min() < 0 or arr.max() >= num_outputs):
+        raise ValueError(f"sampler returned outputs outside the output space [0, {num_outputs}): "
+                         f"min {arr.min()}, max {arr.max()} for label {label}")
+    return arr.astype(np.int64, copy=False)
+
+
+def audit_label_sampler(sampler: Callable, epsilon: float, *, num_classes: int, num_outputs: int | None = None,
+                        n: int | None = None, power: float = 0.8, alternative_epsilon: float | None = None,
+                        confidence: float = 0.95, rng=0):
+    """Statistical ε-label-DP audit of a black-box sampler ``(labels, rng) -> outputs`` over all label pairs.
+
+    Draws n outputs for each label y in [0, K), counts each output c in [0, M), and bounds
+    ln P(c|y)/P(c|y') from below with Clopper-Pearson bounds that hold simultaneously with probability
+    >= ``confidence`` (Bonferroni over the 2 K M one-sided bounds). The result is a lower confidence
+    bound on the loss, **not** an exact value: ``holds`` means no violation was found at this n.
+
+    Parameters
+    ----------
+    sampler : callable ``(labels (n,) int64, rng) -> outputs (n,)``, integer outputs in [0, num_outputs)
+    epsilon : claimed ε >= 0
+    num_classes : K >= 2
+    num_outputs : M (default K: outputs are labels)
+    n : samples per label; default :func:`sample_size_for_power` for ``power`` against
+        ``alternative_epsilon`` (default max(2ε, ε + 0.5)).
+    rng : seed or Generator
+
+    Returns
+    -------
+    proofs_checks.dp.DPCheckResult with ``exact=False``.
+    """
+    from simulations.seeding import as_generator
+
+    from .dp import DPCheckResult
+
+    epsilon = check_real("epsilon", epsilon, low=0.0)
+    K = check_int("num_classes", num_classes, low=2)
+    M = K if num_outputs is None else check_int("num_outputs", num_outputs, low=2)
+    confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    alt = max(2 * epsilon, epsilon + 0.5) if alternative_epsilon is None else check_real(
+        "alternative_epsilon", alternative_epsilon, low=0.0)
+    alpha = (1.0 - confidence) / (2 * K * M)
+    n_power = sample_size_for_power(epsilon, alt, M, alpha, power) if n is None or alternative_epsilon else None
+    n = n_power if n is None else check_int("n", n, low=1)
+    gen = as_generator(rng)
+    counts = np.zeros((K, M), dtype=np.int64)
+    for y in range(K):
+        out = _check_sampler_outputs(sampler(np.full(n, y, dtype=np.int64), gen), n, M, y)
+        counts[y] = np.bincount(out, minlength=M)
+    lower = np.where(counts > 0, stats.beta.ppf(alpha, np.maximum(counts, 1), n - counts + 1), 0.0)
+    upper = np.where(counts < n, stats.beta.isf(alpha, counts + 1, np.maximum(n - counts, 1)), 1.0)
+    with np.errstate(divide="ignore"):
+        lr = np.log(lower)[:, None, :] - np.log(upper)[None, :, :]  # (y, y', output)
+    lr[np.arange(K), np.arange(K), :] = -np.inf
+    y, y2, c = np.unravel_index(int(np.argmax(lr)), lr.shape)
+    lb = max(0.0, float(lr[y, y2, c]))
+    holds = lb <= epsilon
+    expl = (f"statistical audit (not exact): epsilon >= {lb:.6g} with confidence {confidence:g} "
+            f"({'no violation of' if holds else 'VIOLATES'} epsilon = {epsilon:g}); best event output={c} for "
+            f"y={y} vs y'={y2}: counts {counts[y, c]}/{n} vs {counts[y2, c]}/{n}; Clopper-Pearson, Bonferroni over "
+            f"{2 * K * M} bounds; n = {n} per label"
+            + (f" (power {power:g} to flag a randomized response at epsilon' = {alt:g} needs {n_power})"
+               if n_power is not None else ""))
+    return DPCheckResult(holds=holds, epsilon=epsilon, delta=0.0, epsilon_actual=lb, delta_actual=None,
+                         method="statistical audit of a black-box sampler (Clopper-Pearson lower bound, not exact)",
+                         witness={"y": int(y), "y_prime": int(y2), "output": int(c), "n": n, "n_for_power": n_power,
+                                  "power": power, "alternative_epsilon": alt, "confidence": confidence,
+                                  "counts": counts.tolist()},
+                         explanation=expl, exact=False)

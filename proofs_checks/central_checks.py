@@ -40,7 +40,8 @@ from simulations.mechanisms import (ClippedLaplaceLabels, ExponentialMechanism, 
 from .dp import DPCheckResult, register_checker, within
 from .privacy_profile import stability_profile
 
-__all__ = ["compositions", "exponential_worst_loss", "laplace_pure_loss", "output_distribution_pairs"]
+__all__ = ["compositions", "exponential_worst_loss", "laplace_pure_loss", "noisy_majority_loss",
+           "output_distribution_pairs"]
 
 
 def compositions(n: int, k: int) -> np.ndarray:
@@ -64,6 +65,22 @@ def _neighbour_moves(counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(src), np.concatenate(dst)
 
 
+def _certify(enumerated: float, closed: float, log_probs) -> tuple[float, bool, float]:
+    """Report the closed form when the float enumeration agrees with it within the enumeration's own
+    rounding (1e-12 of the largest |log-probability| involved, at least 1e-12), else the enumeration.
+
+    The enumeration subtracts log-probabilities of size up to M, so its absolute error is ~M * 1e-16:
+    at ε = 1e-8 that is a relative error ~1e-7 on the loss, while the closed forms (log1p/expm1) are
+    exact to rounding at every ε; the enumeration then certifies that the closed form is the maximum.
+    Returns (loss, agree, tolerance).
+    """
+    lp = np.asarray(log_probs, dtype=float)
+    finite = lp[np.isfinite(lp)]
+    tol = 1e-12 * max(1.0, float(np.max(np.abs(finite))) if finite.size else 1.0)
+    agree = abs(enumerated - closed) <= tol
+    return (float(closed) if agree else float(enumerated)), bool(agree), tol
+
+
 def _result(loss, epsilon, method, witness, explanation) -> DPCheckResult:
     return DPCheckResult(holds=within(loss, epsilon), epsilon=epsilon, delta=0.0, epsilon_actual=float(loss),
                          delta_actual=0.0, method=method, witness=witness, explanation=explanation)
@@ -84,7 +101,7 @@ def laplace_pure_loss(mechanism, counts=None, **_):
 
 
 @register_checker(LaplaceLabels)
-def _check_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41, **_):
+def _check_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41):
     lo, hi = mech.label_range
     sup = (hi - lo) / mech.scale
     span = 3 * mech.T if isinstance(mech, ClippedLaplaceLabels) else mech.T  # clipped: labels beyond ±T too
@@ -93,9 +110,12 @@ def _check_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41, *
     ld = mech.log_density(zs[None, :], ys[:, None])  # (labels, outputs), the mechanism's own density
     gaps = ld[:, None, :] - ld[None, :, :]
     grid_max = float(gaps.max())
+    tol = 1e-12 * max(1.0, float(np.max(np.abs(ld))))  # the grid's own float rounding
+    loss = sup if grid_max <= sup + tol else grid_max
     expl = (f"sup_z ln f(z-y)/f(z-y') = (max y - min y)/b = {hi - lo:g}/{mech.scale:g} = {sup:.12g} "
-            f"({'<=' if within(sup, epsilon) else '>'} epsilon = {epsilon:g}); brute-force grid max {grid_max:.12g}")
-    return _result(max(sup, grid_max), epsilon,
+            f"({'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g}); brute-force grid max {grid_max:.12g} "
+            f"({'<= the supremum up to its rounding ' + format(tol, '.2g') if loss == sup else 'EXCEEDS the supremum'})")
+    return _result(loss, epsilon,
                    "exact supremum of the Laplace density ratio (idealized reals) + grid",
                    {"y": hi, "y_prime": lo, "output": f"z >= {hi:g}", "grid_max": grid_max}, expl)
 
@@ -103,7 +123,7 @@ def _check_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41, *
 # ---------------------------------------------------------------- noisy bin means (central)
 
 @register_checker(NoisyBinMean)
-def _check_noisy_bin_mean(mech: NoisyBinMean, epsilon, delta, counts=None, **_):
+def _check_noisy_bin_mean(mech: NoisyBinMean, epsilon, delta, counts=None):
     n = np.arange(1, 7) if counts is None else np.asarray(counts)
     n = n[n > 0]
     per_bin = 2.0 * mech.T / n / mech.scale(n)
@@ -128,6 +148,9 @@ def exponential_worst_loss(utility_scale: float, n: int, num_classes: int) -> fl
     """
     s = check_positive("utility_scale", utility_scale)
     n, k = check_int("n", n, low=1), check_int("num_classes", num_classes, low=2)
+    if s * n < 600:  # numerator - denominator = (e^s - 1)(e^{s(n-1)} - 1): log1p keeps tiny s exact
+        den = k - 2 + math.exp(s) + math.exp(s * (n - 1))
+        return s + math.log1p(math.expm1(s) * math.expm1(s * (n - 1)) / den)
     num = np.logaddexp(math.log(k - 1), s * n)
     den = np.logaddexp(np.logaddexp(math.log(k - 2) if k > 2 else -np.inf, s), s * (n - 1))
     return float(s + num - den)
@@ -139,15 +162,17 @@ def _exponential_pairs(mech: ExponentialMechanism, bin_size: int):
 
 
 @register_checker(ExponentialMechanism)
-def _check_exponential(mech: ExponentialMechanism, epsilon, delta, bin_size: int = 6, **_):
+def _check_exponential(mech: ExponentialMechanism, epsilon, delta, bin_size: int = 6):
     check_int("bin_size", bin_size, low=1)
     d, d2, lp, lq = _exponential_pairs(mech, bin_size)
     gap = np.abs(lp - lq)
     r, j = np.unravel_index(int(np.argmax(gap)), gap.shape)
-    loss = float(gap[r, j])
     closed = exponential_worst_loss(mech.utility_scale, bin_size, mech.num_classes)
+    loss, agree, tol = _certify(float(gap[r, j]), closed, np.r_[lp.ravel(), lq.ravel()])
     expl = (f"all {len(d)} neighbouring count vectors of a bin of n = {bin_size} labels, K = {mech.num_classes}: "
-            f"max |ln P(j|D)/P(j|D')| = {loss:.12g} ({'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g}); "
+            f"max |ln P(j|D)/P(j|D')| = {float(gap[r, j]):.12g} ("
+            f"{'= the closed form within rounding ' + format(tol, '.2g') if agree else 'DIFFERS from the closed form'}); "
+            f"loss {loss:.12g} ({'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g}); "
             f"closed form s + ln((K-1+e^(sn))/(K-2+e^s+e^(s(n-1)))) = {closed:.12g} with s = {mech.utility_scale:g}; "
             f"tends to 2s = {2 * mech.utility_scale:g} as n grows")
     return _result(loss, epsilon, "exact enumeration of neighbouring count vectors",
@@ -178,18 +203,37 @@ def _majority_distributions(mech: NoisyMajority, sizes):
 
 
 @register_checker(NoisyMajority)
-def _check_noisy_majority(mech: NoisyMajority, epsilon, delta, sizes=(1, 2, 3), **_):
-    best, wit, count = -1.0, None, 0
+def _check_noisy_majority(mech: NoisyMajority, epsilon, delta, sizes=(1, 2, 3)):
+    best, wit, count, mag = -1.0, None, 0, 0.0
     for labels, flipped, lp, lq in _majority_distributions(mech, sizes):
         count += 1
         g = np.abs(lp - lq)
+        mag = max(mag, float(np.max(np.abs(lp))), float(np.max(np.abs(lq))))
         if g.max() > best:
             best, wit = float(g.max()), (labels.tolist(), flipped.tolist(), int(np.argmax(g)))
+    closed = noisy_majority_loss(mech, sizes)
+    loss, agree, tol = _certify(best, closed, [mag])
     expl = (f"all {count} (dataset, label flip) pairs over cubes of sizes {tuple(sizes)}, all "
-            f"{2 ** len(sizes)} outputs: max |ln P/P'| = {best:.12g} ({'<=' if within(best, epsilon) else '>'} "
-            f"epsilon = {epsilon:g}); a cube of >= 2 points gives exactly 1/b = {1 / mech.scale:g}")
-    return _result(best, epsilon, "exact enumeration of datasets, label flips and released bits (Laplace tails)",
+            f"{2 ** len(sizes)} outputs: max |ln P/P'| = {best:.12g} "
+            f"({'= the closed form within rounding ' + format(tol, '.2g') if agree else 'DIFFERS from the closed form'} "
+            f"{closed:.12g}: 1/b for a cube of >= 2 points, ln(2e^(1/(2b)) - 1) for one point); loss {loss:.12g} "
+            f"({'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g})")
+    return _result(loss, epsilon, "exact enumeration of datasets, label flips and released bits (Laplace tails)",
                    {"labels": wit[0], "labels_prime": wit[1], "output": wit[2]}, expl)
+
+
+def noisy_majority_loss(mech: NoisyMajority, sizes) -> float:
+    """Closed-form worst loss of the released bits over cubes of the given sizes.
+
+    One flip moves one cube's label sum by 1. A cube of n >= 2 points has a threshold t = n/2 - s >= 0
+    on the Laplace upper tail, where P(W > t) = ½ e^{-t/b}: ratio e^{1/b} exactly. A cube of one point
+    moves t between ½ and -½: ln((1 - ½e^{-1/(2b)}) / (½e^{-1/(2b)})) = ln(2e^{1/(2b)} - 1) = log1p(2 expm1(1/(2b))).
+    """
+    u = 1.0 / mech.scale
+    sizes = [int(n) for n in sizes if int(n) >= 1]
+    if not sizes:
+        return 0.0
+    return u if max(sizes) >= 2 else math.log1p(2.0 * math.expm1(u / 2.0))
 
 
 # ---------------------------------------------------------------- geometric histogram (central)
@@ -219,25 +263,30 @@ def _geometric_pairs(mech: GeometricHistogram, dataset_size: int, num_classes: i
 
 
 @register_checker(GeometricHistogram)
-def _check_geometric(mech: GeometricHistogram, epsilon, delta, dataset_size: int = 4, num_classes: int = 3, **_):
+def _check_geometric(mech: GeometricHistogram, epsilon, delta, dataset_size: int = 4, num_classes: int = 3):
     check_int("dataset_size", dataset_size, low=1)
     check_int("num_classes", num_classes, low=2)
     d, d2, lp, lq = _geometric_pairs(mech, dataset_size, num_classes)
     gap = np.abs(lp - lq)
     r, j = np.unravel_index(int(np.argmax(gap)), gap.shape)
-    loss = float(gap[r, j])
+    # closed form: two counts move by one, each contributes at most a (attained in the tails)
+    loss, agree, tol = _certify(float(gap[r, j]), 2.0 * mech.a, np.r_[lp.ravel(), lq.ravel()])
     expl = (f"all {len(d)} neighbouring label histograms (n = {dataset_size}, K = {num_classes}), all outputs "
-            f"(tails merged): max |ln P/P'| = {loss:.12g} ({'<=' if within(loss, epsilon) else '>'} "
-            f"epsilon = {epsilon:g}); two counts move by one, each contributing a = {mech.a:g}")
+            f"(tails merged): max |ln P/P'| = {float(gap[r, j]):.12g} "
+            f"({'= 2a within rounding ' + format(tol, '.2g') if agree else 'DIFFERS from 2a'}); loss {loss:.12g} "
+            f"({'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g}); two counts move by one, each "
+            f"contributing a = {mech.a:g}")
     return _result(loss, epsilon, "exact enumeration of neighbouring histograms and noisy outputs",
                    {"counts": d[r].tolist(), "counts_prime": d2[r].tolist()}, expl)
 
 
 # ---------------------------------------------------------------- stability histogram ((ε, δ), central)
 
-def _smallest_epsilon(profile, delta: float, epsilon: float, points: int = 65, rounds: int = 4) -> float:
-    """Smallest ε' with profile(ε') <= δ for a non-increasing profile: grid refinement, resolution
-    (search interval)/(points-1)^rounds, returned as the upper end (a valid ε'); inf if none below 64·max(ε, 1)."""
+def _smallest_epsilon(profile, delta: float, epsilon: float, points: int = 65, rounds: int = 8,
+                      rtol: float = 1e-10) -> float:
+    """Smallest ε' with profile(ε') <= δ for a non-increasing profile: grid refinement until the bracket
+    is below ``rtol`` relative (at most ``rounds`` rounds of ``points``), returned as the upper end (a
+    valid ε'); inf if none below 64·max(ε, 1)."""
     hi = max(epsilon, 1e-9)
     while profile(np.array([hi]))[0] > delta:
         if hi > 64 * max(epsilon, 1.0):
@@ -247,6 +296,8 @@ def _smallest_epsilon(profile, delta: float, epsilon: float, points: int = 65, r
     if profile(np.array([lo]))[0] <= delta:
         return 0.0
     for _ in range(rounds):
+        if hi - lo <= rtol * hi:
+            break
         grid = np.linspace(lo, hi, points)
         ok = profile(grid) <= delta
         first = int(np.argmax(ok))  # ok[-1] is True by construction
@@ -255,7 +306,7 @@ def _smallest_epsilon(profile, delta: float, epsilon: float, points: int = 65, r
 
 
 @register_checker(StabilityHistogram)
-def _check_stability(mech: StabilityHistogram, epsilon, delta, dataset_size=None, max_count=None, **_):
+def _check_stability(mech: StabilityHistogram, epsilon, delta, dataset_size=None, max_count=None):
     kw = {"dataset_size": dataset_size, "max_count": max_count}
     d_eps, wit = stability_profile(mech, [epsilon], return_witness=True, **kw)
     d_eps = float(d_eps[0])

@@ -45,8 +45,14 @@ from limits._validation import check_int, check_positive, check_real
 from simulations.mechanisms.histograms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 
-__all__ = ["hockey_stick", "laplace_profile", "plain_laplace_pair_delta", "privacy_profile", "stability_pair_delta",
+from .dp import as_channel, audit_priors, mechanism_kind, reject_unknown_keywords
+
+__all__ = ["channel_profile", "hockey_stick", "laplace_profile", "plain_laplace_pair_delta", "privacy_profile", "stability_pair_delta",
            "stability_profile"]
+
+
+# Largest count the stability profile enumerates over all datasets (memory: a few arrays of this length).
+MAX_STABILITY_COUNT = 10**7
 
 
 def _finite(name, values) -> np.ndarray:
@@ -235,8 +241,12 @@ def stability_profile(mechanism: StabilityHistogram, eps, *, dataset_size: int |
     else:
         # a zero count on one side: cells (1 -> 0) or (0 -> 1) against (m -> m+1) or (m+1 -> m); by the
         # symmetry of the two cells these two families cover (1, m) <-> (0, m+1) and (m+1, 0) <-> (m, 1)
-        top = max_count if max_count is not None else int(math.ceil(tau + 40 * b))
-        m = np.arange(0, top + 1)
+        top = max_count if max_count is not None else math.ceil(tau + 40 * b)
+        if top > MAX_STABILITY_COUNT:
+            raise ValueError(f"the exact stability profile enumerates counts up to threshold + 40 scales = {top:.4g} "
+                             f"> {MAX_STABILITY_COUNT:g} (epsilon={mechanism.epsilon!r} is too small to certify this way); "
+                             f"pass dataset_size= or a smaller max_count=")
+        m = np.arange(0, int(top) + 1)
         table = np.concatenate([_pair_delta((1, 0), (m, m + 1), b, tau, eps),
                                 _pair_delta((0, 1), (m + 1, m), b, tau, eps)])
         labels = [((1, int(k)), (0, int(k) + 1)) for k in m] + [((0, int(k) + 1), (1, int(k))) for k in m]
@@ -258,13 +268,19 @@ def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
 
     Keyword arguments go to the mechanism's method (``dataset_size=``, ``max_count=`` for the
     stability histogram; the enumeration sizes of ``proofs_checks.central_checks`` for the discrete
-    central mechanisms; ``prior=`` for channels that need one).
+    central mechanisms; ``prior=`` for channels that need one); an unknown keyword raises TypeError.
+    Also accepts what :func:`proofs_checks.dp.check_label_dp` accepts exactly: an array-like channel,
+    an object with ``channel_matrix()`` or ``channel_matrix(prior)``, a callable ``prior -> channel``
+    (max over ``prior=``/``priors=`` or drawn priors with ``num_classes=``).
     """
     from .central_checks import output_distribution_pairs  # local: central_checks imports this module
 
     eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
     if np.any(eps < 0) or not np.all(np.isfinite(eps)):
         raise ValueError(f"epsilons must be finite and >= 0, got epsilons={epsilons!r}")
+    if not _is_suite_mechanism(mechanism):
+        return _generic_profile(mechanism, eps, kwargs)
+    reject_unknown_keywords(kwargs, _profile_keywords(mechanism), f"the privacy profile of {type(mechanism).__name__}")
     if isinstance(mechanism, StabilityHistogram):
         return stability_profile(mechanism, eps, **kwargs)
     pure = _pure_laplace_loss(mechanism, **kwargs)
@@ -274,6 +290,69 @@ def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
     for p, q in output_distribution_pairs(mechanism, **kwargs):
         best = np.maximum(best, hockey_stick(p, q, eps))
     return best
+
+
+def _is_suite_mechanism(mechanism) -> bool:
+    from .dp import _CHECKERS
+
+    return any(cls in _CHECKERS for cls in type(mechanism).__mro__)
+
+
+def channel_profile(channel, eps) -> np.ndarray:
+    """δ(ε') = max over ordered row pairs (y, y') of Σ_z max(0, P[y, z] - e^{ε'} P[y', z]), shape (m,)."""
+    P = as_channel(channel)
+    best = np.zeros_like(np.asarray(eps, dtype=float))
+    for i in range(P.shape[0]):
+        for j in range(P.shape[0]):
+            if i != j:
+                best = np.maximum(best, hockey_stick(P[i], P[j], eps))
+    return best
+
+
+def _generic_profile(mechanism, eps, kwargs) -> np.ndarray:
+    """Profile of a channel array, an object with ``channel_matrix()`` / ``channel_matrix(prior)`` or a
+    callable ``prior -> channel`` (max over the priors of :func:`proofs_checks.dp.check_prior_channel`)."""
+    from simulations.mechanisms._labels import check_priors
+
+    kind = mechanism_kind(mechanism, kwargs.pop("kind", None))
+    if kind == "sampler":
+        raise ValueError("mechanism is a black-box sampler: it has no exact privacy profile "
+                         "(check_label_dp(sampler, epsilon, ...) runs the statistical audit)")
+    if kind == "channel":
+        reject_unknown_keywords(kwargs, ("num_classes",), "a channel")
+        P = mechanism.channel_matrix() if hasattr(mechanism, "channel_matrix") else mechanism
+        return channel_profile(as_channel(P, num_rows=kwargs.get("num_classes")), eps)
+    reject_unknown_keywords(kwargs, ("num_classes", "prior", "priors", "rng", "draws"), "a prior-dependent randomizer")
+    fn = mechanism.channel_matrix if hasattr(mechanism, "channel_matrix") else mechanism
+    K = kwargs.get("num_classes", getattr(mechanism, "num_classes", None))
+    if kwargs.get("prior") is not None:
+        plist = [kwargs["prior"]]
+    elif kwargs.get("priors") is not None:
+        plist = list(kwargs["priors"])
+    else:
+        if K is None:
+            raise ValueError("num_classes is needed to draw priors (or pass prior= / priors=)")
+        plist = audit_priors(K, kwargs.get("rng", 0), draws=kwargs.get("draws", 10))
+    K = K if K is not None else np.shape(plist[0])[-1]
+    best = np.zeros_like(eps)
+    for i, p in enumerate(plist):
+        P = as_channel(fn(check_priors(p, K)), name=f"mechanism(prior) for prior #{i}", num_rows=K)
+        best = np.maximum(best, channel_profile(P, eps))
+    return best
+
+
+def _profile_keywords(mechanism) -> tuple[str, ...]:
+    """The keyword arguments :func:`privacy_profile` accepts for this mechanism (others raise TypeError)."""
+    from simulations.mechanisms import (ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyBinMean,
+                                        NoisyMajority)
+
+    table = [(StabilityHistogram, ("dataset_size", "max_count")), (LaplaceLabels, ()), (NoisyBinMean, ("counts",)),
+             (ExponentialMechanism, ("bin_size",)), (GeometricHistogram, ("dataset_size", "num_classes")),
+             (NoisyMajority, ("sizes",))]
+    for cls, names in table:
+        if isinstance(mechanism, cls):
+            return names
+    return ("prior",)
 
 
 def _pure_laplace_loss(mechanism, **kwargs):

@@ -61,7 +61,7 @@ from limits._validation import check_choice, check_int, check_positive, check_pr
 
 __all__ = ["EPS_MAX_LP", "FORMULATIONS", "LP1_METHODS", "LP2_METHODS", "DEFAULT_SOLVER", "LPResult",
            "dp_violation", "lp1_polytope", "polish_channel", "rrwithprior_k", "rrwithprior_lp",
-           "rrwithprior_value", "rrwithprior_weights"]
+           "UtilityGap", "rrwithprior_value", "rrwithprior_weights", "utility_gap"]
 
 FORMULATIONS = ("lp1", "lp2")
 LP1_METHODS = ("efficient", "envelope", "naive")
@@ -135,6 +135,76 @@ def rrwithprior_value(prior, eps) -> float:
 def rrwithprior_k(prior, eps) -> int:
     """k* = argmax_k w_k (004 Algorithm 2, step 2); the smallest maximizer when several tie."""
     return int(np.argmax(rrwithprior_weights(prior, eps))) + 1
+
+
+# ---------------------------------------------------------------- utility gap of any randomizer
+
+@dataclass(frozen=True, slots=True)
+class UtilityGap:
+    """Accuracy of a label randomizer on one prior against the ε-DP optimum (004 Theorem 3).
+
+    ``accuracy`` = Σ_y p_y P(output = y | y); ``optimum`` = max_k w_k (= LP1 = LP2, 004 Theorem 3);
+    ``gap`` = optimum - accuracy (>= 0 for every ε-DP randomizer, up to rounding); ``loss`` the exact
+    privacy loss of the randomizer's channel for this prior and ``private`` whether it is <= ε. A
+    negative gap is possible only for a randomizer that is not ε-DP.
+    """
+
+    accuracy: float
+    optimum: float
+    gap: float
+    relative_gap: float
+    k_star: int
+    loss: float
+    private: bool
+    explanation: str
+
+
+def utility_gap(mechanism, prior, epsilon) -> UtilityGap:
+    """How far a label randomizer's expected accuracy on ``prior`` is from the ε-DP optimum.
+
+    Parameters
+    ----------
+    mechanism : the channel for this prior: an array-like (K, K) P(output | label) with outputs in
+        the label space, a callable ``prior -> channel``, or an object with ``channel_matrix(prior)``
+        (e.g. :class:`simulations.mechanisms.RRWithPrior`) or ``channel_matrix()``.
+    prior : array_like, shape (K,), a probability vector.
+    epsilon : float > 0.
+
+    Returns
+    -------
+    UtilityGap: accuracy Σ_y p_y P[y, y] against the optimum max_k w_k of 004 Theorem 3 (the LP
+    value, :func:`rrwithprior_value`), with the channel's exact privacy loss.
+
+    References
+    ----------
+    004 Theorem 3, Algorithm 2, LP1-LP2 (Section 3.2).
+    """
+    from .dp import as_channel, mechanism_kind, max_privacy_loss, within
+
+    p = _check_prior(prior)
+    eps = check_positive("epsilon", epsilon)
+    K = p.size
+    kind = mechanism_kind(mechanism)
+    if kind == "sampler":
+        raise ValueError("mechanism is a black-box sampler: utility_gap needs its channel (array, prior -> channel, "
+                         "or an object with channel_matrix)")
+    if kind == "channel":
+        P = mechanism.channel_matrix() if hasattr(mechanism, "channel_matrix") else mechanism
+    else:
+        P = (mechanism.channel_matrix if hasattr(mechanism, "channel_matrix") else mechanism)(p)
+    P = as_channel(P, name="mechanism's channel", num_rows=K)
+    if P.shape[1] != K:
+        raise ValueError(f"mechanism's channel must output labels (shape ({K}, {K})), got shape {P.shape}")
+    accuracy = float(p @ np.diag(P))
+    optimum = rrwithprior_value(p, eps)
+    loss = max_privacy_loss(P)
+    gap = optimum - accuracy
+    private = within(loss, eps)
+    expl = (f"accuracy {accuracy:.12g} vs the eps-DP optimum max_k w_k = {optimum:.12g} (k* = "
+            f"{rrwithprior_k(p, eps)}): gap {gap:.6g} ({gap / optimum:.3%} of the optimum); channel loss "
+            f"{loss:.12g} {'<=' if private else '>'} epsilon = {eps:g}")
+    return UtilityGap(accuracy=accuracy, optimum=optimum, gap=gap, relative_gap=gap / optimum,
+                      k_star=rrwithprior_k(p, eps), loss=loss, private=private, explanation=expl)
 
 
 # ---------------------------------------------------------------- the LPs

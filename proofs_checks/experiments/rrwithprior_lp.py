@@ -110,7 +110,8 @@ def _agreement(cfg: LPConfig, seed: int) -> dict:
                                  ("lp1_naive", naive), ("lp2", lp2), ("rel_err_lp1", _rel(lp1.value, closed)),
                                  ("rel_err_lp2", _rel(lp2, closed)),
                                  ("rel_diff_naive_efficient", _rel(naive, lp1.value) if K <= cfg.naive_max_K else math.nan),
-                                 ("lp1_channel_loss_over_eps", check_channel(lp1.channel, eps).epsilon_actual / eps),
+                                 ("lp1_channel_loss_over_eps", check_channel(lp1.channel, eps,
+                                                                                  row_sum_atol=1e-9).epsilon_actual / eps),
                                  ("rrwithprior_accuracy", acc)):
                         rows[c].append(v)
     return rows

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from limits._validation import check_int, check_positive
+from simulations.mechanisms._rare import categorical_from_log, refine_rare_event, tiny
 from simulations.seeding import check_generator
 
 __all__ = ["ExponentialMechanism", "check_counts"]
@@ -85,8 +86,29 @@ class ExponentialMechanism:
         return np.exp(self.log_probabilities(counts))
 
     def sample(self, counts, rng: np.random.Generator) -> np.ndarray:
-        """One class per bin, counts (L, K) -> (L,) int64, by inversion of the exact probabilities."""
+        """One class per bin, counts (L, K) -> (L,) int64, by inversion of the exact probabilities.
+
+        Where all classes but the most likely one have probability below 2^-20 together (large ε or
+        counts), "another class" is drawn from its log-probability in stages (exact to 2^-33
+        relative, ``simulations.mechanisms._rare``), then the class among them likewise.
+        """
         rng = check_generator(rng)
-        cum = np.cumsum(self.probabilities(counts), axis=1)
-        u = rng.random(cum.shape[0])[:, None] * cum[:, -1:]  # scale by the row total: rounding-safe
-        return np.minimum((cum <= u).sum(axis=1), self.num_classes - 1).astype(np.int64)
+        lp = self.log_probabilities(counts)
+        cum = np.cumsum(np.exp(lp), axis=1)
+        raw = rng.random(cum.shape[0])
+        u = raw[:, None] * cum[:, -1:]  # scale by the row total: rounding-safe
+        out = np.minimum((cum <= u).sum(axis=1), self.num_classes - 1).astype(np.int64)
+        # Rows whose non-top classes together have probability below 2^-20: one uniform cannot resolve
+        # them (below 2^-53 they were never drawn); draw "not the top class" from its log-probability.
+        top = np.argmax(lp, axis=1)
+        rows = np.arange(lp.shape[0])
+        masked = lp.copy()
+        masked[rows, top] = -np.inf
+        log_rest = np.logaddexp.reduce(masked, axis=1)
+        small = np.flatnonzero(tiny(log_rest))
+        if small.size:
+            other = refine_rare_event(np.zeros(small.size, bool), raw[small], log_rest[small], rng)
+            out[small] = top[small]
+            for i in small[other]:
+                out[i] = categorical_from_log(masked[i], rng)
+        return out

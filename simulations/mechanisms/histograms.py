@@ -36,6 +36,7 @@ import numpy as np
 from limits._validation import check_positive, check_probability
 from simulations.seeding import check_generator
 
+from ._rare import refine_rare_event, tiny
 from .exponential import check_counts
 from .laplace import laplace_logcdf, laplace_logsf
 
@@ -191,8 +192,24 @@ class GeometricHistogram:
         """Noisy histograms, (L, K) -> (L, K) int64: difference of two geometric variables."""
         rng = check_generator(rng)
         h = check_counts(histograms)
-        p = -math.expm1(-self.a)  # success probability 1 - e^{-a}; G1 - G2 ~ dlaplace(a)
-        return h + rng.geometric(p, size=h.shape) - rng.geometric(p, size=h.shape)
+        if not tiny(-self.a):
+            p = -math.expm1(-self.a)  # success probability 1 - e^{-a}; G1 - G2 ~ dlaplace(a)
+            return h + rng.geometric(p, size=h.shape) - rng.geometric(p, size=h.shape)
+        # e^{-a} < 2^-20: numpy's geometric resolves 1 - p only to 2^-53 (no noise at all past a ~ 37).
+        # P(Z != 0) = 2r/(1+r), r = e^{-a}; given Z != 0 a fair sign and P(|Z| > m | |Z| >= m) = r:
+        # each step is a rare event drawn from its log-probability.
+        log_nonzero = math.log(2.0) - self.a - math.log1p(math.exp(-self.a))
+        flat = np.zeros(h.size, dtype=np.int64)
+        live = np.flatnonzero(refine_rare_event(np.zeros(h.size, bool), rng.random(h.size), log_nonzero, rng))
+        sign = np.where(rng.random(live.size) < 0.5, -1, 1)
+        mag = np.ones(live.size, dtype=np.int64)
+        go = np.arange(live.size)
+        while go.size:
+            more = refine_rare_event(np.zeros(go.size, bool), rng.random(go.size), -self.a, rng)
+            go = go[more]
+            mag[go] += 1
+        flat[live] = sign * mag
+        return h + flat.reshape(h.shape)
 
     def log_pmf(self, noisy, histograms) -> np.ndarray:
         """Exact log P(H̃ = noisy | H = histograms), summed over the last axis (independent counts)."""

@@ -21,9 +21,11 @@ import numpy as np
 
 from limits._validation import check_int, check_positive
 from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon, check_priors
+from simulations.mechanisms._rare import refine_rare_event
 from simulations.seeding import check_generator
 
-__all__ = ["K_STAR_RTOL", "RRTopK", "RRWithPrior", "RandomizedResponse", "rr_probabilities", "top_k_order"]
+__all__ = ["K_STAR_RTOL", "RRTopK", "RRWithPrior", "RandomizedResponse", "rr_log_flip_probability",
+           "rr_log_probabilities", "rr_probabilities", "top_k_order"]
 
 # Relative tolerance under which two values of the RRWithPrior objective w_k count as tied (then
 # the smaller k wins). Exact ties are common at "nice" epsilons (e.g. ε = ln 3, p = (3/4, 1/4):
@@ -41,11 +43,41 @@ def rr_probabilities(epsilon: float, k):
     References: 004 eq. (1) (k = K) and Algorithm 1 step 2.
     """
     t = np.exp(-check_positive("epsilon", epsilon))
+    k = _check_k(k)
+    keep = 1.0 / (1.0 + (k - 1.0) * t)
+    return keep, t * keep
+
+
+def _check_k(k) -> np.ndarray:
     k = np.asarray(k, dtype=float)
     if not np.all(np.isfinite(k)) or np.any(k < 1) or np.any(k != np.round(k)):
         raise ValueError(f"k must be an integer (or integer array) >= 1, got k={k!r}")
-    keep = 1.0 / (1.0 + (k - 1.0) * t)
-    return keep, t * keep
+    return k
+
+
+def rr_log_probabilities(epsilon: float, k):
+    """Natural logs of :func:`rr_probabilities`, exact at every ε (no rounding of keep to 1).
+
+    ``ln keep = -log1p((k-1) e^{-ε})`` and ``ln other = -ε - log1p((k-1) e^{-ε})``.
+
+    References: 004 eq. (1), Algorithm 1 step 2.
+    """
+    epsilon = check_positive("epsilon", epsilon)
+    k = _check_k(k)
+    lse = np.log1p((k - 1.0) * np.exp(-epsilon))
+    return -lse, -epsilon - lse
+
+
+def rr_log_flip_probability(epsilon: float, k):
+    """ln P(output != label | label in the candidate set) = ln((k-1) e^{-ε} / (1 + (k-1) e^{-ε})); -inf for k = 1.
+
+    What the samplers use to decide a flip when it is rarer than 2^-20 (see ``_rare``): at ε = 40 and
+    k = 10 it is ln(3.8e-17), while 1 - keep rounds to 0.
+    """
+    _, log_other = rr_log_probabilities(epsilon, k)
+    k = _check_k(k)
+    with np.errstate(divide="ignore"):
+        return np.log(k - 1.0) + log_other
 
 
 def top_k_order(prior) -> np.ndarray:
@@ -83,8 +115,13 @@ def _top_k_channel(order: np.ndarray, k: int, keep: float, other: float) -> np.n
     return P
 
 
-def _sample_top_k(labels: np.ndarray, order: np.ndarray, k, keep, rng: np.random.Generator) -> np.ndarray:
-    """Vectorized RRTop-k with per-example candidate order (K,) or (N, K), k and keep probability."""
+def _sample_top_k(labels: np.ndarray, order: np.ndarray, k, keep, rng: np.random.Generator,
+                  log_flip=None) -> np.ndarray:
+    """Vectorized RRTop-k with per-example candidate order (K,) or (N, K), k and keep probability.
+
+    ``log_flip`` (scalar or (N,)): ln(1 - keep) computed without rounding; where it is below
+    ln 2^-20 the flip is drawn from it exactly (``_rare``) instead of from ``u >= keep``.
+    """
     n = labels.size
     K = order.shape[-1]
     rows = np.arange(n)
@@ -98,7 +135,11 @@ def _sample_top_k(labels: np.ndarray, order: np.ndarray, k, keep, rng: np.random
         r = rank[rows, labels]
     k = np.broadcast_to(np.asarray(k, dtype=np.int64), (n,))
     inside = r < k
-    kept = inside & (rng.random(n) < keep)
+    u = rng.random(n)
+    stay = u < keep
+    if log_flip is not None:
+        stay = ~refine_rare_event(~stay, u, log_flip, rng)
+    kept = inside & stay
     # Inside Y_k and not kept: uniform over the k - 1 other slots (skip the label's own slot);
     # outside Y_k: uniform over all k slots.
     j = rng.integers(0, np.where(inside, np.maximum(k - 1, 1), k))
@@ -137,7 +178,8 @@ class RandomizedResponse:
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         keep, _ = rr_probabilities(self.epsilon, self.num_classes)
-        return _sample_top_k(labels, np.arange(self.num_classes), self.num_classes, keep, rng)
+        return _sample_top_k(labels, np.arange(self.num_classes), self.num_classes, keep, rng,
+                             rr_log_flip_probability(self.epsilon, self.num_classes))
 
 
 @dataclass(frozen=True, slots=True)
@@ -169,6 +211,13 @@ class RRTopK:
         keep, other = rr_probabilities(self.epsilon, self.k)
         return float(keep), float(other)
 
+    def _log_flip_probability(self) -> float:
+        """ln(1 - keep) without rounding (the planted-bug variants: from their own keep)."""
+        if type(self)._probabilities is RRTopK._probabilities:
+            return float(rr_log_flip_probability(self.epsilon, self.k))
+        with np.errstate(divide="ignore"):
+            return float(np.log1p(-self._probabilities()[0]))
+
     def top_k(self, prior) -> np.ndarray:
         """The candidate set Y_k for ``prior`` (shape (K,)), as label indices in decreasing prior."""
         return top_k_order(_one_prior(prior, self.num_classes))[: self.k]
@@ -182,7 +231,8 @@ class RRTopK:
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         p = check_priors(prior, self.num_classes, n=labels.size)
-        return _sample_top_k(labels, top_k_order(p), self.k, self._probabilities()[0], rng)
+        return _sample_top_k(labels, top_k_order(p), self.k, self._probabilities()[0], rng,
+                             self._log_flip_probability())
 
 
 @dataclass(frozen=True, slots=True)
@@ -234,4 +284,4 @@ class RRWithPrior:
         order = top_k_order(p)  # one sort serves both k* and the candidate sets
         k = self._k_star_from(self._objective_sorted(np.take_along_axis(p, order, axis=-1)))
         keep, _ = rr_probabilities(self.epsilon, k)
-        return _sample_top_k(labels, order, k, keep, rng)
+        return _sample_top_k(labels, order, k, keep, rng, rr_log_flip_probability(self.epsilon, k))

@@ -14,6 +14,7 @@ import numpy as np
 
 from limits._validation import check_int
 from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon
+from simulations.mechanisms._rare import refine_rare_event
 from simulations.seeding import check_generator
 
 __all__ = ["MAX_CHANNEL_CLASSES", "VectorMechanism", "output_bits"]
@@ -67,6 +68,15 @@ class VectorMechanism:
         t = np.exp(-self.bit_epsilon())
         return float(1.0 / (1.0 + t)), float(t / (1.0 + t))
 
+    def log_flip_probabilities(self) -> tuple[float, float]:
+        """(ln a, ln b) without rounding: ``-log1p(e^{-ε/2})`` and ``-ε/2 - log1p(e^{-ε/2})``.
+
+        ln(1 - a) = ln b and ln(1 - b) = ln a. At ε = 80, a rounds to 1.0 in float while ln(1 - a) = -40.
+        """
+        s = self.bit_epsilon()
+        lse = float(np.log1p(np.exp(-s)))
+        return -lse, -s - lse
+
     def bit_probabilities(self) -> np.ndarray:
         """Q[y, j] = P(Z(j) = 1 | label y), shape (K, K): a on the diagonal, b elsewhere (eq. (12))."""
         a, b = self.flip_probabilities()
@@ -84,22 +94,32 @@ class VectorMechanism:
         if K > MAX_CHANNEL_CLASSES:
             raise ValueError(f"the full channel has 2^K columns; num_classes must be <= {MAX_CHANNEL_CLASSES} "
                              f"for channel_matrix, got num_classes={K} (use bit_probabilities())")
-        a, b = self.flip_probabilities()
+        return np.exp(self.log_channel_matrix())
+
+    def log_channel_matrix(self) -> np.ndarray:
+        """ln P[y, c], shape (K, 2^K), from ln a and ln b without rounding (exact at large ε, where a
+        rounds to 1); same column order and size limit as :meth:`channel_matrix`."""
+        K = self.num_classes
+        if K > MAX_CHANNEL_CLASSES:
+            raise ValueError(f"the full channel has 2^K columns; num_classes must be <= {MAX_CHANNEL_CLASSES} "
+                             f"for log_channel_matrix, got num_classes={K} (use bit_probabilities())")
+        la, lb = self.log_flip_probabilities()  # ln(1 - a) = ln b, ln(1 - b) = ln a
         bits = output_bits(K).T.astype(float)  # (K, 2^K): bits[y, c] = z(y)
         ones_elsewhere = bits.sum(axis=0)[None, :] - bits
-        log_p = (bits * np.log(a) + (1 - bits) * np.log1p(-a)
-                 + ones_elsewhere * np.log(b) + (K - 1 - ones_elsewhere) * np.log1p(-b))
-        return np.exp(log_p)
+        return bits * la + (1 - bits) * lb + ones_elsewhere * lb + (K - 1 - ones_elsewhere) * la
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
         """Privatize labels (N,) -> bit vectors (N, K) of uint8 (0/1).
 
         One uniform per bit compared with its threshold (a for the true class, b elsewhere); about a
         second for N = 10^6, K = 100 on one core (numba measured no faster than this numpy loop).
+        Where b < 2^-20 (ε > ~27.7) the rare outcomes (a one off the true class, a zero on it) are
+        drawn from ln b exactly instead (``simulations.mechanisms._rare``).
         """
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         a, b = self.flip_probabilities()
+        _, log_b = self.log_flip_probabilities()
         n, K = labels.size, self.num_classes
         out = np.empty((n, K), dtype=bool)
         buf = np.empty((min(n, _BLOCK_ROWS), K))
@@ -110,5 +130,8 @@ class VectorMechanism:
             block = out[start:stop]
             np.less(u, b, out=block)
             rows, y = np.arange(stop - start), labels[start:stop]
-            block[rows, y] = u[rows, y] < a
+            u_true = u[rows, y].copy()
+            block[rows, y] = u_true < a
+            block[:] = refine_rare_event(block, u, log_b, rng)  # a one off the true class: w.p. b
+            block[rows, y] = ~refine_rare_event(u_true >= a, u_true, log_b, rng)  # a zero on it: w.p. 1 - a = b
         return out.view(np.uint8)

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from proofs_checks import DPCheckResult, check_channel, check_label_dp, is_tight, max_privacy_loss
-from proofs_checks.dp import privacy_loss_witness, within
+from proofs_checks.dp import event_privacy_loss_witness, max_event_privacy_loss, privacy_loss_witness, within
 
 
 @pytest.mark.parametrize("channel,expected", [
@@ -19,7 +19,6 @@ from proofs_checks.dp import privacy_loss_witness, within
     ([[0.5, 0.5, 0.0], [0.25, 0.75, 0.0]], math.log(2)),  # an all-zero column is 0/0: ignored
     ([[1.0, 0.0], [0.0, 1.0]], math.inf),  # 1/0
     ([[0.9, 0.1], [0.1, 0.9], [0.5, 0.5]], math.log(9)),
-    ([[0.3], [0.1]], math.log(3)),  # sub-channel: rows need not sum to one
     ([[1.0]], 0.0),
 ])
 def test_hand_derived(channel, expected):
@@ -35,19 +34,29 @@ def test_log_space_survives_tiny_probabilities():
 def test_witness_points_at_the_worst_triple():
     loss, (y, y2, z) = privacy_loss_witness([[0.2, 0.8], [0.6, 0.4], [0.5, 0.5]])
     assert loss == pytest.approx(math.log(3)) and (y, y2, z) == (1, 0, 0)
-    assert privacy_loss_witness([[0.0, 0.0]]) == (0.0, None)
+    assert event_privacy_loss_witness([[0.0, 0.0]]) == (0.0, None)
+
+
+def test_event_subchannels_have_their_own_entry_point():
+    # Sub-stochastic event matrices (rows sum to <= 1): P(E|y) = 0.3 vs 0.1, ratio 3.
+    assert max_event_privacy_loss([[0.3], [0.1]]) == pytest.approx(math.log(3), rel=1e-15)
+    with pytest.raises(ValueError, match="subchannel rows must sum to at most 1"):
+        max_event_privacy_loss([[0.9, 0.3], [0.1, 0.1]])
+    with pytest.raises(ValueError, match="channel rows must sum to 1"):  # not a channel: refused
+        max_privacy_loss([[0.3], [0.1]])
 
 
 def test_against_exact_triple_loop():
     rng = np.random.default_rng(0)
     for _ in range(30):
         num = rng.integers(0, 6, size=(int(rng.integers(1, 5)), int(rng.integers(1, 6))))
-        P = [[Fraction(int(v), 7) for v in row] for row in num]
+        num[:, 0] += 1  # no all-zero row: every row normalizes to a probability vector
+        P = [[Fraction(int(v), int(row.sum())) for v in row] for row in num]
         ratios = [Fraction(P[y][z]) / P[y2][z] if P[y2][z] else (math.inf if P[y][z] else None)
                   for z in range(len(P[0])) for y in range(len(P)) for y2 in range(len(P))]
         ratios = [r for r in ratios if r is not None]
         expected = 0.0 if not ratios else (math.inf if math.inf in ratios else math.log(max(ratios)))
-        assert max_privacy_loss(num / 7) == pytest.approx(expected, rel=1e-14, abs=1e-15)
+        assert max_privacy_loss(num / num.sum(axis=1, keepdims=True)) == pytest.approx(expected, rel=1e-14, abs=1e-15)
 
 
 @pytest.mark.parametrize("bad", [[[-0.1, 1.1]], [[np.nan, 1.0]], [0.5, 0.5], np.zeros((0, 2)), [[np.inf, 0]]])
