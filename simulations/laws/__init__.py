@@ -4,6 +4,7 @@
   of side h, eqs. (36), (121); the three-point heavy-tailed law, eqs. (156), (159));
 * :mod:`~simulations.laws.benchmarks` — fixed laws with known (β, γ), bounded and heavy-tailed
   (asymmetric) noise;
+* :mod:`~simulations.laws.circle` — K Gaussian classes on the unit circle (000 Section 5.1);
 * :mod:`~simulations.laws.base` — uniform features, grid convention, the risk formulas.
 
 Every law: ``sample(n, rng) -> (X (n, d), Y (n,))``, ``eta(X)``, ``bayes_risk()``,
@@ -11,6 +12,7 @@ Every law: ``sample(n, rng) -> (X (n, d), Y (n,))``, ``eta(X)``, ``bayes_risk()`
 """
 
 from simulations.laws.base import ClassificationLaw, RegressionLaw, midpoint_grid
+from simulations.laws.circle import CircleMixture
 from simulations.laws.benchmarks import AdditiveRegression, BoundaryClassification, LomaxNoise, UniformNoise
 from simulations.laws.holder_tsybakov import (
     BumpClassification,
@@ -26,6 +28,7 @@ __all__ = [
     "BumpClassification",
     "BumpField",
     "BumpRegression",
+    "CircleMixture",
     "ClassificationLaw",
     "LomaxNoise",
     "RegressionLaw",

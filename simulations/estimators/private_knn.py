@@ -1,0 +1,176 @@
+"""kNN classification under local label DP: RR, LP-2ST, ALIBI and the vector approximation of 000.
+
+The four methods of 000 Section 5.1 share one training set and, at the evaluation points, one
+neighbour list per point (common random numbers). Privatization (:func:`privatize`) and prediction
+(:func:`predict`) are separate so that a plain reference can be fed the same privatized labels:
+
+* **RR** — K-ary randomized response (004 eq. (1)); kNN majority vote of the noisy labels.
+* **LP-2ST** — 004 Algorithm 3 with T = 2 stages and kNN as the training algorithm A. The first
+  ``round(split_fraction · N)`` points (a label-independent split: the sample is i.i.d.) get RR.
+  The stage-1 model at a stage-2 point x is the label histogram q of the stage-1 noisy labels of its
+  ``prior_k`` nearest stage-1 neighbours, debiased for RR's known channel,
+  ``p̂ = (q − b)/(a − b)`` clipped at 0 and renormalized (a, b: RR's keep / other probabilities),
+  then sharpened with a temperature t as in 004 Appendix E, ``p ∝ exp(ln p̂ / t) = p̂^{1/t}``. Stage 2
+  applies RRWithPrior with that prior (004 Algorithm 2); the final model is the kNN vote over all N
+  privatized labels. Stage-1 labels are the RR method's own noisy labels of those points (they are
+  drawn by the same mechanism; sharing them is one more common random number).
+* **ALIBI** — Laplace noise of scale 2/ε on the one-hot label, Bayesian soft labels under the
+  uniform prior; kNN average of the soft labels; argmax.
+* **Vector** — the K-bit vector mechanism (000 eq. (12)-(13)); ``g_j(x) = (1/k) ∑ Z_i(j)`` (eq. (29));
+  the debiased ``(g_j − b)/(a − b)`` estimates η_j (eq. (24)); prediction ``argmax_j g_j`` (eq. (16)),
+  the same class since the debiasing is increasing.
+
+Votes over integer counts break ties uniformly at random with a caller-supplied jitter
+(:func:`simulations.kernels_knn.vote`); ALIBI's sums are continuous.
+
+References: 000 Section 5.1, eq. (12)-(16), (24), (29); 004 eq. (1), Algorithms 2-3, Appendix E.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+import numpy as np
+
+from limits._validation import check_int, check_positive, check_real
+from simulations.estimators.knn import build_tree
+from simulations.kernels_knn import neighbour_label_counts, neighbour_row_sums, vote
+from simulations.mechanisms import ALIBI, RandomizedResponse, RRWithPrior, VectorMechanism, rr_probabilities
+
+__all__ = ["METHODS", "PrivateLabels", "check_lp2st_options", "lp2st_prior", "lp2st_prior_from_counts",
+           "brute_force_neighbours", "lp2st_prior_reference", "predict", "predict_reference", "privatize", "stage1_size", "vector_estimates"]
+
+METHODS = ("RR", "LP-2ST", "ALIBI", "Vector")
+
+
+class PrivateLabels(NamedTuple):
+    """Everything the methods learn from: per training point, shapes (N,), (N,), (N, K), (N, K)."""
+
+    rr: np.ndarray  # int64 (N,): RR noisy labels
+    lp2st: np.ndarray  # int64 (N,): stage-1 RR labels then stage-2 RRWithPrior labels
+    vector: np.ndarray  # uint8 (N, K): Z of the vector mechanism
+    alibi: np.ndarray  # float64 (N, K): ALIBI soft labels
+
+
+def check_lp2st_options(N: int, k: int, split_fraction: float, prior_k: int) -> None:
+    """Guards of the experiment options: ``1 <= k <= N``, split in (0, 1), ``1 <= prior_k <= n1``."""
+    N = check_int("N", N, low=1)
+    k = check_int("k", k, low=1)
+    if k > N:
+        raise ValueError(f"k must be <= N={N}, got k={k}")
+    check_real("split_fraction", split_fraction, low=0.0, high=1.0, low_open=True, high_open=True)
+    n1 = stage1_size(N, split_fraction)
+    prior_k = check_int("prior_k", prior_k, low=1)
+    if not 1 <= n1 < N:
+        raise ValueError(f"split_fraction={split_fraction} leaves an empty stage with N={N}")
+    if prior_k > n1:
+        raise ValueError(f"prior_k must be <= the {n1} stage-1 points, got prior_k={prior_k}")
+
+
+def stage1_size(N: int, split_fraction: float) -> int:
+    """Number of stage-1 points, ``round(split_fraction · N)``."""
+    return int(round(split_fraction * N))
+
+
+def lp2st_prior_from_counts(counts, *, epsilon: float, temperature: float) -> np.ndarray:
+    """Stage-2 priors from stage-1 neighbour label counts (n2, K): debias for RR, clip, sharpen.
+
+    ``q = counts / k``; ``p̂ = max(q − b, 0) / (a − b)`` renormalized; ``p ∝ p̂^{1/t}``. Rows sum to 1
+    (``∑_j (q_j − b)/(a − b) = 1``, so at least one entry is positive).
+    """
+    check_positive("temperature", temperature)
+    counts = np.asarray(counts, dtype=np.float64)
+    K = counts.shape[1]
+    keep, other = rr_probabilities(epsilon, K)
+    q = counts / counts.sum(axis=1, keepdims=True)
+    p = np.maximum(q - float(other), 0.0) / float(keep - other)
+    p = p / p.max(axis=1, keepdims=True)  # scale out before the power (no underflow of the top entry)
+    p = p ** (1.0 / temperature)
+    return p / p.sum(axis=1, keepdims=True)
+
+
+def lp2st_prior(X1, z1, X2, *, num_classes: int, epsilon: float, prior_k: int, temperature: float) -> np.ndarray:
+    """The stage-1 kNN model's prior at each stage-2 point: X1 (n1, 2), z1 (n1,), X2 (n2, 2) -> (n2, K)."""
+    _, idx = build_tree(X1).query(X2, k=prior_k)
+    idx = np.asarray(idx, dtype=np.int64).reshape(len(X2), prior_k)
+    counts = neighbour_label_counts(z1, idx, num_classes)
+    return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature)
+
+
+def privatize(X, Y, rng: np.random.Generator, *, num_classes: int, epsilon: float, split_fraction: float,
+              prior_k: int, temperature: float) -> PrivateLabels:
+    """Privatize the N labels once per method, drawing from ``rng`` in the order RR, RRWithPrior,
+    vector, ALIBI (the order fixes the stream; each method's labels have its mechanism's law)."""
+    N = len(Y)
+    check_lp2st_options(N, 1, split_fraction, prior_k)
+    n1 = stage1_size(N, split_fraction)
+    rr = RandomizedResponse(num_classes, epsilon).sample(Y, rng)
+    prior = lp2st_prior(X[:n1], rr[:n1], X[n1:], num_classes=num_classes, epsilon=epsilon, prior_k=prior_k,
+                        temperature=temperature)
+    lp = np.concatenate([rr[:n1], RRWithPrior(num_classes, epsilon).sample(Y[n1:], rng, prior=prior)])
+    Z = VectorMechanism(num_classes, epsilon).sample(Y, rng)
+    alibi = ALIBI(num_classes, epsilon)
+    soft = alibi.soft_labels(alibi.sample(Y, rng))
+    return PrivateLabels(rr, lp, Z, soft)
+
+
+def predict(idx, private: PrivateLabels, jitter, *, num_classes: int) -> dict[str, np.ndarray]:
+    """Predictions of the four methods at M points from their neighbour lists ``idx`` (M, k).
+
+    ``jitter`` (M, K) uniform on [0, 1) breaks ties of the integer votes (RR, LP-2ST, Vector).
+    Returns {method: int64 (M,)}.
+    """
+    return {
+        "RR": vote(neighbour_label_counts(private.rr, idx, num_classes), jitter),
+        "LP-2ST": vote(neighbour_label_counts(private.lp2st, idx, num_classes), jitter),
+        "ALIBI": vote(neighbour_row_sums(private.alibi, idx)),
+        "Vector": vote(neighbour_row_sums(private.vector, idx), jitter),
+    }
+
+
+def vector_estimates(idx, Z, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+    """``g_j(x)`` of 000 eq. (29) and its debiased form ``(g − b)/(a − b)`` (eq. (24)), both (M, K)."""
+    K = Z.shape[1]
+    a, b = VectorMechanism(K, epsilon).flip_probabilities()
+    g = neighbour_row_sums(Z, idx) / idx.shape[1]
+    return g, (g - b) / (a - b)
+
+
+# ------------------------------------------------------------------ plain reference (test oracle)
+def brute_force_neighbours(X, Xq, k: int) -> np.ndarray:
+    """Indices of the k nearest rows of X (N, d) for each row of Xq (M, d), nearest first: (M, k)."""
+    X = np.asarray(X, dtype=float)
+    out = np.empty((len(Xq), k), dtype=np.int64)
+    for m, x in enumerate(np.asarray(Xq, dtype=float)):
+        d2 = ((X - x) ** 2).sum(axis=1)
+        part = np.argpartition(d2, k - 1)[:k]
+        out[m] = part[np.argsort(d2[part], kind="stable")]
+    return out
+
+
+def predict_reference(X, Xq, private: PrivateLabels, jitter, *, num_classes: int, k: int,
+                      neighbours=brute_force_neighbours) -> dict[str, np.ndarray]:
+    """Plain numpy version of :func:`predict`: its own neighbour search, one loop per method and point.
+
+    ``neighbours(X, Xq, k) -> (M, k)`` is the search (default: brute force; the benchmark passes
+    scikit-learn's). Used as the oracle of the fast path and as the benchmark's reference.
+    """
+    idx = neighbours(X, Xq, k)
+    K = num_classes
+    jitter = np.asarray(jitter, dtype=float)
+    out = {m: np.empty(len(Xq), dtype=np.int64) for m in METHODS}
+    for m in range(len(Xq)):
+        nb = idx[m]
+        out["RR"][m] = np.argmax(np.bincount(private.rr[nb], minlength=K) + 0.5 * jitter[m])
+        out["LP-2ST"][m] = np.argmax(np.bincount(private.lp2st[nb], minlength=K) + 0.5 * jitter[m])
+        out["ALIBI"][m] = np.argmax(private.alibi[nb].sum(axis=0))
+        out["Vector"][m] = np.argmax(private.vector[nb].sum(axis=0, dtype=np.int64) + 0.5 * jitter[m])
+    return out
+
+
+def lp2st_prior_reference(X1, z1, X2, *, num_classes: int, epsilon: float, prior_k: int, temperature: float,
+                          neighbours=brute_force_neighbours) -> np.ndarray:
+    """Plain version of :func:`lp2st_prior` (own neighbour search, one bincount per point)."""
+    idx = neighbours(X1, X2, prior_k)
+    counts = np.stack([np.bincount(z1[nb], minlength=num_classes) for nb in idx])
+    return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature)

@@ -1,0 +1,178 @@
+"""K Gaussian classes on the unit circle: the synthetic law of 000 Section 5.1 (Figures 2-4).
+
+Class ``j`` (0-based) has prior ``1/K`` and features ``X | Y = j ~ N(μ_j, σ² I_2)`` with
+``μ_j = (cos 2πj/K, sin 2πj/K)``. Everything the experiments need is exact or a deterministic
+quadrature, never sampling:
+
+* the posterior ``η_j(x) = softmax_j(x·μ_j / σ²)`` (the ``|x|²`` and ``|μ_j|² = 1`` terms of the
+  Gaussian exponents are common to every class and cancel), computed with log-sum-exp;
+* the Bayes accuracy ``∫ max_j η_j f = (1/K) ∑_j P_j(V_j) = P_0(V_0)``, where ``V_j`` is the set where
+  class ``j`` wins (the wedge of half-angle ``π/K`` around ``μ_j``; a half-plane for K = 2) and, by
+  the rotational symmetry of the law, every class has the same probability of landing in its own
+  wedge. The angle ``θ`` of ``X ~ N(μ_0, σ²I)`` has the projected-normal density
+  ``p(θ) = (1/2π) [e^{-s²/2} + √(2π) t Φ(t) e^{-s² sin²θ / 2}]`` with ``s = 1/σ``, ``t = s cos θ``,
+  so the Bayes accuracy is ``2 ∫_0^{π/K} p(θ) dθ``, one adaptive quadrature (error < 1e-10);
+* the ball mass ``p_r(x) = P(|X − x| <= r)`` and the radius ``r_0(x)`` of 000 eq. (30) (noncentral
+  χ² with 2 degrees of freedom per component), and a Lipschitz constant of η for 000 eq. (34).
+
+References: 000 Section 5.1 (the law), eq. (5) (Bayes classifier), Appendix B.1 eq. (30), (34).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy import integrate, optimize, special, stats
+
+from limits._validation import check_int, check_positive, check_real
+from simulations.seeding import check_generator
+
+__all__ = ["CircleMixture"]
+
+
+@lru_cache(maxsize=256)
+def _bayes_accuracy(num_classes: int, sigma: float) -> float:
+    s = 1.0 / sigma
+
+    def p(theta):
+        t = s * math.cos(theta)
+        return (math.exp(-0.5 * s * s) + math.sqrt(2 * math.pi) * t * special.ndtr(t)
+                * math.exp(-0.5 * (s * math.sin(theta)) ** 2)) / (2 * math.pi)
+
+    val, _ = integrate.quad(p, 0.0, math.pi / num_classes, epsabs=1e-13, epsrel=1e-12, limit=200)
+    return 2.0 * val
+
+
+@lru_cache(maxsize=64)
+def _lipschitz(num_classes: int, sigma: float) -> float:
+    K = num_classes
+    # Polar grid over one half-wedge (the law is invariant under rotations by 2π/K and the reflection
+    # θ -> -θ, which permute the classes), resolving both σ and the wedge.
+    r = np.linspace(0.0, 1.0 + 12.0 * sigma, int(min(4000, max(400, 40 * (1.0 + 12 * sigma) / sigma))))
+    n_theta = int(min(400, max(16, 10 * (math.pi / K) / sigma)))
+    theta = np.linspace(0.0, math.pi / K, n_theta)
+    law = CircleMixture(K, sigma)
+    mu = law.means()
+    best = 0.0
+    for th in theta:
+        X = np.stack([r * math.cos(th), r * math.sin(th)], axis=1)
+        eta = law.posterior(X)
+        mbar = eta @ mu
+        # |∇η_j| = η_j |μ_j − μ̄(x)| / σ²
+        dist = np.sqrt(((mu[None, :, :] - mbar[:, None, :]) ** 2).sum(axis=2))
+        best = max(best, float((eta * dist).max()) / sigma ** 2)
+    return best
+
+
+@dataclass(frozen=True, slots=True)
+class CircleMixture:
+    """Equal-weight mixture of K isotropic Gaussians centred on the unit circle.
+
+    Parameters
+    ----------
+    num_classes : int >= 2
+        K; class means ``μ_j = (cos 2πj/K, sin 2πj/K)``, ``j = 0..K-1``.
+    sigma : float > 0
+        Standard deviation of each coordinate (000 uses σ = 0.05 and σ = 2/K).
+
+    References: 000 Section 5.1.
+    """
+
+    num_classes: int
+    sigma: float
+
+    def __post_init__(self):
+        check_int("num_classes", self.num_classes, low=2)
+        check_positive("sigma", self.sigma)
+
+    @property
+    def d(self) -> int:
+        return 2
+
+    def means(self) -> np.ndarray:
+        """Class means, shape (K, 2)."""
+        a = 2.0 * np.pi * np.arange(self.num_classes) / self.num_classes
+        return np.stack([np.cos(a), np.sin(a)], axis=1)
+
+    def sample(self, n: int, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        """Draw ``n`` pairs: ``X`` float64 (n, 2), ``Y`` int64 (n,) (labels first, then the noise)."""
+        n = check_int("n", n, low=0)
+        rng = check_generator(rng)
+        Y = rng.integers(0, self.num_classes, size=n)
+        X = self.means()[Y] + self.sigma * rng.standard_normal((n, 2))
+        return X, Y.astype(np.int64)
+
+    def _points(self, X) -> np.ndarray:
+        X = np.asarray(X, dtype=float)
+        if X.ndim != 2 or X.shape[1] != 2:
+            raise ValueError(f"X must have shape (n, 2), got shape {X.shape}")
+        if not np.all(np.isfinite(X)):
+            raise ValueError("X must be finite")
+        return X
+
+    def posterior(self, X) -> np.ndarray:
+        """``η_j(x) = P(Y = j | X = x)``, shape (n, K); rows sum to 1 (log-sum-exp, no overflow)."""
+        X = self._points(X)
+        logits = (X @ self.means().T) / self.sigma ** 2
+        return special.softmax(logits, axis=1)
+
+    def density(self, X) -> np.ndarray:
+        """Feature density ``f(x) = (1/K) ∑_j φ_σ(x − μ_j)``, shape (n,)."""
+        X = self._points(X)
+        d2 = ((X[:, None, :] - self.means()[None]) ** 2).sum(axis=2)
+        return np.exp(special.logsumexp(-0.5 * d2 / self.sigma ** 2, axis=1)) / (
+            self.num_classes * 2 * np.pi * self.sigma ** 2)
+
+    def bayes_accuracy(self) -> float:
+        """``E[max_j η_j(X)]`` by one-dimensional adaptive quadrature (see the module docstring)."""
+        return _bayes_accuracy(self.num_classes, float(self.sigma))
+
+    def ball_mass(self, X, r) -> np.ndarray:
+        """``p_r(x) = P(|X' − x| <= r)`` for X' from the law; X (n, 2), r scalar or (n,) -> (n,).
+
+        Each component gives a noncentral χ²(2) probability ``P(χ²_2(|x−μ_j|²/σ²) <= r²/σ²)``.
+        References: 000 Appendix B.1 (definition of p_r before eq. (30)).
+        """
+        X = self._points(X)
+        r = np.broadcast_to(np.asarray(r, dtype=float), (X.shape[0],))
+        if np.any(~np.isfinite(r)) or np.any(r < 0):
+            raise ValueError("r must be finite and >= 0")
+        d2 = ((X[:, None, :] - self.means()[None]) ** 2).sum(axis=2) / self.sigma ** 2
+        q = (r / self.sigma)[:, None] ** 2
+        return stats.ncx2.cdf(np.broadcast_to(q, d2.shape), 2, d2).mean(axis=1)
+
+    def r0(self, X, mass: float) -> np.ndarray:
+        """``r_0(x) = inf{r : p_r(x) >= mass}`` of 000 eq. (30) (there mass = 2k/N), shape (n,).
+
+        Vectorized bisection to a relative width of 1e-9 (p_r is continuous and increasing in r).
+        """
+        X = self._points(X)
+        mass = check_real("mass", mass, low=0.0, high=1.0, low_open=True, high_open=True)
+        lo = np.zeros(X.shape[0])
+        hi = np.full(X.shape[0], 1.0)
+        while True:  # grow the bracket until every point reaches the mass
+            short = self.ball_mass(X, hi) < mass
+            if not short.any():
+                break
+            hi = np.where(short, 2 * hi, hi)
+        for _ in range(60):
+            mid = 0.5 * (lo + hi)
+            ok = self.ball_mass(X, mid) >= mass
+            hi = np.where(ok, mid, hi)
+            lo = np.where(ok, lo, mid)
+            if np.all(hi - lo <= 1e-9 * hi):
+                break
+        return hi
+
+    def lipschitz(self) -> float:
+        """``L = sup_x max_j |∇η_j(x)|`` estimated on a fine polar grid (a lower estimate of the sup).
+
+        ``∇η_j = η_j (μ_j − Σ_l η_l μ_l) / σ²``. The grid covers one half-wedge of angle ``π/K``
+        (enough by symmetry) and radii ``[0, 1 + 12σ]`` at a spacing of at most σ/10 in both
+        directions, so the estimate is within a few percent of the supremum.
+        References: 000 Appendix B.1 (the Lipschitz assumption before eq. (31)).
+        """
+        return _lipschitz(self.num_classes, float(self.sigma))

@@ -1,0 +1,167 @@
+"""kNN under label DP for 000 Section 5.1: aggregation kernels (bit for bit against numpy), the
+LP-2ST prior, the fast trial against a plain reference, argument guards."""
+
+from fractions import Fraction
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from simulations import kernels_knn as kk
+from simulations.estimators import private_knn as pk
+from simulations.experiments import vector_approx as va
+from simulations.mechanisms import rr_probabilities
+
+
+@pytest.fixture
+def rng():
+    return np.random.default_rng(12345)
+
+
+@pytest.mark.parametrize("N,K,M,k", [(50, 3, 7, 1), (300, 17, 40, 25), (1000, 100, 30, 200)])
+def test_kernels_bit_for_bit(rng, N, K, M, k):
+    idx = rng.integers(0, N, (M, k))
+    lab = rng.integers(0, K, N)
+    np.testing.assert_array_equal(kk.neighbour_label_counts(lab, idx, K), kk.neighbour_label_counts_numpy(lab, idx, K))
+    Z = rng.random((N, K)) < 0.3
+    for V in (Z, Z.view(np.uint8), rng.random((N, K)), rng.laplace(size=(N, K))):
+        fast, ref = kk.neighbour_row_sums(V, idx), kk.neighbour_row_sums_numpy(V, idx)
+        assert fast.dtype == ref.dtype
+        np.testing.assert_array_equal(fast, ref)  # same summation order: equal bit for bit
+    # independent check of the counts: one Python loop
+    c = np.zeros((M, K), dtype=np.int64)
+    for m in range(M):
+        for q in idx[m]:
+            c[m, lab[q]] += 1
+    np.testing.assert_array_equal(kk.neighbour_label_counts(lab, idx, K), c)
+
+
+def test_kernels_refuse_out_of_range():
+    with pytest.raises(ValueError, match="idx"):
+        kk.neighbour_label_counts(np.array([0, 1]), np.array([[0, 2]]), 2)
+    with pytest.raises(ValueError, match="idx"):
+        kk.neighbour_row_sums(np.ones((2, 3)), np.array([[-1, 0]]))
+    with pytest.raises(ValueError, match="labels"):
+        kk.neighbour_label_counts(np.array([0, 5]), np.array([[0, 1]]), 2)
+    with pytest.raises(ValueError, match="shape"):
+        kk.neighbour_row_sums(np.ones(3), np.array([[0]]))
+
+
+def test_vote_keeps_order_and_breaks_ties_uniformly(rng):
+    s = np.array([[3, 5, 5, 4], [0, 0, 1, 0]])
+    for _ in range(20):
+        j = kk.vote(s, rng.random(s.shape))
+        assert j[0] in (1, 2) and j[1] == 2
+    j = kk.vote(s, np.nextafter(np.ones(s.shape), 0))  # jitter just below 1 cannot lift 4 over 5
+    assert j[0] in (1, 2)
+    ties = kk.vote(np.zeros((40000, 4), dtype=np.int64), rng.random((40000, 4)))
+    assert stats.chisquare(np.bincount(ties, minlength=4)).pvalue > 1e-4  # uniform, alpha 1e-4 at this seed
+
+
+def test_lp2st_prior_exact_small_case():
+    # counts (6, 3, 1) out of 10, K = 3, ε = ln 2: a = 2/4, b = 1/4; p̂ = (q − b)/(a − b) clipped:
+    # (0.6−0.25, 0.3−0.25, 0)/0.25 = (1.4, 0.2, 0) -> /1.6 = (7/8, 1/8, 0); temperature 1/2: squares, normalized.
+    eps = float(np.log(2.0))
+    keep, other = rr_probabilities(eps, 3)
+    assert keep == pytest.approx(0.5) and other == pytest.approx(0.25)
+    p1 = pk.lp2st_prior_from_counts(np.array([[6, 3, 1]]), epsilon=eps, temperature=1.0)
+    np.testing.assert_allclose(p1[0], [7 / 8, 1 / 8, 0], atol=1e-12)
+    sq = [Fraction(49, 64), Fraction(1, 64), Fraction(0)]
+    p2 = pk.lp2st_prior_from_counts(np.array([[6, 3, 1]]), epsilon=eps, temperature=0.5)
+    np.testing.assert_allclose(p2[0], [float(x / sum(sq)) for x in sq], atol=1e-12)
+    # expected counts of RR with true label j give back exactly e_j (temperature 1)
+    K, e = 5, 1.3
+    keep, other = rr_probabilities(e, K)
+    counts = np.full((K, K), other * 1000.0)
+    np.fill_diagonal(counts, keep * 1000.0)
+    np.testing.assert_allclose(pk.lp2st_prior_from_counts(counts, epsilon=e, temperature=1.0), np.eye(K), atol=1e-12)
+    with pytest.raises(ValueError, match="temperature=0"):
+        pk.lp2st_prior_from_counts(counts, epsilon=e, temperature=0)
+
+
+def _cfg(K=10, sigma=0.1, **kw):
+    base = dict(num_classes=K, sigma=sigma, epsilon=1.0, k=40, N=1500, M=150, prior_k=40)
+    base.update(kw)
+    return va.VectorPoint(**base)
+
+
+@pytest.mark.parametrize("K,sigma", [(2, 0.8), (10, 0.1), (60, 2 / 60)])
+def test_fast_trial_equals_plain_reference(K, sigma):
+    cfg = _cfg(K, sigma)
+    law, X, Y, Xe, Ye, idx, private, jitter, preds = va.trial_predictions(cfg, 3, 7)
+    ref = pk.predict_reference(X, Xe, private, jitter, num_classes=K, k=cfg.k)
+    for m in pk.METHODS:
+        np.testing.assert_array_equal(preds[m], ref[m], err_msg=m)
+    # the LP-2ST prior: kd-tree + kernel against brute force + bincount, bit for bit
+    n1 = pk.stage1_size(cfg.N, cfg.split_fraction)
+    kw = dict(num_classes=K, epsilon=cfg.epsilon, prior_k=cfg.prior_k, temperature=cfg.temperature)
+    np.testing.assert_array_equal(pk.lp2st_prior(X[:n1], private.rr[:n1], X[n1:], **kw),
+                                  pk.lp2st_prior_reference(X[:n1], private.rr[:n1], X[n1:], **kw))
+
+
+def test_privatize_draws_exactly_the_checked_mechanisms():
+    """The labels each method learns from are the outputs of the mechanisms whose exact channels
+    tests/proofs_checks/test_vector_methods_privacy.py checks, drawn in the documented order."""
+    from simulations.mechanisms import ALIBI, RandomizedResponse, RRWithPrior, VectorMechanism
+    cfg = _cfg(7, 0.2)
+    law = va.CircleMixture(7, 0.2)
+    X, Y = law.sample(cfg.N, np.random.default_rng(1))
+    priv = pk.privatize(X, Y, np.random.default_rng(2), num_classes=7, epsilon=1.0, split_fraction=0.6, prior_k=40,
+                        temperature=0.5)
+    r = np.random.default_rng(2)
+    n1 = pk.stage1_size(cfg.N, 0.6)
+    rr = RandomizedResponse(7, 1.0).sample(Y, r)
+    prior = pk.lp2st_prior(X[:n1], rr[:n1], X[n1:], num_classes=7, epsilon=1.0, prior_k=40, temperature=0.5)
+    lp2 = RRWithPrior(7, 1.0).sample(Y[n1:], r, prior=prior)
+    Z = VectorMechanism(7, 1.0).sample(Y, r)
+    a = ALIBI(7, 1.0)
+    soft = a.soft_labels(a.sample(Y, r))
+    np.testing.assert_array_equal(priv.rr, rr)
+    np.testing.assert_array_equal(priv.lp2st, np.concatenate([rr[:n1], lp2]))
+    np.testing.assert_array_equal(priv.vector, Z)
+    np.testing.assert_array_equal(priv.alibi, soft)
+
+
+def test_trial_reproducible_and_in_range():
+    cfg = _cfg(10, 0.1)
+    a, b = va.trial(cfg, 0, 5), va.trial(cfg, 0, 5)
+    assert a == b and set(a) == {f"acc_{m}" for m in pk.METHODS}
+    assert all(0.0 <= v <= 1.0 for v in a.values())
+    s = va.trial(_cfg(10, 0.1, score="sampled"), 0, 5)
+    assert all(v * cfg.M == round(v * cfg.M) for v in s.values())  # fractions of M sampled test labels
+
+
+def test_vector_estimates_debias(rng):
+    Z = np.zeros((4, 3), dtype=np.uint8)
+    Z[:, 1] = 1
+    g, eta_hat = pk.vector_estimates(np.array([[0, 1, 2, 3]]), Z, epsilon=2.0)
+    a, b = np.exp(1) / (1 + np.exp(1)), 1 / (1 + np.exp(1))
+    np.testing.assert_allclose(g[0], [0, 1, 0])
+    np.testing.assert_allclose(eta_hat[0], [-b / (a - b), (1 - b) / (a - b), -b / (a - b)])
+
+
+@pytest.mark.parametrize("kw,match", [(dict(k=2000), "k=2000"), (dict(split_fraction=0.0), "split_fraction=0.0"),
+                                      (dict(split_fraction=1.0), "split_fraction=1.0"),
+                                      (dict(split_fraction=1.5), "split_fraction=1.5"),
+                                      (dict(prior_k=1000), "prior_k=1000"), (dict(score="x"), "score"),
+                                      (dict(sigma=-1.0), "sigma=-1.0"), (dict(num_classes=1), "num_classes=1")])
+def test_config_guards(kw, match):
+    with pytest.raises(ValueError, match=match):
+        _cfg(**kw)
+
+
+@pytest.mark.parametrize("name", ["vector_fig2", "vector_fig3", "vector_fig4"])
+def test_smoke_run_writes_accuracy_csv(name, tmp_path):
+    import csv
+
+    import simulations.experiments  # noqa: F401  (registers)
+    from simulations.experiments import REGISTRY, RunContext
+    from simulations.experiments.runner import run_experiment
+
+    record = run_experiment(REGISTRY[name], RunContext(profile="smoke", seed=3, progress=False), tmp_path)
+    rows = list(csv.DictReader(open(tmp_path / name / "accuracy.csv")))
+    need = {"panel", "K", "sigma", "eps", "k", "method", "mean_accuracy", "ci_low", "ci_high", "n_trials"}
+    assert need <= set(rows[0])
+    assert {r["method"] for r in rows} == {"RR", "LP-2ST", "ALIBI", "Vector", "Bayes"}
+    assert {r["panel"] for r in rows} == {"a", "b"}
+    assert record["claims"] and (tmp_path / name / "accuracy.png").exists()
