@@ -361,6 +361,16 @@ class BumpRegression(RegressionLaw):
         mean = int_eta / vol
         return mean, int_sq / vol - mean ** 2
 
+    def cell_label_masses(self, bins: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact joint law of (grid cell, label): ``P(X ∈ B_l, Y = y)`` for ``y ∈ (−1, +1)``.
+
+        ``P(X ∈ B_l, Y = ±1) = ∫_{B_l} (1 ± η_v)/2 = (|B_l| ± ∫_{B_l} η_v)/2``, exact because the label
+        probability is linear in η. Returns ``(masses, values)``: masses of shape ``(bins^d, 2)``
+        (summing to 1), values ``array([−1., 1.])``.
+        """
+        int_eta, _, _, vol = _ratio_masses(self.field, bins)
+        return np.stack([(vol - int_eta) / 2.0, (vol + int_eta) / 2.0], axis=1), np.array([-1.0, 1.0])
+
     def bayes_risk(self) -> float:
         return 1.0 - self.field.integral_sq()
 
@@ -439,6 +449,20 @@ class ThreePointRegression(RegressionLaw):
         int_eta, int_sq, _, vol = _ratio_masses(self.field, bins)
         mean = int_eta / vol
         return mean, int_sq / vol - mean ** 2
+
+    def cell_label_masses(self, bins: int) -> tuple[np.ndarray, np.ndarray]:
+        """Exact joint law of (grid cell, label) for the labels ``(−T, 0, T)``.
+
+        The three probabilities of eq. (156) are affine in ``η_v(x)``, so their integrals over a cell
+        are those of the cell mean: ``P(X ∈ B_l, Y = ±T) = (|B_l| M_p/T^p ± ∫_{B_l} η_v / T)/2`` and
+        ``P(X ∈ B_l, Y = 0) = |B_l| (1 − M_p/T^p)``. Returns ``(masses (bins^d, 3), values)``.
+        """
+        int_eta, _, _, vol = _ratio_masses(self.field, bins)
+        tail = self.M_p / self.T ** self.p
+        minus = 0.5 * (vol * tail - int_eta / self.T)
+        plus = 0.5 * (vol * tail + int_eta / self.T)
+        zero = np.full_like(int_eta, vol * (1.0 - tail))
+        return np.stack([np.maximum(minus, 0.0), zero, np.maximum(plus, 0.0)], axis=1), np.array([-self.T, 0.0, self.T])
 
     def bayes_risk(self) -> float:
         """``E[Var(Y|X)] = M_p T^{2−p} − ∫ η_v²``."""
