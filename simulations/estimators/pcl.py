@@ -1,0 +1,193 @@
+"""PCL: the private histogram classifier of 001 Algorithm 2 on ``[0, 1]^d`` (full DP), and its
+non-private histogram rule.
+
+Algorithm (001 Algorithm 2, Theorem 3.1): cubes of side ``r = n^{-1/(2d)}``; on cube ``C``
+
+    h(x) = 1[ Σ_{x_i ∈ C(x)} (y_i − 1/2) + w_C > 0 ],   w_C ~ Lap(1/ε) independent per cube,
+
+the form the proof of Theorem 3.1 uses (equal to ``Σ y_i + Lap(1/ε) > |C|/2``). Under full DP a
+replaced point ``(x, y) -> (x', y')`` moves the votes of at most two cubes by 1/2 each (or one cube
+by 1), so the vote vector has L1 sensitivity 1 and ``Lap(1/ε)`` gives ε-DP
+(``proofs_checks.full_dp`` checks it exactly).
+
+**Lazy noise.** Only occupied cubes are stored (sorted flat indices, counts, doubled votes
+``V = Σ (2 y_i − 1)``). The noise of cube ``j`` is ``keyed_laplace(key, j)``, a function of a 64-bit
+key drawn from ``rng`` at fit time and of ``j`` alone (:mod:`simulations.kernels_cells`): an empty
+cube's noise is computed when the cube is first queried and is the same at every later query, and
+the lazy learner (``lazy=True``) returns exactly the classifier of the eager one (``lazy=False``,
+every cube's noise drawn at fit time). With the paper's ``r`` the grid has ``m^d <= (n^{1/(2d)}+1)^d``
+cubes, i.e. O(√n) for every d, so laziness saves little on ``[0, 1]^d``; it is what makes a
+user-chosen tiny ``side`` (``m^d`` up to 2^62) possible.
+
+The exact law of the released classifier: independent bits with ``P(h_j = 1) = P(W > −V_j/2)``
+(:meth:`PCL.probability_one`, Laplace tails), ``1/2`` on an empty cube.
+
+References: 001 Algorithm 2, Theorems 3.1-3.2.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from limits._validation import check_positive, check_real
+from simulations.kernels_cells import cube_index_numpy, cube_votes, keyed_laplace
+from simulations.laws.consistency import cubes_per_axis
+from simulations.mechanisms.laplace import laplace_logsf
+from simulations.seeding import check_generator
+
+__all__ = ["PCL", "check_cube_points", "check_binary_labels", "pcl_side"]
+
+DENSE_LIMIT = 1 << 26  # dense per-cube arrays during fit up to this many cubes, sort-based beyond
+
+
+def pcl_side(n: int, d: int) -> float:
+    """``r = n^{-1/(2d)}`` (001 Algorithm 2, line 2)."""
+    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
+        raise ValueError(f"n must be an integer >= 1, got n={n!r}")
+    if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
+        raise ValueError(f"d must be an integer >= 1, got d={d!r}")
+    return float(n) ** (-1.0 / (2 * d))
+
+
+def check_cube_points(X, name: str = "X", d: int | None = None) -> np.ndarray:
+    """``X`` as a C-contiguous float64 (n, d) array inside ``[0, 1]^d``; ValueError otherwise."""
+    arr = np.asarray(X, dtype=float)
+    if arr.ndim != 2 or arr.shape[1] < 1:
+        raise ValueError(f"{name} must have shape (n, d) with d >= 1, got shape {arr.shape}")
+    if d is not None and arr.shape[1] != d:
+        raise ValueError(f"{name} must have {d} columns (the fitted d), got shape {arr.shape}")
+    if arr.size:
+        if np.isnan(arr).any():
+            i = int(np.argwhere(np.isnan(arr))[0, 0])
+            raise ValueError(f"{name} must not contain NaN, got {name}[{i}]={arr[i].tolist()}")
+        bad = (arr < 0.0) | (arr > 1.0)
+        if bad.any():
+            i = int(np.argwhere(bad)[0, 0])
+            raise ValueError(f"{name} must lie in the domain [0, 1]^d, got {name}[{i}]={arr[i].tolist()}")
+    return np.ascontiguousarray(arr)
+
+
+def check_binary_labels(y, n: int) -> np.ndarray:
+    arr = np.asarray(y)
+    if arr.shape != (n,):
+        raise ValueError(f"y must have shape ({n},), got shape {arr.shape}")
+    if arr.size and not np.all((arr == 0) | (arr == 1)):
+        raise ValueError(f"y must hold labels in {{0, 1}}, got y={arr[:10]!r}...")
+    return arr.astype(np.int64)
+
+
+class PCL:
+    """Private histogram classifier (001 Algorithm 2), ε-DP under full DP; ``epsilon=None``: the
+    non-private histogram rule ``1[Σ (y_i − 1/2) > 0]`` (ties and empty cubes -> 0).
+
+    Parameters
+    ----------
+    epsilon : float > 0 or None
+    side : float in (0, 1] or None
+        Cube side; None: ``n^{-1/(2d)}`` (001 Algorithm 2 line 2).
+    lazy : bool
+        Draw an empty cube's noise at its first query (True) or every cube's at fit time (False).
+        Both give the same classifier (same keyed noise).
+
+    Attributes
+    ----------
+    side_, d_, n_, m_ : cube side, dimension, sample size, cubes per axis.
+    occupied_ : int64 (L,), sorted flat indices of the occupied cubes (C order).
+    counts_, votes_ : int64 (L,), ``N_j`` and ``V_j = Σ (2 y_i − 1)`` of those cubes.
+    noise_key_ : int or None, the 64-bit key of the per-cube noise stream.
+    noise_ : float64 (m^d,) or None, every cube's noise (eager mode only).
+
+    References
+    ----------
+    001 Algorithm 2, Theorems 3.1-3.2.
+    """
+
+    def __init__(self, *, epsilon: float | None = 1.0, side: float | None = None, lazy: bool = True):
+        self.epsilon = epsilon
+        self.side = side
+        self.lazy = lazy
+
+    # ------------------------------------------------------------------------------------ fit
+    def fit(self, X, y, rng) -> "PCL":
+        """Fit on X (n, d) in ``[0, 1]^d`` and binary labels y (n,); the key is drawn from ``rng``."""
+        if self.epsilon is not None:
+            check_positive("epsilon", self.epsilon)
+        X = check_cube_points(X)
+        n, d = X.shape
+        if n < 1:
+            raise ValueError(f"n must be >= 1 (the number of points), got n={n}")
+        y = check_binary_labels(y, n)
+        side = pcl_side(n, d) if self.side is None else check_real("side", self.side, low=0.0, high=1.0,
+                                                                    low_open=True)
+        m = cubes_per_axis(side)
+        if d * math.log2(m) > 62:
+            raise ValueError(f"side={side} gives m^d = {m}^{d} cubes, more than 2^62 flat indices")
+        if m ** d <= DENSE_LIMIT:
+            counts, votes = cube_votes(X, y, side, m)
+            occ = np.flatnonzero(counts)
+            counts, votes = counts[occ], votes[occ]
+        else:  # sort-based: only occupied cubes ever exist
+            idx = cube_index_numpy(X, side, m)
+            occ, inv = np.unique(idx, return_inverse=True)
+            counts = np.bincount(inv, minlength=occ.size).astype(np.int64)
+            votes = np.rint(np.bincount(inv, weights=2 * y - 1, minlength=occ.size)).astype(np.int64)
+        self.side_, self.d_, self.n_, self.m_ = side, d, n, m
+        self.occupied_, self.counts_, self.votes_ = occ.astype(np.int64), counts, votes
+        if self.epsilon is None:
+            self.noise_key_ = None
+            self.noise_ = None
+        else:
+            rng = check_generator(rng)
+            self.noise_key_ = int(rng.integers(0, 2 ** 64, dtype=np.uint64))
+            self.noise_ = None if self.lazy else keyed_laplace(self.noise_key_, np.arange(m ** d), 1 / self.epsilon)
+        return self
+
+    # ------------------------------------------------------------------------------- queries
+    @property
+    def n_cubes_(self) -> int:
+        return self.m_ ** self.d_
+
+    def cube_index(self, X) -> np.ndarray:
+        """Flat index of the cube of each query point, shape (q,)."""
+        X = check_cube_points(X, d=self.d_)
+        return cube_index_numpy(X, self.side_, self.m_)
+
+    def votes_of(self, cubes) -> np.ndarray:
+        """Doubled votes ``V_j`` of the given flat cube indices (0 for empty cubes), shape (q,)."""
+        cubes = np.asarray(cubes, dtype=np.int64)
+        pos = np.searchsorted(self.occupied_, cubes)
+        pos = np.minimum(pos, max(self.occupied_.size - 1, 0))
+        hit = self.occupied_.size > 0
+        found = (self.occupied_[pos] == cubes) if hit else np.zeros(cubes.shape, bool)
+        return np.where(found, self.votes_[pos] if hit else 0, 0)
+
+    def noise_of(self, cubes) -> np.ndarray:
+        """The noise ``w_j`` of the given cubes (keyed: identical in lazy and eager modes)."""
+        cubes = np.asarray(cubes, dtype=np.int64)
+        if self.epsilon is None:
+            return np.zeros(cubes.shape)
+        if self.noise_ is not None:
+            return self.noise_[cubes]
+        return keyed_laplace(self.noise_key_, cubes, 1 / self.epsilon).reshape(cubes.shape)
+
+    def cube_bits(self, cubes) -> np.ndarray:
+        """The classifier's value on the given cubes, ``1[V_j/2 + w_j > 0]``, int64."""
+        v = self.votes_of(cubes)
+        return (0.5 * v + self.noise_of(cubes) > 0).astype(np.int64)
+
+    def all_bits(self) -> np.ndarray:
+        """The classifier on every cube of the grid (C order), shape (m^d,)."""
+        return self.cube_bits(np.arange(self.n_cubes_))
+
+    def predict(self, X) -> np.ndarray:
+        """Labels of query points, shape (q,)."""
+        return self.cube_bits(self.cube_index(X))
+
+    def probability_one(self, cubes) -> np.ndarray:
+        """Exact ``P(h_j = 1) = P(W > −V_j/2)``, ``W ~ Lap(1/ε)`` (1[V_j > 0] without privacy)."""
+        v = self.votes_of(cubes).astype(float)
+        if self.epsilon is None:
+            return (v > 0).astype(float)
+        return np.exp(laplace_logsf(-0.5 * v, 1 / self.epsilon))

@@ -1,0 +1,196 @@
+"""``bayes_consistency``: PCL's excess error goes to 0 on every law (001 Theorems 1.5, 3.2).
+
+For each law (a smooth η, a step on a tilted hyperplane, a rough ±1 pattern at a fine scale), each
+d ∈ {1, 2, 3} and each n on a log grid from 10^2 to 10^7, one sample is drawn (DATA stream) and
+three rules are fitted to it: the non-private histogram rule and PCL (001 Algorithm 2) at ε = 1
+and ε = 0.1 (keys from the PRIVACY stream). The excess error of the released classifier is
+computed exactly from η over the cubes (:mod:`simulations.laws.consistency`), as is its average
+over PCL's noise given the data (``Σ_j P(h_j = 1) M_j + P(h_j = 0) P_j``, a lower-variance
+companion reported in the CSV).
+
+001 proves consistency, not a rate. The report states, per curve, the value at the largest n
+with a 95% t-interval over trials, whether it decreased over the last decade (CIs separated), and
+the fitted log-log slope over the last decade with a bootstrap CI, next to the exponent a
+heuristic plug-in argument gives for these laws (not in 001; see the notes).
+
+References: 001 Algorithm 2, Theorems 1.5, 3.1, 3.2.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from simulations.engine import engine_options, run_trials, trial_streams
+from simulations.estimators.pcl import PCL
+from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.laws.consistency import RoughEta, SmoothEta, StepEta
+from simulations.plotting import band, figure
+from simulations.stats import fit_loglog_slope, t_interval
+
+LAWS = ("smooth", "step", "rough")
+ROUGH_FINE = {1: 300, 2: 17, 3: 7}  # the fine scale 1/M is resolved by r = n^{-1/(2d)} near n = M^{2d} ≈ 1e5
+RULES = (("histogram", None), ("pcl_eps1", 1.0), ("pcl_eps0.1", 0.1))
+RULE_LABEL = {"histogram": "histogram rule (non-private)", "pcl_eps1": "PCL, ε = 1", "pcl_eps0.1": "PCL, ε = 0.1"}
+PROFILE = {  # (log10 n grid, trials)
+    "smoke": (np.arange(2.0, 4.01, 1.0), 3),
+    "quick": (np.arange(2.0, 7.01, 0.5), 6),
+    "paper": (np.arange(2.0, 7.01, 0.25), 20),
+}
+
+
+@dataclass(frozen=True, slots=True)
+class ConsistencyPoint:
+    law: str
+    d: int
+    n: int
+
+
+@lru_cache(maxsize=None)
+def make_law(name: str, d: int):
+    if name == "smooth":
+        return SmoothEta(d)
+    if name == "step":
+        return StepEta(d)
+    if name == "rough":
+        return RoughEta(d, fine=ROUGH_FINE[d])
+    raise ValueError(f"law must be one of {LAWS}, got law={name!r}")
+
+
+@lru_cache(maxsize=64)
+def _parts(name: str, d: int, side: float):
+    return make_law(name, d).cube_parts(side)
+
+
+def consistency_trial(cfg: ConsistencyPoint, t: int, root_seed: int) -> dict:
+    data, privacy, _ = trial_streams(cfg, t, root_seed)
+    law = make_law(cfg.law, cfg.d)
+    X, y = law.sample(cfg.n, data)
+    out = {}
+    for name, eps in RULES:
+        est = PCL(epsilon=eps).fit(X, y, privacy)
+        P, M = _parts(cfg.law, cfg.d, est.side_)
+        bits = est.all_bits().astype(bool)
+        out[f"excess_{name}"] = float(np.where(bits, M, P).sum())
+        p1 = est.probability_one(np.arange(est.n_cubes_))
+        out[f"excess_avg_{name}"] = float((p1 * M + (1 - p1) * P).sum())
+    return out
+
+
+def heuristic_exponent(law: str, d: int) -> float | None:
+    """Exponent of n a plug-in argument gives for the histogram rule with r = n^{-1/(2d)} (not 001).
+
+    smooth (margin γ = 1, η Lipschitz): excess ≍ (bias r + sd (n r^d)^{-1/2})^2 = n^{-min(1/2, 1/d)};
+    step: the cubes cut by the boundary carry mass ≍ r, so excess ≍ n^{-1/(2d)}; rough: the same as
+    step once r < 1/M (many boundaries), none before.
+    """
+    if law == "smooth":
+        return -min(0.5, 1.0 / d)
+    return -1.0 / (2 * d)
+
+
+def compute(ctx) -> ExperimentResult:
+    logn, n_trials = PROFILE[ctx.profile]
+    ns = [int(round(10 ** x)) for x in logn]
+    points = [ConsistencyPoint(law, d, n) for law in LAWS for d in (1, 2, 3) for n in ns]
+    res = run_trials(consistency_trial, points, n_trials, version="bayes_consistency/v1", **engine_options(ctx))
+    table = {k: [] for k in ("law", "d", "n", "rule", "trials", "mean_excess", "ci_low", "ci_high",
+                             "mean_excess_noise_avg")}
+    curves, claims, slope_rows = {}, [], []
+    all_down = []
+    for law in LAWS:
+        for d in (1, 2, 3):
+            idx = [i for i, p in enumerate(points) if p.law == law and p.d == d]
+            for rule, _ in RULES:
+                vals = [res.per_config[i][f"excess_{rule}"] for i in idx]
+                avg = [res.per_config[i][f"excess_avg_{rule}"] for i in idx]
+                stats_ = [t_interval(v) for v in vals]
+                for n, s, a in zip(ns, stats_, avg):
+                    for k, v in zip(table, (law, d, n, rule, s[2], s[0], s[3], s[4], float(np.mean(a)))):
+                        table[k].append(v)
+                curves[(law, d, rule)] = (ns, [s[0] for s in stats_], [s[3] for s in stats_], [s[4] for s in stats_])
+                j = int(np.argmin(np.abs(np.log10(ns) - (math.log10(ns[-1]) - 1))))  # a decade below n_max
+                last, prev, n_prev = stats_[-1], stats_[j], ns[j]
+                down = bool(last[4] < prev[3]) if n_trials > 1 else bool(last[0] < prev[0])
+                all_down.append(down)
+                tail = [i for i, n in enumerate(ns) if n >= ns[-1] / 10 - 1]
+                if len(tail) >= 2 and all(np.mean(vals[i]) > 0 for i in tail):
+                    fit = fit_loglog_slope([ns[i] for i in tail], [vals[i] for i in tail], rng=ctx.seed, n_boot=500)
+                    slope = (fit.slope, fit.ci_low, fit.ci_high)
+                else:
+                    slope = (math.nan, math.nan, math.nan)
+                slope_rows.append((law, d, rule, slope, heuristic_exponent(law, d), last, prev, n_prev))
+                claims.append(Claim(
+                    claim=f"{law} η, d = {d}, {RULE_LABEL[rule]}: excess error at n = {ns[-1]:.0e} below its value "
+                          f"at n = {n_prev:.0e} (95% CIs separated)",
+                    holds=down, expected=None, measured=last[0],
+                    detail=f"mean excess {last[0]:.4g} [95% CI {last[3]:.3g}, {last[4]:.3g}] at n = {ns[-1]:.0e} vs "
+                           f"{prev[0]:.4g} [{prev[3]:.3g}, {prev[4]:.3g}] at n = {n_prev:.0e}; {n_trials} trials; "
+                           f"log-log slope over the last decade {slope[0]:.3f} [{slope[1]:.3f}, {slope[2]:.3f}]"))
+    claims.insert(0, Claim(
+        claim="Universal consistency (001 Theorem 3.2): the excess error decreases over the last decade of n for every "
+              "law, d and rule (27 curves)", holds=all(all_down), expected=27, measured=int(sum(all_down)),
+        detail="count of curves whose 95% CI at the largest n lies below the CI a decade earlier; consistency is a "
+               "limit statement, so this is the finite-n evidence, with the values at the largest n in the table"))
+    notes = _notes(slope_rows, ns, n_trials)
+    table_slopes = {"law": [r[0] for r in slope_rows], "d": [r[1] for r in slope_rows],
+                    "rule": [r[2] for r in slope_rows], "slope_last_decade": [r[3][0] for r in slope_rows],
+                    "slope_ci_low": [r[3][1] for r in slope_rows], "slope_ci_high": [r[3][2] for r in slope_rows],
+                    "heuristic_exponent": [r[4] for r in slope_rows]}
+    return ExperimentResult(tables={"excess_vs_n": table, "slopes": table_slopes}, claims=claims, notes=notes,
+                            data={"curves": curves, "ns": ns})
+
+
+def _notes(rows, ns, n_trials) -> str:
+    lines = [
+        "**Laws** (features uniform on [0,1]^d): *smooth* η = 1/2 + 0.4 Π cos(2π(x_k − φ_k)) (irrational phases); "
+        "*step* η = 0.85 above the hyperplane w·x = t with w = (1, 1/√3, 1/π) (no grid aligned with it), 0.15 below; "
+        f"*rough* η = 0.5 ± 0.4 with i.i.d. fair signs on a grid of M = {ROUGH_FINE} cells per axis (discontinuous "
+        "across every fine face; r = n^{-1/(2d)} falls below 1/M only near n = M^{2d} ≈ 10^5). Excess error exact "
+        f"from η over the cubes; {n_trials} trials per point, one shared sample for the three rules.",
+        "",
+        "**Rates.** 001 proves consistency without a rate. The slope over the last decade is compared with a heuristic "
+        "plug-in exponent for the histogram rule (mine, not 001's): smooth n^{-min(1/2, 1/d)} (margin γ = 1), step and "
+        "rough (once resolved) n^{-1/(2d)} (mass of the cubes cut by a boundary). PCL's noise adds "
+        "(ε n r^d)^{-1} = 1/(ε√n) to the plug-in error, negligible against r for d >= 2 at large n but not at ε = 0.1 "
+        "and moderate n.",
+        "",
+        "| law | d | rule | excess at n_max [95% CI] | slope last decade [95% CI] | heuristic |",
+        "| --- | --- | --- | --- | --- | --- |",
+    ]
+    for law, d, rule, slope, h, last, prev, n_prev in rows:
+        lines.append(f"| {law} | {d} | {RULE_LABEL[rule]} | {last[0]:.3g} [{last[3]:.3g}, {last[4]:.3g}] | "
+                     f"{slope[0]:.2f} [{slope[1]:.2f}, {slope[2]:.2f}] | {h:.3g} |")
+    return "\n".join(lines)
+
+
+def plot(result: ExperimentResult) -> dict:
+    curves = result.data["curves"]
+    fig, axes = figure(3, 3, width=3.6, height=2.9,
+                       title="Excess error vs n (exact from η): histogram rule and PCL (001 Algorithm 2); 95% CI bands")
+    for r, law in enumerate(LAWS):
+        for c, d in enumerate((1, 2, 3)):
+            ax = axes[3 * r + c]
+            for i, (rule, _) in enumerate(RULES):
+                ns, mean, lo, hi = curves[(law, d, rule)]
+                band(ax, ns, mean, np.maximum(lo, 1e-9), hi, label=RULE_LABEL[rule], i=i)
+            ax.set_xscale("log")
+            ax.set_yscale("log")
+            ax.set_title(f"{law} η, d = {d}")
+            ax.set_xlabel("n")
+            ax.set_ylabel("excess error")
+    axes[0].legend(loc="lower left")
+    return {"excess_vs_n": fig}
+
+
+register(Experiment(
+    name="bayes_consistency",
+    reproduces="001 Theorems 1.5 / 3.2: PCL (Algorithm 2) is universally consistent; excess error -> 0 on smooth, "
+               "discontinuous and rough η, d = 1..3, ε ∈ {0.1, 1}, vs the non-private histogram rule",
+    compute=compute,
+    plot=plot,
+    order=60,
+))

@@ -1,0 +1,142 @@
+"""``private_density_estimation``: PCDE's TV distance to the truth goes to 0 (001 Theorems 1.7, 4.3).
+
+Laws: product densities on R^d, d ∈ {1, 2}: standard normal and standard Cauchy (heavy tails, no
+mean). For each n one sample (DATA stream) is fed to the non-private cube histogram (001 eq. (3))
+and to PCDE (001 Algorithm 3) at (ε, δ) ∈ {(1, 1e-6), (0.1, 1e-6), (1, 1e-12)} (PRIVACY stream);
+Remark 4.1's renormalization is applied to the (1, 1e-6) release itself. The TV distance ``½ ∫ |f − f̂|`` is exact
+(:mod:`simulations.laws.densities`).
+
+Claims: the TV distance falls over the last decade of n for every law and estimator (95% CIs
+separated), with the value at the largest n; Remark 4.1's renormalization at most doubles the
+distance (``‖f − f̂/m‖ <= ‖f − f̂‖ + |m − 1| <= 2‖f − f̂‖``, the footnote's O(w) with its constant),
+and how close to 2 it gets ("negligible" in 001 is loose at these n).
+
+References: 001 Algorithm 3, Remark 4.1 and its footnote, Theorems 1.7, 4.2, 4.3, eq. (5).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from simulations.engine import engine_options, run_trials, trial_streams
+from simulations.estimators.pcde import PCDE
+from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.laws.densities import ProductDensity
+from simulations.plotting import band, figure
+from simulations.stats import t_interval
+
+ESTIMATORS = (("histogram", None, None), ("pcde_e1_d1e-6", 1.0, 1e-6), ("pcde_e0.1_d1e-6", 0.1, 1e-6),
+              ("pcde_e1_d1e-12", 1.0, 1e-12), ("pcde_e1_d1e-6_renorm", 1.0, 1e-6))
+LABEL = {"histogram": "histogram (non-private)", "pcde_e1_d1e-6": "PCDE ε=1, δ=1e-6",
+         "pcde_e0.1_d1e-6": "PCDE ε=0.1, δ=1e-6", "pcde_e1_d1e-12": "PCDE ε=1, δ=1e-12",
+         "pcde_e1_d1e-6_renorm": "PCDE ε=1, δ=1e-6, renormalized (Rem. 4.1)"}
+LAWS = (("normal", 1), ("cauchy", 1), ("normal", 2), ("cauchy", 2))
+PROFILE = {"smoke": (np.arange(2.0, 4.01, 1.0), 2), "quick": (np.arange(2.0, 6.01, 0.5), 4),
+           "paper": (np.arange(2.0, 7.01, 0.5), 10)}
+
+
+@dataclass(frozen=True, slots=True)
+class DensityPoint:
+    kind: str
+    d: int
+    n: int
+
+
+def density_trial(cfg: DensityPoint, t: int, root_seed: int) -> dict:
+    data, privacy, _ = trial_streams(cfg, t, root_seed)
+    law = ProductDensity(cfg.d, cfg.kind)
+    X = law.sample(cfg.n, data)
+    out = {}
+    for name, eps, delta in ESTIMATORS[:-1]:
+        est = PCDE(epsilon=eps, delta=delta if delta else 1e-6).fit(X, privacy)
+        out[name] = 0.5 * est.l1_distance(law)
+        if name == "pcde_e1_d1e-6":  # Remark 4.1 on the same released counts
+            out["pcde_e1_d1e-6_renorm"] = 0.5 * est.renormalized().l1_distance(law)
+    return out
+
+
+def release_onset(epsilon: float, delta: float, f_max: float) -> float:
+    """n at which the densest cube's expected count, ``n r^d f_max = √n f_max``, reaches Algorithm 1's
+    threshold ``(2/ε) ln(2/δ) + 1``: below it PCDE releases (almost) nothing and its TV is 1/2."""
+    tau = 2.0 / epsilon * math.log(2.0 / delta) + 1.0
+    return (tau / f_max) ** 2
+
+
+def compute(ctx) -> ExperimentResult:
+    logn, n_trials = PROFILE[ctx.profile]
+    ns = [int(round(10 ** x)) for x in logn]
+    points = [DensityPoint(k, d, n) for k, d in LAWS for n in ns]
+    res = run_trials(density_trial, points, n_trials, version="private_density_estimation/v2", **engine_options(ctx))
+    table = {k: [] for k in ("law", "d", "n", "estimator", "trials", "mean_tv", "ci_low", "ci_high")}
+    curves, claims, down_all, ratio_max, pre = {}, [], [], 0.0, []
+    j = int(np.argmin(np.abs(np.log10(ns) - (math.log10(ns[-1]) - 1))))
+    rows = []
+    for kind, d in LAWS:
+        idx = [i for i, p in enumerate(points) if p.kind == kind and p.d == d]
+        for name, *_ in ESTIMATORS:
+            st = [t_interval(res.per_config[i][name]) for i in idx]
+            for n, s in zip(ns, st):
+                for k, v in zip(table, (kind, d, n, name, s[2], s[0], s[3], s[4])):
+                    table[k].append(v)
+            curves[(kind, d, name)] = (ns, [s[0] for s in st], [s[3] for s in st], [s[4] for s in st])
+            down = bool(st[-1][4] < st[j][3])
+            eps, delta = {e[0]: e[1:] for e in ESTIMATORS}[name]
+            f_max = float(ProductDensity(d, kind).pdf(np.zeros((1, d)))[0])
+            onset = release_onset(eps, delta, f_max) if eps else 0.0
+            if ns[-1] >= onset:
+                down_all.append(down)
+            else:
+                pre.append((kind, d, name, onset, st[-1][0]))
+            rows.append((kind, d, name, st[-1], st[j], down, onset))
+        ratio = np.array([res.per_config[i]["pcde_e1_d1e-6_renorm"] / res.per_config[i]["pcde_e1_d1e-6"] for i in idx])
+        ratio_max = max(ratio_max, float(np.nanmax(ratio)))
+    claims.append(Claim(
+        claim=f"Universal consistency (001 Theorem 4.3): the TV distance falls from n = {ns[j]:.0e} to {ns[-1]:.0e} "
+              f"for every law (normal, Cauchy; d = 1, 2) and estimator past its release onset ({len(down_all)} curves)",
+        holds=all(down_all), expected=len(down_all), measured=int(sum(down_all)),
+        detail="count of curves whose 95% CI at n_max lies below the CI a decade earlier, among those with "
+               "n_max >= n* (n* = ((2/ε)ln(2/δ)+1)/f_max)^2, where the densest cube's expected count √n f_max "
+               "reaches the release threshold); not yet past it at this profile: "
+               + ("; ".join(f"{k} d={d} {LABEL[nm]}: n* = {o:.2g}, TV at n_max {v:.3g}" for k, d, nm, o, v in pre)
+                  or "none")))
+    claims.append(Claim(
+        claim="Remark 4.1's footnote: renormalizing PCDE's output at most doubles its L1 distance (every trial)",
+        holds=ratio_max <= 2.0 + 1e-9, expected=2.0, measured=ratio_max,
+        detail="max over all trials and n of TV(renormalized)/TV(raw), both from the same release at ε = 1, δ = 1e-6; 001 calls the effect "
+               "negligible, the measured worst ratio shows it is a constant factor up to 2 at these n"))
+    lines = ["| law | d | estimator | TV at n_max [95% CI] | TV a decade earlier | fell | release onset n* |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for kind, d, name, last, prev, down, onset in rows:
+        lines.append(f"| {kind} | {d} | {LABEL[name]} | {last[0]:.3g} [{last[3]:.3g}, {last[4]:.3g}] | "
+                     f"{prev[0]:.3g} | {'yes' if down else 'no'} | {onset:.2g} |")
+    notes = (f"TV = ½∫|f − f̂|, exact; {n_trials} trials per point; cubes of side n^(-1/(2d)) anchored at 0; the "
+             "stability histogram suppresses cubes whose noisy count is below (2/ε)ln(2/δ)+1, which is what "
+             "slows PCDE on the Cauchy tails (001 eq. (5): the privacy term is T^d ln(1/δ)/(ε√n)).\n\n" + "\n".join(lines))
+    return ExperimentResult(tables={"tv_vs_n": table}, claims=claims, notes=notes, data={"curves": curves})
+
+
+def plot(result: ExperimentResult) -> dict:
+    curves = result.data["curves"]
+    fig, axes = figure(1, 4, width=3.6, height=3.1,
+                       title="PCDE (001 Algorithm 3): exact TV distance to the true density vs n; 95% CI bands")
+    for a, (kind, d) in enumerate(LAWS):
+        ax = axes[a]
+        for i, (name, *_) in enumerate(ESTIMATORS):
+            ns, m, lo, hi = curves[(kind, d, name)]
+            band(ax, ns, m, np.maximum(lo, 1e-6), hi, label=LABEL[name], i=i)
+        ax.set(xscale="log", yscale="log", xlabel="n", ylabel="TV distance", title=f"{kind}, d = {d}")
+    axes[0].legend(fontsize=6, loc="lower left")
+    return {"tv_vs_n": fig}
+
+
+register(Experiment(
+    name="private_density_estimation",
+    reproduces="001 Theorems 1.7 / 4.3: PCDE (Algorithm 3, stability histogram over cubes) is an (ε, δ)-DP "
+               "universally consistent density estimator on R^d, heavy tails included; Remark 4.1",
+    compute=compute,
+    plot=plot,
+    order=62,
+))

@@ -1,0 +1,150 @@
+"""numba kernels of the cube learners of 001 (PCL, PCDE), each with a plain numpy reference (the oracle).
+
+* :func:`cube_votes` -- fused cube index + per-cube counts ``N_j`` and doubled votes
+  ``V_j = Σ_{x_i∈C_j} (2 y_i − 1)`` (so the paper's vote ``Σ (y_i − 1/2)`` is ``V_j / 2``, kept in
+  integers), over the cubes of side ``r`` anchored at the origin: cube ``(k_0, ..., k_{d-1})`` with
+  ``k_a = min(floor(x_a / r), m − 1)``, flat index in C order (axis 0 slowest), ``m = ceil(1/r)``
+  cubes per axis (the last one truncated by the boundary of ``[0, 1]^d``).
+* :func:`keyed_uniform`, :func:`keyed_laplace` -- a counter-based noise stream: the noise of cube ``j``
+  is a function of ``(key, j)`` alone (SplitMix64 of ``key + (j + 1) · γ``, 53 bits, inverse-CDF
+  Laplace). This is what lets PCL draw an empty cube's noise lazily, at its first query, and still
+  return *the same* classifier as the eager learner that draws every cube's noise at fit time: both
+  read the same ``w_j``. Treating the SplitMix64 outputs of distinct counters as independent uniforms
+  is the usual assumption on a pseudo-random generator (the same one every numpy stream relies on);
+  the tests check the law of the released bits against the exact Laplace tails.
+
+The numpy references compute the same floating-point operations in the same order, and the tests
+assert equality bit for bit. ``@njit(cache=True)`` so fresh workers do not recompile.
+
+References: 001 Algorithm 2 (PCL, line 5), Algorithm 3 (PCDE, line 4).
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+__all__ = ["GOLDEN", "cube_votes", "cube_votes_numpy", "keyed_laplace", "keyed_laplace_numpy", "keyed_uniform",
+           "keyed_uniform_numpy"]
+
+GOLDEN = np.uint64(0x9E3779B97F4A7C15)
+_M1 = np.uint64(0xBF58476D1CE4E5B9)
+_M2 = np.uint64(0x94D049BB133111EB)
+_TWO53 = 9007199254740992.0
+
+
+# ------------------------------------------------------------------------------ keyed noise stream
+@numba.njit(cache=True, inline="always")
+def _splitmix(z):
+    z = (z ^ (z >> np.uint64(30))) * _M1
+    z = (z ^ (z >> np.uint64(27))) * _M2
+    return z ^ (z >> np.uint64(31))
+
+
+@numba.njit(cache=True)
+def _keyed_uniform(key, idx, out):
+    for i in range(idx.shape[0]):
+        z = _splitmix(key + np.uint64(idx[i] + 1) * GOLDEN)
+        out[i] = (np.float64(z >> np.uint64(11)) + 0.5) / _TWO53
+    return out
+
+
+def keyed_uniform(key: int, idx) -> np.ndarray:
+    """Uniforms in (0, 1) (53-bit grid, midpoints) of counters ``idx`` under ``key``: shape of ``idx``."""
+    idx = np.ascontiguousarray(idx, dtype=np.int64).ravel()
+    return _keyed_uniform(np.uint64(key), idx, np.empty(idx.shape[0]))
+
+
+def keyed_uniform_numpy(key: int, idx) -> np.ndarray:
+    """numpy reference of :func:`keyed_uniform` (uint64 arithmetic wraps modulo 2^64 as in C)."""
+    idx = np.asarray(idx, dtype=np.int64).ravel()
+    with np.errstate(over="ignore"):
+        z = np.uint64(key) + (idx + 1).astype(np.uint64) * GOLDEN
+        z = (z ^ (z >> np.uint64(30))) * _M1
+        z = (z ^ (z >> np.uint64(27))) * _M2
+        z = z ^ (z >> np.uint64(31))
+    return ((z >> np.uint64(11)).astype(np.float64) + 0.5) / _TWO53
+
+
+@numba.njit(cache=True)
+def _keyed_laplace(key, idx, scale, out):
+    _keyed_uniform(key, idx, out)
+    for i in range(out.shape[0]):
+        u = out[i] - 0.5
+        if u < 0.0:
+            out[i] = scale * np.log1p(2.0 * u)  # = scale * log(2 u_original): left tail
+        else:
+            out[i] = -scale * np.log1p(-2.0 * u)
+    return out
+
+
+def keyed_laplace(key: int, idx, scale: float) -> np.ndarray:
+    """``Lap(scale)`` noise of counters ``idx`` under ``key`` (inverse CDF of :func:`keyed_uniform`)."""
+    idx = np.ascontiguousarray(idx, dtype=np.int64).ravel()
+    return _keyed_laplace(np.uint64(key), idx, float(scale), np.empty(idx.shape[0]))
+
+
+def keyed_laplace_numpy(key: int, idx, scale: float) -> np.ndarray:
+    """numpy reference of :func:`keyed_laplace`."""
+    u = keyed_uniform_numpy(key, idx) - 0.5
+    with np.errstate(divide="ignore"):
+        return np.where(u < 0.0, scale * np.log1p(2.0 * u), -scale * np.log1p(-2.0 * u))
+
+
+# ---------------------------------------------------------------------------------- cube binning
+@numba.njit(cache=True)
+def _cube_votes(X, y, side, m, counts, votes):
+    n, d = X.shape
+    for i in range(n):
+        b = 0
+        for a in range(d):
+            x = X[i, a]
+            if not (x >= 0.0):  # NaN or negative: numba does not bounds-check, refuse
+                raise ValueError("X must lie in the domain (got a negative or NaN coordinate)")
+            k = np.int64(x / side)
+            if k > m - 1:
+                k = m - 1
+            b = b * m + k
+        counts[b] += 1
+        votes[b] += 2 * y[i] - 1
+    return counts, votes
+
+
+def cube_votes(X, y, side: float, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """Per-cube counts and doubled votes over the ``m^d`` cubes of side ``side`` (dense, C order).
+
+    Parameters
+    ----------
+    X : ndarray, shape (n, d), float64, coordinates >= 0 (the callers check the domain).
+    y : ndarray, shape (n,), labels in {0, 1} (int64).
+    side : float > 0, the cube side r.
+    m : int, cubes per axis (coordinates beyond ``(m - 1) r`` go to the last cube).
+
+    Returns
+    -------
+    counts, votes : int64 arrays of shape (m^d,): ``N_j`` and ``V_j = Σ (2 y_i − 1)``.
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    y = np.ascontiguousarray(y, dtype=np.int64)
+    size = int(m) ** X.shape[1]
+    return _cube_votes(X, y, float(side), np.int64(m), np.zeros(size, np.int64), np.zeros(size, np.int64))
+
+
+def cube_index_numpy(X, side: float, m: int) -> np.ndarray:
+    """Flat cube index of each point (numpy), shape (n,)."""
+    X = np.asarray(X, dtype=np.float64)
+    k = np.minimum((X / side).astype(np.int64), m - 1)
+    b = np.zeros(X.shape[0], np.int64)
+    for a in range(X.shape[1]):
+        b = b * m + k[:, a]
+    return b
+
+
+def cube_votes_numpy(X, y, side: float, m: int) -> tuple[np.ndarray, np.ndarray]:
+    """numpy reference of :func:`cube_votes` (``np.bincount``)."""
+    X = np.asarray(X, dtype=np.float64)
+    size = int(m) ** X.shape[1]
+    b = cube_index_numpy(X, side, m)
+    counts = np.bincount(b, minlength=size).astype(np.int64)
+    votes = np.bincount(b, weights=2 * np.asarray(y, dtype=np.int64) - 1, minlength=size)
+    return counts, np.rint(votes).astype(np.int64)

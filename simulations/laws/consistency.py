@@ -1,0 +1,273 @@
+"""Laws for universal consistency (001): exact η, exact Bayes risk, exact excess risk of cube rules.
+
+A classifier that is constant on the cubes ``C_j`` of side ``r`` (PCL, the histogram rule) has excess
+risk ``Σ_j ∫_{C_j} |2η − 1| 1[h_j ≠ h*] dP_X = Σ_j (h_j M_j + (1 − h_j) P_j)`` with
+``P_j = ∫_{C_j} (2η − 1)_+ dP_X`` and ``M_j = ∫_{C_j} (1 − 2η)_+ dP_X`` (001 Section 2.2; Devroye et
+al. Theorem 2.2). Every law below computes ``(P_j, M_j)`` over the cube grid in closed form, so the
+excess risk has no test-sample error (no cancellation either: it is a sum of non-negative terms).
+
+Cube grid (the convention of :mod:`simulations.kernels_cells`): side ``r``, ``m = #{k >= 0: k r < 1}``
+cubes per axis, cube ``k`` of axis ``a`` is ``[k r, min((k + 1) r, 1))``, flat index in C order.
+
+* :class:`SmoothEta` -- ``η(x) = 1/2 + (a/2) Π_k cos(2π (x_k − φ_k))``, uniform features: C^∞, its
+  Bayes boundary (the zeros of the cosines) not on any cube grid (irrational phases ``φ``).
+* :class:`StepEta` -- ``η = η_hi`` on the half-space ``w·x > t``, ``η_lo`` elsewhere (tilted normal
+  with irrational entries: no grid is aligned with it); uniform features.
+* :class:`RoughEta` -- ``η = 1/2 + (a/2) σ(x)``, ``σ = ±1`` i.i.d. fair signs on a fine grid of ``M``
+  cells per axis (a fixed pattern, drawn once from ``pattern_seed``): discontinuous across every
+  fine-cell face, no Hölder smoothness at scales above ``1/M``; uniform features.
+* :class:`ConcentratedThreshold` -- 1-D, ``x ~ U[t − w, t + w]`` and ``y = 1[x > t]`` (noiseless
+  threshold, Bayes risk 0): the family behind the impossibility of private PAC learning of
+  thresholds, indexed by the location ``t`` and the spread ``w``.
+
+References: 001 Section 2.2 (err, h*, L*), Theorem 3.2; Devroye, Györfi, Lugosi (1996) Theorem 2.2.
+"""
+
+from __future__ import annotations
+
+import abc
+import itertools
+import math
+
+import numpy as np
+
+from limits._validation import check_int, check_positive, check_real
+from simulations.seeding import check_generator
+
+__all__ = ["CubeLaw", "ConcentratedThreshold", "RoughEta", "SmoothEta", "StepEta", "check_side",
+           "cube_edges", "cubes_per_axis"]
+
+
+def check_side(side) -> float:
+    return check_real("side", side, low=0.0, high=1.0, low_open=True)
+
+
+def cubes_per_axis(side: float) -> int:
+    """``m = #{k >= 0 : k·side < 1}`` (floating-point consistent with ``floor(x / side)``)."""
+    side = check_side(side)
+    m = max(1, int(math.ceil(1.0 / side)))
+    while m > 1 and (m - 1) * side >= 1.0:
+        m -= 1
+    while m * side < 1.0:
+        m += 1
+    return m
+
+
+def cube_edges(side: float) -> tuple[np.ndarray, np.ndarray]:
+    """Lower and upper edges of the ``m`` cubes of one axis, each shape (m,)."""
+    m = cubes_per_axis(side)
+    lo = np.arange(m) * side
+    return lo, np.minimum(lo + side, 1.0)
+
+
+def _overlap(lo, hi, a, b) -> np.ndarray:
+    """Lengths of [lo_k, hi_k] ∩ [a_i, b_i], shape (len(lo), len(a))."""
+    return np.maximum(0.0, np.minimum(hi[:, None], b[None, :]) - np.maximum(lo[:, None], a[None, :]))
+
+
+class CubeLaw(abc.ABC):
+    """A law of (X, Y) on ``[0, 1]^d × {0, 1}`` with exact cube integrals of ``(2η − 1)_±``."""
+
+    d: int
+
+    @abc.abstractmethod
+    def eta(self, X) -> np.ndarray:
+        """η(x) = P(Y = 1 | X = x), shape (n,)."""
+
+    @abc.abstractmethod
+    def bayes_risk(self) -> float:
+        """L* = E min(η, 1 − η)."""
+
+    @abc.abstractmethod
+    def sample_features(self, n: int, rng) -> np.ndarray:
+        """n feature vectors, shape (n, d)."""
+
+    @abc.abstractmethod
+    def cube_parts(self, side: float) -> tuple[np.ndarray, np.ndarray]:
+        """``(P_j, M_j)`` over the ``m^d`` cubes (C order), each shape (m^d,), non-negative."""
+
+    def sample(self, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
+        """``(X, Y)``: X shape (n, d) float64, Y shape (n,) int64 in {0, 1}."""
+        n = check_int("n", n, low=0)
+        rng = check_generator(rng)
+        X = self.sample_features(n, rng)
+        Y = (rng.random(n) < self.eta(X)).astype(np.int64)
+        return X, Y
+
+    def excess_risk_cubes(self, bits, side: float) -> float:
+        """Exact excess risk of the classifier equal to ``bits[j]`` on cube j (bits shape (m^d,))."""
+        P, M = self.cube_parts(side)
+        b = np.asarray(bits)
+        if b.shape != P.shape:
+            raise ValueError(f"bits must have shape {P.shape} (one per cube), got shape {b.shape}")
+        return float(np.where(b.astype(bool), M, P).sum())
+
+    def _check_X(self, X) -> np.ndarray:
+        arr = np.asarray(X, dtype=float)
+        if arr.ndim != 2 or arr.shape[1] != self.d:
+            raise ValueError(f"X must have shape (n, {self.d}), got shape {arr.shape}")
+        return arr
+
+
+def _product_parts(pos: list[np.ndarray], neg: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+    """Cube integrals of ``(Π_a g_a)_+`` and ``(Π_a g_a)_-`` from each axis's ``∫ (g_a)_±`` (C order)."""
+    P, N = pos[0], neg[0]
+    for p, q in zip(pos[1:], neg[1:]):
+        P, N = (np.multiply.outer(P, p) + np.multiply.outer(N, q), np.multiply.outer(P, q) + np.multiply.outer(N, p))
+    return P.ravel(), N.ravel()
+
+
+class SmoothEta(CubeLaw):
+    """``η(x) = 1/2 + (a/2) Π_k cos(2π (x_k − φ_k))``, X uniform on ``[0, 1]^d`` (C^∞)."""
+
+    PHASES = (math.sqrt(2) - 1, math.sqrt(3) - 1, math.pi - 3, math.e - 2, math.sqrt(5) - 2)
+
+    def __init__(self, d: int, amplitude: float = 0.8):
+        self.d = check_int("d", d, low=1)
+        if self.d > len(self.PHASES):
+            raise ValueError(f"d must be <= {len(self.PHASES)}, got d={d}")
+        self.amplitude = check_real("amplitude", amplitude, low=0.0, high=1.0, low_open=True)
+        self.phases = np.array(self.PHASES[: self.d])
+
+    def _g(self, X):
+        return np.prod(np.cos(2 * np.pi * (X - self.phases)), axis=1)
+
+    def eta(self, X):
+        return 0.5 + 0.5 * self.amplitude * self._g(self._check_X(X))
+
+    def bayes_risk(self):
+        # min(η, 1-η) = 1/2 - (a/2)|Π cos|, and ∫_0^1 |cos(2π(x-φ))| dx = 2/π on each axis
+        return 0.5 - 0.5 * self.amplitude * (2 / math.pi) ** self.d
+
+    def sample_features(self, n, rng):
+        return rng.random((n, self.d))
+
+    def cube_parts(self, side):
+        lo, hi = cube_edges(side)
+        pos, neg = [], []
+        for phi in self.phases:
+            # zeros of cos(2π(x-φ)) at φ + 1/4 + j/2: split each cube at them; ∫cos = Δ sin / (2π)
+            zeros = phi + 0.25 + 0.5 * np.arange(-2, 4)
+            pts = np.sort(np.concatenate([zeros[(zeros > 0) & (zeros < 1)], [0.0, 1.0]]))
+            a, b = pts[:-1], pts[1:]
+            L = _overlap(lo, hi, a, b)  # (m, pieces)
+            s0 = np.clip(np.maximum(lo[:, None], a[None, :]), None, np.minimum(hi[:, None], b[None, :]))
+            s1 = np.minimum(hi[:, None], b[None, :])
+            integ = np.where(L > 0, (np.sin(2 * np.pi * (s1 - phi)) - np.sin(2 * np.pi * (s0 - phi))) / (2 * np.pi), 0.0)
+            sign = np.sign(np.cos(2 * np.pi * ((a + b) / 2 - phi)))
+            pos.append(np.where(sign > 0, integ, 0.0).sum(axis=1))
+            neg.append(np.where(sign < 0, -integ, 0.0).sum(axis=1))
+        P, N = _product_parts(pos, neg)
+        return self.amplitude * P, self.amplitude * N
+
+
+class StepEta(CubeLaw):
+    """``η = η_hi`` on ``{w·x > t}``, ``η_lo`` elsewhere; X uniform. w has irrational entries."""
+
+    NORMAL = (1.0, 1 / math.sqrt(3), 1 / math.pi, 1 / math.e, 1 / math.sqrt(7))
+
+    def __init__(self, d: int, eta_low: float = 0.15, eta_high: float = 0.85):
+        self.d = check_int("d", d, low=1)
+        if self.d > len(self.NORMAL):
+            raise ValueError(f"d must be <= {len(self.NORMAL)}, got d={d}")
+        self.eta_low = check_real("eta_low", eta_low, low=0.0, high=0.5)
+        self.eta_high = check_real("eta_high", eta_high, low=0.5, high=1.0)
+        self.w = np.array(self.NORMAL[: self.d])
+        self.t = 0.5 * self.w.sum() + (math.sqrt(2) - 1.4) * self.w[0]  # boundary through near the centre
+
+    def eta(self, X):
+        return np.where(self._check_X(X) @ self.w > self.t, self.eta_high, self.eta_low)
+
+    def bayes_risk(self):
+        return self._below_volume_total() * self.eta_low + (1 - self._below_volume_total()) * (1 - self.eta_high)
+
+    def _below_volume_total(self):
+        return float(self._below_volume(np.zeros((1, self.d)), np.ones((1, self.d)))[0])
+
+    def _below_volume(self, lo, hi) -> np.ndarray:
+        """Volumes of the boxes [lo, hi] (rows) ∩ {w·x <= t}, inclusion–exclusion over the corners."""
+        wlo, whi = lo @ self.w, hi @ self.w
+        full = np.prod(hi - lo, axis=1)
+        out = np.where(whi <= self.t, full, 0.0)
+        cut = (wlo < self.t) & (whi > self.t)
+        if np.any(cut):
+            l, h = lo[cut], hi[cut]
+            acc = np.zeros(l.shape[0])
+            for v in itertools.product((0, 1), repeat=self.d):
+                v = np.array(v)
+                corner = l + v * (h - l)
+                acc += (-1) ** v.sum() * np.maximum(0.0, self.t - corner @ self.w) ** self.d
+            out[cut] = acc / (math.factorial(self.d) * np.prod(self.w))
+        return out
+
+    def sample_features(self, n, rng):
+        return rng.random((n, self.d))
+
+    def cube_parts(self, side):
+        lo1, hi1 = cube_edges(side)
+        mesh_lo = np.stack([g.ravel() for g in np.meshgrid(*([lo1] * self.d), indexing="ij")], axis=1)
+        mesh_hi = np.stack([g.ravel() for g in np.meshgrid(*([hi1] * self.d), indexing="ij")], axis=1)
+        below = self._below_volume(mesh_lo, mesh_hi)
+        above = np.prod(mesh_hi - mesh_lo, axis=1) - below
+        above = np.maximum(above, 0.0)
+        return (2 * self.eta_high - 1) * above, (1 - 2 * self.eta_low) * below
+
+
+class RoughEta(CubeLaw):
+    """``η = 1/2 + (a/2) σ``, σ = ±1 fair i.i.d. on a grid of ``fine`` cells per axis; X uniform."""
+
+    def __init__(self, d: int, fine: int, amplitude: float = 0.8, pattern_seed: int = 0):
+        self.d = check_int("d", d, low=1)
+        self.fine = check_int("fine", fine, low=1)
+        self.amplitude = check_real("amplitude", amplitude, low=0.0, high=1.0, low_open=True)
+        self.pattern_seed = check_int("pattern_seed", pattern_seed, low=0)
+        rng = np.random.default_rng(np.random.SeedSequence(self.pattern_seed, spawn_key=(1001, self.d, self.fine)))
+        self.signs = np.where(rng.random((self.fine,) * self.d) < 0.5, -1.0, 1.0)
+
+    def eta(self, X):
+        X = self._check_X(X)
+        k = np.minimum((X * self.fine).astype(np.int64), self.fine - 1)
+        return 0.5 + 0.5 * self.amplitude * self.signs[tuple(k.T)]
+
+    def bayes_risk(self):
+        return 0.5 * (1 - self.amplitude)
+
+    def sample_features(self, n, rng):
+        return rng.random((n, self.d))
+
+    def cube_parts(self, side):
+        lo, hi = cube_edges(side)
+        a = np.arange(self.fine) / self.fine
+        O = _overlap(lo, hi, a, a + 1.0 / self.fine)  # (m, fine)
+        parts = []
+        for T in ((self.signs > 0).astype(float), (self.signs < 0).astype(float)):
+            for _ in range(self.d):  # contract the leading fine axis, append the cube axis at the end
+                T = np.tensordot(T, O, axes=([0], [1]))
+            parts.append(self.amplitude * T.ravel())
+        return parts[0], parts[1]
+
+
+class ConcentratedThreshold(CubeLaw):
+    """1-D noiseless threshold ``y = 1[x > t]`` with ``x ~ U[t − w, t + w]`` (Bayes risk 0)."""
+
+    d = 1
+
+    def __init__(self, threshold: float, spread: float):
+        self.spread = check_positive("spread", spread)
+        self.threshold = check_real("threshold", threshold, low=self.spread, high=1.0 - self.spread)
+
+    def eta(self, X):
+        return (self._check_X(X)[:, 0] > self.threshold).astype(float)
+
+    def bayes_risk(self):
+        return 0.0
+
+    def sample_features(self, n, rng):
+        return (self.threshold - self.spread + 2 * self.spread * rng.random(n))[:, None]
+
+    def cube_parts(self, side):
+        lo, hi = cube_edges(side)
+        t, w = self.threshold, self.spread
+        P = _overlap(lo, hi, np.array([t]), np.array([t + w]))[:, 0] / (2 * w)
+        M = _overlap(lo, hi, np.array([t - w]), np.array([t]))[:, 0] / (2 * w)
+        return P, M

@@ -1,0 +1,45 @@
+"""Trial functions of bayes_consistency and thresholds_contrast (expected values derived in the comments)."""
+
+import numpy as np
+import pytest
+
+from simulations.experiments.bayes_consistency import ConsistencyPoint, consistency_trial, make_law
+from simulations.experiments.thresholds_contrast import ThresholdPoint, erm_threshold, threshold_trial
+
+
+def test_consistency_trial_bounds_and_determinism():
+    cfg = ConsistencyPoint("step", 2, 3000)
+    a, b = consistency_trial(cfg, 0, 7), consistency_trial(cfg, 0, 7)
+    assert a == b  # a pure function of (config, trial, seed)
+    total = 0.7  # ∫ |2η − 1| for the step law (η ∈ {0.15, 0.85})
+    for k, v in a.items():
+        assert 0.0 <= v <= total + 1e-12, k
+    assert a["excess_histogram"] == a["excess_avg_histogram"]  # no noise: the average is the value
+    assert consistency_trial(cfg, 1, 7) != a
+
+
+def test_make_law_rejects_unknown():
+    with pytest.raises(ValueError, match="law='wavy'"):
+        make_law("wavy", 1)
+
+
+def test_threshold_trial_concentrated_member_has_excess_half():
+    # w = 1e-6 << r = n^{-1/2} = 0.1: the support lies inside one cube (t = 0.5123 is 0.0123 from the edge 0.5),
+    # half of the labels are 1, so any constant on that cube errs on half the mass: excess exactly 1/2
+    out = threshold_trial(ThresholdPoint(0.5123, 1e-6, 100), 0, 3)
+    # (abs 1e-9: the overlap lengths of a 1e-6 interval at 0.5 carry ~1e-17 absolute rounding)
+    assert out["pcl_eps1"] == pytest.approx(0.5, abs=1e-9) and out["histogram"] == pytest.approx(0.5, abs=1e-9)
+    assert out["erm"] < 0.1  # ERM: the gap between the classes holds ~1/(n+1) of the mass
+
+
+def test_threshold_trial_wide_member_is_learned():
+    # w = 0.2 >> r = 1e-2 (n = 1e4): only the cube holding t can err, mass <= r/(2w) = 0.025
+    out = threshold_trial(ThresholdPoint(0.5, 0.2, 10_000), 0, 3)
+    assert out["pcl_eps1"] <= 0.025 + 1e-12 and out["histogram"] <= 0.025 + 1e-12
+
+
+def test_erm_threshold():
+    x = np.array([0.1, 0.2, 0.6, 0.9])
+    y = np.array([0, 0, 1, 1])
+    assert erm_threshold(x, y, 0.0, 1.0) == pytest.approx(0.4)
+    assert erm_threshold(x, np.zeros(4, int), 0.0, 1.0) == pytest.approx(0.95)
