@@ -36,6 +36,8 @@ def _parser() -> argparse.ArgumentParser:
                    help="Dask scheduler address for the trials, or 'local' to start a LocalCluster")
     p.add_argument("--force", action="store_true", help="ignore cached trial results and recompute")
     p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+    p.add_argument("--data-dir", default=None,
+                   help="folder with MNIST / CIFAR / MovieLens files for the real-data experiments (never downloaded)")
     return p
 
 
@@ -59,11 +61,15 @@ def main(argv=None) -> int:
     if args.seed < 0:
         print(f"error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
         return 2
+    if args.data_dir is not None and not Path(args.data_dir).is_dir():
+        print(f"error: --data-dir must be an existing folder, got --data-dir={args.data_dir!r}", file=sys.stderr)
+        return 2
     if args.jobs < 1:
         print(f"error: --jobs must be >= 1, got {args.jobs}", file=sys.stderr)
         return 2
     ctx = RunContext(profile=args.profile, seed=args.seed, jobs=args.jobs, scheduler=args.scheduler,
-                     force=args.force, progress=not args.no_progress)
+                     force=args.force, progress=not args.no_progress,
+                     data_dir=Path(args.data_dir) if args.data_dir else None)
     out = Path(args.out)
     crashed = run_all(names, ctx, out)
     print(f"report: {out / 'REPORT.md'}")

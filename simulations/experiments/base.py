@@ -63,7 +63,8 @@ class RunContext:
 
     ``seed`` is the root seed of every stream (see :mod:`simulations.seeding`); ``jobs`` and
     ``scheduler`` choose the executor of the Monte Carlo engine; ``cache_dir`` keeps per-chunk
-    results so an interrupted run resumes (``force`` ignores them).
+    results so an interrupted run resumes (``force`` ignores them). ``data_dir`` is where the
+    loaders of :mod:`simulations.datasets` look for MNIST, CIFAR, ... (the bundled digits need none).
     """
 
     profile: str = "quick"
@@ -73,6 +74,7 @@ class RunContext:
     force: bool = False
     cache_dir: Path | None = None
     progress: bool = True
+    data_dir: Path | None = None  # user folder of real data sets (``--data-dir``); never downloaded into
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,183 @@
+"""A probabilistic k-nearest-neighbour classifier that also learns from soft or debiased label vectors.
+
+``predict_proba(x)`` is the mean label vector of the ``n_neighbors`` nearest training points, where a
+hard label y counts as the one-hot vector e_y. Label vectors may be soft labels (ALIBI's posterior)
+or unbiased one-hot estimates with negative entries (the vector mechanism's debiased bits, 003 eq.
+(12)-(13)); ``predict`` is the arg-max of the raw mean, ``predict_proba`` its clipped and normalized
+version (uniform where every entry is <= 0).
+
+Neighbours are exact Euclidean nearest neighbours by brute force (the digits have d = 64, where a
+kd-tree does not help), ties broken by the smaller training index (a stable sort), so the classifier
+is a deterministic function of its training data: the exact privacy check of LP-MST needs that.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from limits._validation import check_int
+
+__all__ = ["IndexedKNNClassifier", "SoftKNNClassifier", "nearest_neighbours", "neighbour_order"]
+
+_QUERY_BLOCK = 512  # query rows per distance block (bounds memory at block * n_train floats)
+
+
+def nearest_neighbours(X_train: np.ndarray, X_query: np.ndarray, k: int) -> np.ndarray:
+    """Indices (m, k) of the k nearest training rows of each query, ties by smaller index.
+
+    Squared distances ``|q|^2 - 2 q.x + |x|^2`` in blocks (rounded to 1e-9 so the expansion's float
+    noise cannot split exact ties); the k smallest by a stable arg-sort, so equal distances keep
+    index order.
+    """
+    out = np.empty((X_query.shape[0], k), dtype=np.int64)
+    sq = np.einsum("ij,ij->i", X_train, X_train)
+    for s in range(0, X_query.shape[0], _QUERY_BLOCK):
+        q = X_query[s:s + _QUERY_BLOCK]
+        d2 = sq[None, :] - 2.0 * q @ X_train.T + np.einsum("ij,ij->i", q, q)[:, None]
+        d2 = np.round(d2, 9)  # float noise of the expansion must not break exact ties
+        order = np.argsort(d2, axis=1, kind="stable")[:, :k]
+        out[s:s + q.shape[0]] = order
+    return out
+
+
+def neighbour_order(X_train, X_query) -> np.ndarray:
+    """Every training index sorted by distance to each query (ties: smaller index), shape (m, n)."""
+    X_train = np.asarray(X_train, dtype=float).reshape(len(X_train), -1)
+    X_query = np.asarray(X_query, dtype=float).reshape(len(X_query), -1)
+    return nearest_neighbours(X_train, X_query, X_train.shape[0])
+
+
+def _label_matrix(y, K: int) -> np.ndarray:
+    """Hard labels (n,) -> one-hot (n, K); label vectors (n, K) -> float copy."""
+    y = np.asarray(y)
+    if y.ndim == 1:
+        if y.size and (not np.issubdtype(y.dtype, np.integer) or y.min() < 0 or y.max() >= K):
+            raise ValueError(f"y must hold integer labels in [0, {K}), got y={y!r}")
+        Y = np.zeros((y.size, K))
+        Y[np.arange(y.size), y] = 1.0
+        return Y
+    if y.ndim == 2 and y.shape[1] == K:
+        return y.astype(float)
+    raise ValueError(f"y must have shape (n,) or (n, {K}), got shape {y.shape}")
+
+
+def _normalized(m: np.ndarray, K: int) -> np.ndarray:
+    m = np.maximum(m, 0.0)
+    tot = m.sum(axis=1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(tot > 0, m / tot, 1.0 / K)
+
+
+class SoftKNNClassifier:
+    """k-NN class probabilities from hard labels, soft labels or debiased label vectors.
+
+    Parameters
+    ----------
+    n_neighbors : int >= 1
+    num_classes : int >= 2
+        K; hard labels must lie in [0, K), label vectors have K columns.
+    """
+
+    def __init__(self, *, n_neighbors: int = 10, num_classes: int = 10):
+        self.n_neighbors = n_neighbors
+        self.num_classes = num_classes
+
+    def get_params(self, deep: bool = True) -> dict:
+        """Constructor arguments (lets ``sklearn.base.clone`` copy an unfitted instance)."""
+        return {"n_neighbors": self.n_neighbors, "num_classes": self.num_classes}
+
+    def set_params(self, **params):
+        for k, v in params.items():
+            setattr(self, k, v)
+        return self
+
+    def fit(self, X, y, sample_weight=None):
+        """X (n, d) features; y (n,) int labels in [0, K) or (n, K) label vectors. Returns self."""
+        check_int("n_neighbors", self.n_neighbors, low=1)
+        K = check_int("num_classes", self.num_classes, low=2)
+        X = np.asarray(X, dtype=float).reshape(len(X), -1)
+        Y = _label_matrix(y, K)
+        if X.shape[0] != Y.shape[0] or X.shape[0] == 0:
+            raise ValueError(f"X and y must have the same number (>= 1) of rows, got {X.shape[0]} and {Y.shape[0]}")
+        self.X_, self.Y_ = X, Y
+        self.classes_ = np.arange(K)
+        return self
+
+    def _mean_vectors(self, X) -> np.ndarray:
+        if not hasattr(self, "X_"):
+            raise ValueError("SoftKNNClassifier is not fitted: call fit(X, y) first")
+        X = np.asarray(X, dtype=float).reshape(len(X), -1)
+        k = min(self.n_neighbors, self.X_.shape[0])
+        nb = nearest_neighbours(self.X_, X, k)
+        return self.Y_[nb].mean(axis=1)
+
+    def predict_proba(self, X) -> np.ndarray:
+        """(m, d) -> (m, K): mean neighbour label vector, clipped at 0 and normalized."""
+        return _normalized(self._mean_vectors(X), self.num_classes)
+
+    def predict(self, X) -> np.ndarray:
+        """(m, d) -> (m,) int64: arg-max of the mean label vector (ties: smaller class)."""
+        return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)
+
+
+class IndexedKNNClassifier:
+    """:class:`SoftKNNClassifier` on a fixed pool of points, with every neighbour order precomputed.
+
+    Features are *indices*: ``fit(idx, y)`` trains on pool points ``idx`` (indices into the training
+    pool, 0..n-1) and ``predict_proba(q)`` answers for query rows ``q`` of ``order``. The k nearest
+    fitted points of a query are the first k fitted entries of its precomputed order, so the result
+    equals :class:`SoftKNNClassifier` fitted on ``X_pool[idx]`` exactly (ties included) while each
+    fit/predict costs a few array passes instead of a distance computation. Used when many models
+    are trained on subsets of one data set (LP-MST stages, repeated trials).
+
+    Parameters
+    ----------
+    order : ndarray (m, n) of int64
+        :func:`neighbour_order` of the pool against every query point.
+    n_neighbors : int >= 1
+    num_classes : int >= 2
+    """
+
+    def __init__(self, *, order, n_neighbors: int = 10, num_classes: int = 10):
+        self.order = order
+        self.n_neighbors = n_neighbors
+        self.num_classes = num_classes
+
+    def fit(self, idx, y, sample_weight=None):
+        """idx (n_fit,) pool indices; y (n_fit,) labels or (n_fit, K) label vectors. Returns self."""
+        check_int("n_neighbors", self.n_neighbors, low=1)
+        K = check_int("num_classes", self.num_classes, low=2)
+        idx = np.asarray(idx).ravel()
+        n_pool = self.order.shape[1]
+        if idx.size == 0 or not np.issubdtype(idx.dtype, np.integer) or idx.min() < 0 or idx.max() >= n_pool \
+                or np.unique(idx).size != idx.size:
+            raise ValueError(f"idx must be distinct pool indices in [0, {n_pool}), got idx={idx!r}")
+        Y = _label_matrix(y, K)
+        if Y.shape[0] != idx.size:
+            raise ValueError(f"idx and y must have the same number of rows, got {idx.size} and {Y.shape[0]}")
+        self.Y_pool_ = np.zeros((n_pool, K))
+        self.Y_pool_[idx] = Y
+        self.fitted_ = np.zeros(n_pool, dtype=bool)
+        self.fitted_[idx] = True
+        self.classes_ = np.arange(K)
+        return self
+
+    def _mean_vectors(self, q) -> np.ndarray:
+        if not hasattr(self, "fitted_"):
+            raise ValueError("IndexedKNNClassifier is not fitted: call fit(idx, y) first")
+        q = np.asarray(q).ravel()
+        k = min(self.n_neighbors, int(self.fitted_.sum()))
+        order = self.order[q]
+        inside = self.fitted_[order]
+        take = inside & (np.cumsum(inside, axis=1) <= k)  # the first k fitted points of each row
+        cols = np.nonzero(take)[1].reshape(q.size, k)
+        nb = np.take_along_axis(order, cols, axis=1)
+        return self.Y_pool_[nb].mean(axis=1)
+
+    def predict_proba(self, q) -> np.ndarray:
+        """q (m,) query rows of ``order`` -> (m, K)."""
+        return _normalized(self._mean_vectors(q), self.num_classes)
+
+    def predict(self, q) -> np.ndarray:
+        """q (m,) -> (m,) int64 arg-max of the mean label vector."""
+        return np.argmax(self._mean_vectors(q), axis=1).astype(np.int64)
