@@ -95,6 +95,7 @@ def test_cli_list_and_bad_arguments():
     (["--only", "rates_table,nope"], "unknown experiment"),
     (["--profile", "huge"], "invalid choice"),
     (["--jobs", "two"], "invalid int value"),
+    (["--data-dir", "/nonexistent/labeldp-data"], "--data-dir must be an existing folder"),
 ])
 def test_cli_bad_arguments_exit_2(argv, message, capsys):
     """In process (each subprocess costs seconds of imports); the wiring to sys.exit is tested above."""
