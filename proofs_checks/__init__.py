@@ -16,10 +16,8 @@ from .privacy_profile import privacy_profile, stability_profile
 from .proof_steps import ProofCheck, all_checks, run_check
 from .rrwithprior_lp import UtilityGap, rrwithprior_lp, rrwithprior_value, utility_gap
 
-run_proof_checks = all_checks  # the name used in the issue for "run every proof-step check"
-
 __all__ = ["PLANTED_BUGS_CENTRAL", "AuditResult", "DPCheckResult", "ProofCheck", "all_checks", "audit_epsilon",
            "audit_label_randomizer", "check_channel", "check_label_dp", "findings", "is_tight", "max_privacy_loss",
            "privacy_loss_witness", "privacy_profile", "rrwithprior_lp", "rrwithprior_value", "run_check",
-           "run_proof_checks", "stability_profile", "UtilityGap", "audit_label_sampler", "utility_gap",
+           "stability_profile", "UtilityGap", "audit_label_sampler", "utility_gap",
            "check_prior_channel", "max_event_privacy_loss"]

@@ -32,11 +32,9 @@ _SEVERITY_OF_AFFECTS = {"rate": "rate", "tuning": "tuning", "mechanism": "privac
 
 
 def _limits_records() -> list[dict]:
-    try:
-        import limits
-    except ImportError:  # limits is the bottom layer and always installed with the suite
-        return []
-    return list(limits.discrepancies()) if hasattr(limits, "discrepancies") else []
+    import limits
+
+    return list(limits.discrepancies())
 
 
 def findings(profile: str = "smoke") -> list[dict]:

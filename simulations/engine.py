@@ -307,11 +307,48 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
     if version is None:
         version = f"{getattr(trial_fn, '__module__', '')}.{getattr(trial_fn, '__qualname__', type(trial_fn).__qualname__)}"
 
+    plan = _plan(configs, n_trials, root_seed, version, cache_dir, force)
+    n_todo = plan.n_todo()
+    if n_todo:
+        _run(plan, trial_fn, jobs, scheduler, chunk_size, progress)
+    return _collect(plan, n_todo)
+
+
+@dataclasses.dataclass
+class _Plan:
+    """What one :func:`run_trials` call must compute: configs deduplicated by hash, the chunks
+    already on disk, and (filled while running) the chunks computed."""
+
+    configs: list
+    n_trials: int
+    root_seed: int
+    hashes: list[str]                      # one per config, in the caller's order
+    first: dict[str, Any]                  # hash -> its first config (unique, first-occurrence order)
+    stores: dict[str, ChunkStore]          # empty without a cache folder
+    chunks: dict[str, list]                # hash -> [(start, stop, arrays)]
+    computed: set = dataclasses.field(default_factory=set)
+
+    def gaps(self, h: str) -> list[tuple[int, int]]:
+        return _missing(self.n_trials, self.chunks[h])
+
+    def n_todo(self) -> int:
+        return sum(b - a for h in self.first for a, b in self.gaps(h))
+
+    def record(self, result, bar) -> None:
+        h, start, stop, arrays, _ = result
+        self.computed.add(h)
+        self.chunks[h].append((start, stop, arrays))
+        if h in self.stores:
+            self.stores[h].save(start, stop, arrays)  # at once, so a kill keeps this chunk
+        bar.update(stop - start)
+
+
+def _plan(configs, n_trials, root_seed, version, cache_dir, force) -> _Plan:
+    """Hash the configs, open (or, with ``force``, clear) their caches and load the finished chunks."""
     hashes = [config_hash(c, root_seed=root_seed, version=version) for c in configs]
-    unique = list(dict.fromkeys(hashes))  # first occurrence order
-    first = {h: configs[hashes.index(h)] for h in unique}
-    stores = {h: ChunkStore(cache_dir, h) for h in unique} if cache_dir is not None else {}
-    chunks: dict[str, list] = {h: [] for h in unique}
+    first = {h: configs[hashes.index(h)] for h in dict.fromkeys(hashes)}
+    stores = {h: ChunkStore(cache_dir, h) for h in first} if cache_dir is not None else {}
+    chunks: dict[str, list] = {h: [] for h in first}
     for h, store in stores.items():
         if force:
             store.clear()
@@ -319,46 +356,40 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
                                  "config": json.loads(canonical_json(first[h])),
                                  "root_seed": root_seed, "version": version, "config_hash": h})
         chunks[h] = store.load(n_trials)
-    gaps = {h: _missing(n_trials, chunks[h]) for h in unique}
-    n_todo = sum(b - a for h in unique for a, b in gaps[h])
-    computed = set()
+    return _Plan(configs, n_trials, root_seed, hashes, first, stores, chunks)
 
-    def record(result, bar) -> None:
-        h, start, stop, arrays, _ = result
-        computed.add(h)
-        chunks[h].append((start, stop, arrays))
-        if h in stores:
-            stores[h].save(start, stop, arrays)  # at once, so a kill keeps this chunk
-        bar.update(stop - start)
 
-    if n_todo:
-        with open_executor(jobs, scheduler) as ex, _progress_bar(n_todo, progress) as bar:
-            if chunk_size is None:
-                # Probe: one trial per config with work left, timed in the worker, result kept.
-                probes = [(trial_fn, first[h], root_seed, gaps[h][0][0], gaps[h][0][0] + 1, h)
-                          for h in unique if gaps[h]]
-                per_trial = {}
-                for res in ex.map_unordered(_run_chunk, probes):
-                    record(res, bar)
-                    per_trial[res[0]] = res[4]
-                gaps = {h: _missing(n_trials, chunks[h]) for h in unique}
-                left = {h: sum(b - a for a, b in gaps[h]) for h in unique}
-                total = sum(per_trial.get(h, 0.0) * left[h] for h in unique)
-                sizes = {h: _chunk_size(per_trial[h], total, ex.n_workers, ex.kind) for h in per_trial}
-            else:
-                sizes = {h: chunk_size for h in unique}
-            tasks = [(trial_fn, first[h], root_seed, a, b, h) for h in unique if gaps[h]
-                     for a, b in _split(gaps[h], sizes[h])]
-            for res in ex.map_unordered(_run_chunk, tasks):
-                record(res, bar)
+def _run(plan: _Plan, trial_fn, jobs, scheduler, chunk_size, progress) -> None:
+    """Compute every missing trial in chunks on the executor, recording each chunk as it finishes."""
+    todo = [h for h in plan.first if plan.gaps(h)]
+    with open_executor(jobs, scheduler) as ex, _progress_bar(plan.n_todo(), progress) as bar:
+        if chunk_size is None:
+            # Probe: one trial per config with work left, timed in the worker, result kept.
+            probes = [(trial_fn, plan.first[h], plan.root_seed, plan.gaps(h)[0][0], plan.gaps(h)[0][0] + 1, h)
+                      for h in todo]
+            per_trial = {}
+            for res in ex.map_unordered(_run_chunk, probes):
+                plan.record(res, bar)
+                per_trial[res[0]] = res[4]
+            total = sum(per_trial[h] * sum(b - a for a, b in plan.gaps(h)) for h in per_trial)
+            sizes = {h: _chunk_size(per_trial[h], total, ex.n_workers, ex.kind) for h in per_trial}
+        else:
+            sizes = {h: chunk_size for h in todo}
+        tasks = [(trial_fn, plan.first[h], plan.root_seed, a, b, h) for h in todo
+                 for a, b in _split(plan.gaps(h), sizes[h])]
+        for res in ex.map_unordered(_run_chunk, tasks):
+            plan.record(res, bar)
 
+
+def _collect(plan: _Plan, n_computed: int) -> TrialResults:
+    """Stack each config's chunks in trial order; rewrite a cache that gained chunks as one file."""
     per_hash = {}
-    for h in unique:
-        per_hash[h] = _assemble(n_trials, chunks[h])
-        if h in stores and h in computed:
-            stores[h].consolidate(n_trials, per_hash[h])
-    return TrialResults(configs=configs, n_trials=n_trials, per_config=[per_hash[h] for h in hashes],
-                        n_computed=n_todo, n_cached=len(unique) * n_trials - n_todo)
+    for h in plan.first:
+        per_hash[h] = _assemble(plan.n_trials, plan.chunks[h])
+        if h in plan.stores and h in plan.computed:
+            plan.stores[h].consolidate(plan.n_trials, per_hash[h])
+    return TrialResults(configs=plan.configs, n_trials=plan.n_trials, per_config=[per_hash[h] for h in plan.hashes],
+                        n_computed=n_computed, n_cached=len(plan.first) * plan.n_trials - n_computed)
 
 
 def engine_options(ctx) -> dict:

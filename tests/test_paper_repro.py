@@ -110,6 +110,17 @@ def test_cli_bad_arguments_exit_2(argv, message, capsys):
     assert message in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("only", [",", " , ,"])
+def test_only_without_names_exits_2(only, capsys, tmp_path):
+    """--only naming no experiment is an error, not a silent empty run."""
+    import runpy
+
+    main = runpy.run_path(str(ROOT / "paper_repro.py"), run_name="paper_repro_under_test")["main"]
+    assert main(["--only", only, "--out", str(tmp_path / "out")]) == 2
+    assert "--only names no experiment" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
 def test_smoke_profile_runs_every_experiment(tmp_path):
     """What CI runs: every registered experiment at the smoke profile, without a crash."""
     out = _cli("--profile", "smoke", "--out", str(tmp_path), "--no-progress")

@@ -15,6 +15,8 @@ import itertools
 import numpy as np
 import sympy as sp
 
+from proofs_checks.dp import max_privacy_loss
+from simulations.mechanisms.vector import VectorMechanism
 from simulations.seeding import as_generator
 
 from .base import Finding, ProofCheck, grid_size, nonnegative_for_positive, proof_check
@@ -103,17 +105,11 @@ def vector_privacy(profile="smoke") -> ProofCheck:
         tight = ratios == {a**2, sp.Integer(1), a**-2}
         ok &= tight
         details.append(f"K={K}: ratios {sorted(map(str, ratios))}")
-    # cross-check against the implementation's exact channel, if available
-    try:
-        from proofs_checks.dp import max_privacy_loss
-        from simulations.mechanisms.vector import VectorMechanism
-
-        impl = [abs(max_privacy_loss(VectorMechanism(num_classes=K, epsilon=e).channel_matrix()) - e) <= 1e-9 * max(1, e)
-                for K in (2, 3, 5) for e in (0.1, 1.0, 4.0)]
-        details.append(f"simulations.mechanisms.VectorMechanism channel loss == eps: {all(impl)}")
-        ok &= all(impl)
-    except ImportError:  # the mechanisms layer is optional for this symbolic check
-        details.append("simulations.mechanisms.VectorMechanism not available")
+    # cross-check against the implementation's exact channel
+    impl = [abs(max_privacy_loss(VectorMechanism(num_classes=K, epsilon=e).channel_matrix()) - e) <= 1e-9 * max(1, e)
+            for K in (2, 3, 5) for e in (0.1, 1.0, 4.0)]
+    details.append(f"simulations.mechanisms.VectorMechanism channel loss == eps: {all(impl)}")
+    ok &= all(impl)
     return ProofCheck("000-thm1-vector-privacy", "000 Theorem 1, eq. (14) = 002 eq. (18); 003 eq. (15)",
                       "the K-bit vector mechanism's worst-case likelihood ratio is exactly e^eps", ok,
                       derived="{P(z|y)/P(z|y')} = {e^-eps, 1, e^eps}; max = e^eps, attained at z(y)=1, z(y')=0",

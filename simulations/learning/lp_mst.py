@@ -115,10 +115,8 @@ def _fresh(learner):
     """An unfitted copy of ``learner``: scikit-learn's ``clone`` for its estimators, else a shallow
     copy (``fit`` must create its learned attributes, not mutate the constructor's arguments; a
     shallow copy shares large read-only arguments such as a precomputed neighbour order)."""
-    try:
-        from sklearn.base import BaseEstimator, clone
-    except ImportError:  # pragma: no cover - scikit-learn is a dependency
-        return copy.copy(learner)
+    from sklearn.base import BaseEstimator, clone
+
     return clone(learner) if isinstance(learner, BaseEstimator) else copy.copy(learner)
 
 

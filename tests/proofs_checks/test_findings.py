@@ -11,7 +11,7 @@ import pytest
 import sympy as sp
 
 import limits
-from proofs_checks import findings, run_proof_checks
+from proofs_checks import all_checks, findings
 from proofs_checks.findings import LIMITS_KEY_TO_CHECK
 from proofs_checks.proof_steps.monomials import SYM, exponents, same_monomial
 from proofs_checks.proof_steps.tuning_rates import derive_upper
@@ -61,7 +61,7 @@ def test_union_with_limits_discrepancies(found):
 
 
 def test_every_failed_check_contributes_findings(found):
-    failed = {c.check_id for c in run_proof_checks("smoke") if not c.passed}
+    failed = {c.check_id for c in all_checks("smoke") if not c.passed}
     assert failed == {f["check_id"] for f in found if f["check_id"]}
 
 
@@ -133,7 +133,7 @@ def test_proof_checks_experiment_smoke(tmp_path):
     rec = run_experiment(REGISTRY["proof_checks"], RunContext(profile="smoke", progress=False), tmp_path)
     folder = tmp_path / "proof_checks"
     saved = json.loads((folder / "results.json").read_text())
-    assert saved["claims"] and len(saved["claims"]) == len(run_proof_checks("smoke"))
-    assert sum(not c["holds"] for c in saved["claims"]) == sum(not c.passed for c in run_proof_checks("smoke"))
+    assert saved["claims"] and len(saved["claims"]) == len(all_checks("smoke"))
+    assert sum(not c["holds"] for c in saved["claims"]) == sum(not c.passed for c in all_checks("smoke"))
     assert "### Proof checks" in rec["notes"] and "### Findings" in rec["notes"]
     assert (folder / "proof_checks.png").exists() and (folder / "findings.csv").exists()

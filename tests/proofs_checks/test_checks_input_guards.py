@@ -1,4 +1,4 @@
-"""proofs_checks public functions reject bad input with a ValueError naming the argument (review fixes)."""
+"""Bad inputs to the exact checks, the auditor, the LP and the privacy profiles raise a ValueError naming the argument."""
 
 import importlib
 import math
