@@ -38,7 +38,7 @@ from simulations.mechanisms import (ClippedLaplaceLabels, ExponentialMechanism, 
                                     NoisyBinMean, NoisyMajority, StabilityHistogram)
 
 from .dp import DPCheckResult, register_checker, within
-from .privacy_profile import stability_profile
+from .stability import stability_profile
 
 __all__ = ["compositions", "exponential_worst_loss", "laplace_pure_loss", "noisy_majority_loss",
            "output_distribution_pairs"]
