@@ -14,6 +14,7 @@ import numpy as np
 
 __all__ = [
     "check_choice",
+    "check_finite_array",
     "check_int",
     "check_positive",
     "check_probability",
@@ -56,6 +57,14 @@ def check_int(name, value, *, low=None):
     if low is not None and v < low:
         raise ValueError(f"{name} must be an integer >= {low}, got {name}={value!r}")
     return v
+
+
+def check_finite_array(name, values):
+    """``values`` as a float array after checking every entry is finite (no NaN, no ±inf)."""
+    arr = np.asarray(values, dtype=float)
+    if not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must be finite, got {name}={values!r}")
+    return arr
 
 
 def check_choice(name, value, choices):

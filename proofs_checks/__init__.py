@@ -12,7 +12,8 @@ from .dp import (DPCheckResult, check_channel, check_label_dp, check_prior_chann
                  max_privacy_loss, privacy_loss_witness)
 from .findings import findings
 from .planted_bugs_central import PLANTED_BUGS_CENTRAL
-from .privacy_profile import privacy_profile, stability_profile
+from .privacy_profile import privacy_profile
+from .stability import stability_profile
 from .proof_steps import ProofCheck, all_checks, run_check
 from .rrwithprior_lp import UtilityGap, rrwithprior_lp, rrwithprior_value, utility_gap
 

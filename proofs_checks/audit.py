@@ -25,7 +25,9 @@ import numpy as np
 from scipy import stats
 
 from limits._validation import check_int, check_probability, check_real
-from simulations.seeding import check_generator
+from simulations.seeding import as_generator, check_generator
+
+from .result import DPCheckResult
 
 __all__ = ["AuditResult", "audit_epsilon", "audit_label_randomizer", "audit_label_sampler", "clopper_pearson_lower",
            "clopper_pearson_upper", "output_events", "sample_size_for_power"]
@@ -242,10 +244,6 @@ def audit_label_sampler(sampler: Callable, epsilon: float, *, num_classes: int, 
     -------
     proofs_checks.dp.DPCheckResult with ``exact=False``.
     """
-    from simulations.seeding import as_generator
-
-    from .dp import DPCheckResult
-
     epsilon = check_real("epsilon", epsilon, low=0.0)
     K = check_int("num_classes", num_classes, low=2)
     M = K if num_outputs is None else check_int("num_outputs", num_outputs, low=2)

@@ -38,7 +38,7 @@ from simulations.mechanisms import (ClippedLaplaceLabels, ExponentialMechanism, 
                                     NoisyBinMean, NoisyMajority, StabilityHistogram)
 
 from .dp import DPCheckResult, register_checker, within
-from .privacy_profile import stability_profile
+from .stability import stability_profile
 
 __all__ = ["compositions", "exponential_worst_loss", "laplace_pure_loss", "noisy_majority_loss",
            "output_distribution_pairs"]
@@ -88,22 +88,28 @@ def _result(loss, epsilon, method, witness, explanation) -> DPCheckResult:
 
 # ---------------------------------------------------------------- Laplace label noise (local)
 
+def _bin_mean_losses(mech: NoisyBinMean, counts=None) -> tuple[np.ndarray, np.ndarray]:
+    """Bin sizes n_l (default 1..6) and the exact loss (2T/n_l)/b_l of each: one label in [-T, T]
+    moves a bin mean by at most 2T/n_l, and Lap(b_l)'s log density ratio is at most shift/b_l."""
+    n = np.arange(1, 7) if counts is None else np.asarray(counts)
+    n = n[n > 0]
+    return n, 2.0 * mech.T / n / mech.scale(n)
+
+
 def laplace_pure_loss(mechanism, counts=None, **_):
     """Exact sup of the log density ratio for the Laplace mechanisms, or None for other mechanisms."""
     if isinstance(mechanism, LaplaceLabels):
         lo, hi = mechanism.label_range
         return (hi - lo) / mechanism.scale
     if isinstance(mechanism, NoisyBinMean):
-        n = np.arange(1, 7) if counts is None else np.asarray(counts)
-        n = n[n > 0]
-        return float(np.max(2.0 * mechanism.T / n / mechanism.scale(n)))
+        return float(np.max(_bin_mean_losses(mechanism, counts)[1]))
     return None
 
 
 @register_checker(LaplaceLabels)
 def _check_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41):
     lo, hi = mech.label_range
-    sup = (hi - lo) / mech.scale
+    sup = laplace_pure_loss(mech)
     span = 3 * mech.T if isinstance(mech, ClippedLaplaceLabels) else mech.T  # clipped: labels beyond ±T too
     ys = np.linspace(-span, span, grid)
     zs = np.linspace(-span - 5 * mech.scale, span + 5 * mech.scale, 4 * grid + 1)
@@ -124,9 +130,7 @@ def _check_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41):
 
 @register_checker(NoisyBinMean)
 def _check_noisy_bin_mean(mech: NoisyBinMean, epsilon, delta, counts=None):
-    n = np.arange(1, 7) if counts is None else np.asarray(counts)
-    n = n[n > 0]
-    per_bin = 2.0 * mech.T / n / mech.scale(n)
+    n, per_bin = _bin_mean_losses(mech, counts)
     i = int(np.argmax(per_bin))
     loss = float(per_bin[i])
     expl = (f"one label in [-T, T] moves a bin mean by at most 2T/n_l; sup ln density ratio = (2T/n_l)/b_l, "

@@ -23,12 +23,14 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
-from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Callable
 
 import numpy as np
 
 from limits._validation import check_int, check_probability, check_real
+
+from .audit import audit_label_sampler
+from .result import DPCheckResult
 
 __all__ = ["MECHANISM_KINDS", "ROW_SUM_ATOL", "TOL", "DPCheckResult", "as_channel", "as_subchannel", "audit_priors",
            "check_channel", "check_label_dp", "check_log_channel", "check_prior_channel", "checker_keywords",
@@ -189,34 +191,6 @@ def event_privacy_loss_witness(subchannel) -> tuple[float, tuple[int, int, int] 
 def max_event_privacy_loss(subchannel) -> float:
     """max over (y, y', event) of ln(S[y, e] / S[y', e]) for a sub-stochastic event matrix (see above)."""
     return event_privacy_loss_witness(subchannel)[0]
-
-
-@dataclass(frozen=True, slots=True)
-class DPCheckResult:
-    """Outcome of an exact privacy check.
-
-    ``holds`` is True when ``epsilon_actual <= epsilon`` (up to :data:`TOL`) and, for approximate DP,
-    ``delta_actual <= delta``. ``exact`` is False only for the statistical audit of a black-box sampler
-    (then ``epsilon_actual`` is a lower confidence bound and ``holds`` means "no violation found"). ``epsilon_actual`` is the exact worst-case loss found (for (ε, δ)
-    mechanisms: the smallest ε' with δ(ε') <= δ, or the loss at the claimed ε reported in delta_actual).
-    """
-
-    holds: bool
-    epsilon: float
-    delta: float
-    epsilon_actual: float
-    delta_actual: float | None = None
-    method: str = ""
-    witness: dict[str, Any] = field(default_factory=dict)
-    explanation: str = ""
-    exact: bool = True
-
-    def __str__(self) -> str:
-        verdict = "holds" if self.holds else "VIOLATED"
-        if not self.exact:
-            verdict = ("no violation found (statistical, not a proof)" if self.holds
-                       else "VIOLATED (statistical lower bound)")
-        return f"label DP ({self.epsilon:g}, {self.delta:g}) {verdict}: {self.explanation}"
 
 
 _CHECKERS: dict[type, Callable[..., DPCheckResult]] = {}
@@ -484,8 +458,6 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, **kwargs) -> D
         if kwargs.get("num_classes") is None and getattr(mechanism, "num_classes", None) is not None:
             kwargs["num_classes"] = mechanism.num_classes
         return _with_delta(check_prior_channel(fn, epsilon, **kwargs), delta)
-    from .audit import audit_label_sampler
-
     return _with_delta(audit_label_sampler(mechanism, epsilon, **kwargs), delta)
 
 

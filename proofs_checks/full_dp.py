@@ -46,7 +46,7 @@ from simulations.mechanisms import NoisyMajority, StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 
 from .dp import DPCheckResult, within
-from .privacy_profile import stability_pair_delta
+from .stability import stability_pair_delta
 
 __all__ = ["bits_loss", "full_dp_cell_learner", "full_dp_noisy_majority", "full_dp_pcde", "full_dp_pcl", "full_dp_pcl2",
            "full_dp_pcl2b", "pcl2b_probability_one",

@@ -7,21 +7,7 @@ For a mechanism M and neighbouring inputs D, D' (one label replaced)
 so M is (ε', δ(ε'))-DP and no smaller δ works at ε'. :func:`privacy_profile` dispatches on the
 mechanism:
 
-* :class:`~simulations.mechanisms.StabilityHistogram` (001 Algorithm 1) -- the case the issue asks for.
-  Only the two cells whose counts change matter (the other cells are identical independent factors,
-  which cancel from the hockey-stick integral). Each released cell is a mixture of an atom at 0 and
-  a Laplace density on ``[threshold, ∞)``; its log-likelihood ratio is constant except on the unit
-  interval between the two counts, so every cell reduces to at most three merged outcomes (masses
-  from Laplace CDFs in closed form) plus a "middle" piece with linear log-ratio whose 1-D hockey-stick
-  integral is again closed form (:func:`_cell_hockey_stick`). The 2-D integral is the sum over the
-  first cell's outcomes of (its mass) × (the second cell's closed form at a shifted ε'); only when
-  both cells have a middle piece (both counts above the threshold) is one 1-D integral left, done by
-  adaptive quadrature (``scipy.integrate.quad``, absolute error below 1e-13).
-  Over *all* datasets: if every affected count is >= 1 on both sides, the two released cells are a
-  post-processing of the plain 2-D Laplace outputs, so their δ is at most the plain Laplace profile
-  (and tends to it as the counts grow); the remaining pairs are the families where a count is 0 on
-  one side ((1, b) <-> (0, b+1) and (a, 0) <-> (a-1, 1)), computed exactly for counts up to
-  ``max_count`` (beyond which the cell is a plain Laplace cell up to mass ``e^{-(count-threshold)/b}``).
+* :class:`~simulations.mechanisms.StabilityHistogram` (001 Algorithm 1): :mod:`proofs_checks.stability`.
 * Laplace label noise (003 Theorem 6/10) and noisy bin means: closed form
   ``δ(ε') = max(0, 1 - e^{(ε'-ε_0)/2})`` for a Laplace mechanism whose pure loss is ε_0.
 * Finite-output mechanisms (exponential mechanism, geometric histogram, noisy majority, every
@@ -39,27 +25,17 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy import integrate
 
-from limits._validation import check_int, check_positive, check_real
-from simulations.mechanisms.histograms import StabilityHistogram
-from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
+from limits._validation import check_finite_array, check_real
+from simulations.mechanisms import (ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyBinMean,
+                                    NoisyMajority, StabilityHistogram)
+from simulations.mechanisms._labels import check_priors
 
-from .dp import as_channel, audit_priors, mechanism_kind, reject_unknown_keywords
+from .central_checks import laplace_pure_loss, output_distribution_pairs
+from .dp import _CHECKERS, as_channel, audit_priors, mechanism_kind, reject_unknown_keywords
+from .stability import stability_profile
 
-__all__ = ["channel_profile", "hockey_stick", "laplace_profile", "plain_laplace_pair_delta", "privacy_profile", "stability_pair_delta",
-           "stability_profile"]
-
-
-# Largest count the stability profile enumerates over all datasets (memory: a few arrays of this length).
-MAX_STABILITY_COUNT = 10**7
-
-
-def _finite(name, values) -> np.ndarray:
-    arr = np.asarray(values, dtype=float)
-    if not np.all(np.isfinite(arr)):
-        raise ValueError(f"{name} must be finite, got {name}={values!r}")
-    return arr
+__all__ = ["channel_profile", "hockey_stick", "laplace_profile", "privacy_profile"]
 
 
 def hockey_stick(p, q, eps) -> np.ndarray:
@@ -77,7 +53,7 @@ def hockey_stick(p, q, eps) -> np.ndarray:
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
     if p.shape != q.shape or p.ndim == 0 or not (np.all(np.isfinite(p)) and np.all(np.isfinite(q))):
         raise ValueError(f"p and q must be finite arrays of one shape, got shapes {p.shape} and {q.shape}")
-    _finite("eps", eps)
+    check_finite_array("eps", eps)
     e = np.exp(np.asarray(eps, dtype=float))[..., None]
     return np.maximum(0.0, p[None, ...] - e * q[None, ...]).sum(axis=-1) if np.ndim(eps) else \
         float(np.maximum(0.0, p - math.exp(float(eps)) * q).sum())
@@ -90,177 +66,8 @@ def laplace_profile(loss: float, eps) -> np.ndarray:
     ``(f(z) - e^{ε'} f(z-Δ))_+`` in closed form gives ``1 - e^{(ε' - Δ/b)/2}`` for ε' <= Δ/b, else 0.
     """
     loss = check_real("loss", loss, low=0.0)
-    eps = _finite("eps", eps)
+    eps = check_finite_array("eps", eps)
     return np.maximum(0.0, -np.expm1((eps - loss) / 2.0))
-
-
-def _cdf(x, b):
-    return np.exp(laplace_logcdf(x, b))
-
-
-def _sf(x, b):
-    return np.exp(laplace_logsf(x, b))
-
-
-def _cell_parts(c, c2, b: float, tau: float):
-    """Merged outcomes of released cells with count ``c`` under P and ``c2`` under Q (|c - c2| <= 1).
-
-    Returns ``(P, Q, m0, m1)``: P, Q of shape (..., 3) are the masses of the outcomes on which the
-    log-ratio is constant -- the atom at 0 (empty cell or below the threshold); the released region
-    below both counts, [tau, min) (or, when one count is 0, the one-sided released region: infinite
-    or zero loss); and [max(tau, max), ∞). (m0, m1) is the "middle" interval between the counts above
-    the threshold, where both densities are Laplace and the log-ratio is linear (empty if m0 >= m1).
-    """
-    c, c2 = np.asarray(c, dtype=float), np.asarray(c2, dtype=float)
-    pos, pos2 = c > 0, c2 > 0
-    both = pos & pos2
-    lo, hi = np.minimum(c, c2), np.maximum(c, c2)
-    below = both & (tau < lo)
-    top = np.maximum(tau, hi)
-    P = np.stack([np.where(pos, _cdf(tau - c, b), 1.0),
-                  np.where(both, np.where(below, _cdf(lo - c, b) - _cdf(tau - c, b), 0.0),
-                           np.where(pos, _sf(tau - c, b), 0.0)),
-                  np.where(both, _sf(top - c, b), 0.0)], axis=-1)
-    Q = np.stack([np.where(pos2, _cdf(tau - c2, b), 1.0),
-                  np.where(both, np.where(below, _cdf(lo - c2, b) - _cdf(tau - c2, b), 0.0),
-                           np.where(pos2, _sf(tau - c2, b), 0.0)),
-                  np.where(both, _sf(top - c2, b), 0.0)], axis=-1)
-    return P, Q, np.where(both, np.maximum(tau, lo), 0.0), np.where(both, hi, 0.0)
-
-
-def _cell_hockey_stick(c, c2, b: float, tau: float, t) -> np.ndarray:
-    """1-D hockey stick Σ/∫ max(0, p - e^t q) of cells (c -> c2), closed form.
-
-    ``c``, ``c2``: shape (M,); ``t``: shape (M, E) (or broadcastable); returns (M, E).
-    """
-    c, c2 = np.atleast_1d(np.asarray(c, dtype=float)), np.atleast_1d(np.asarray(c2, dtype=float))
-    P, Q, m0, m1 = _cell_parts(c, c2, b, tau)
-    t = np.asarray(t, dtype=float)
-    with np.errstate(over="ignore", invalid="ignore"):
-        et = np.exp(t)
-        total = sum(np.where(Q[:, k, None] > 0, np.maximum(0.0, P[:, k, None] - et * Q[:, k, None]), P[:, k, None])
-                    for k in range(3))
-        c, c2, m0, m1 = c[:, None], c2[:, None], m0[:, None], m1[:, None]
-        inc = c > c2  # log-ratio (|z-c2| - |z-c|)/b increasing in z: p > e^t q above z*, else below z*
-        lo_z = np.where(inc, np.minimum(np.maximum((t * b + c + c2) / 2.0, m0), m1), m0)
-        hi_z = np.where(inc, m1, np.minimum(np.maximum((c + c2 - t * b) / 2.0, m0), m1))
-        part = (_cdf(hi_z - c, b) - _cdf(lo_z - c, b)) - et * (_cdf(hi_z - c2, b) - _cdf(lo_z - c2, b))
-        part = np.where((m1 > m0) & (hi_z > lo_z) & ~np.isnan(part), np.maximum(part, 0.0), 0.0)
-    return total + part
-
-
-def _pair_delta(cell1, cells2, b: float, tau: float, eps: np.ndarray) -> np.ndarray:
-    """Exact 2-D hockey stick of two independent cells at each ε' in ``eps`` (shape (E,)).
-
-    ``cell1 = (c, c')`` scalars; ``cells2 = (c, c')`` scalars or arrays of shape (M,) -> (M, E).
-    Sums over cell 1's merged outcomes (mass × cell 2's closed form at ε' minus the outcome's
-    log-ratio); a middle piece of cell 1 (count above the threshold) is integrated by quadrature.
-    """
-    c2a, c2b = np.atleast_1d(cells2[0]), np.atleast_1d(cells2[1])
-    P1, Q1, m0, m1 = (np.asarray(x) for x in _cell_parts(cell1[0], cell1[1], b, tau))
-    has_mid1 = float(m1) > float(m0)
-    if has_mid1 and c2a.size == 1:
-        _, _, n0, n1 = _cell_parts(c2a[0], c2b[0], b, tau)
-        if not float(n1) > float(n0):  # integrate over the cell without a middle piece instead
-            return _pair_delta((c2a[0], c2b[0]), cell1, b, tau, eps)
-    out = np.zeros((c2a.size, eps.size))
-    for p, q in zip(P1, Q1):
-        if p > 0:
-            out += p * (_cell_hockey_stick(c2a, c2b, b, tau, eps[None, :] - math.log(p / q)) if q > 0 else 1.0)
-    if has_mid1:
-        if c2a.size != 1:
-            raise ValueError("a middle piece in the first cell needs a single second cell")
-        c, cp = float(cell1[0]), float(cell1[1])
-        for i, e in enumerate(eps):
-            def integrand(z):
-                l1 = (abs(z - cp) - abs(z - c)) / b
-                return math.exp(-abs(z - c) / b) / (2 * b) * float(
-                    _cell_hockey_stick(c2a, c2b, b, tau, np.array([[e - l1]]))[0, 0])
-            val, _ = integrate.quad(integrand, float(m0), float(m1), epsabs=1e-14, epsrel=1e-12, limit=200)
-            out[0, i] += val
-    return out
-
-
-def plain_laplace_pair_delta(u: float, eps) -> np.ndarray:
-    """Closed-form δ(ε'), ε' >= 0, of two independent Laplace cells each shifted by one scale-u unit.
-
-    Each cell's privacy-loss variable under P is +u w.p. ½, -u w.p. ½e^{-u}, and has density
-    ¼ e^{(l-u)/2} on (-u, u); the 1-D profile is ``H(t) = 1 - e^{(t-u)/2}`` on [-u, u] (0 above).
-    Integrating H(ε' - L1) against the law of L1 gives
-    ``½(1 - e^{ε'/2-u})_+ + [ε' <= 2u](½(1 - e^{(l0-u)/2}) - ¼ e^{ε'/2-u}(u - l0))``, ``l0 = max(-u, ε'-u)``.
-    This is the stability histogram's profile for counts far above the threshold (the sup over all
-    pairs with non-zero counts).
-    """
-    u = check_positive("u", u)
-    eps = _finite("eps", eps)
-    first = 0.5 * np.maximum(0.0, -np.expm1(eps / 2.0 - u))
-    l0 = np.maximum(-u, eps - u)
-    second = np.where(eps <= 2 * u, 0.5 * -np.expm1((l0 - u) / 2.0) - 0.25 * np.exp(eps / 2.0 - u) * (u - l0), 0.0)
-    return first + second
-
-
-def stability_pair_delta(mechanism: StabilityHistogram, counts, counts_prime, eps) -> np.ndarray:
-    """δ(ε') for the stability histogram between two count vectors differing by one moved unit.
-
-    ``counts`` and ``counts_prime`` are the (a, b) counts of the two cells that change, e.g.
-    ``(1, 0)`` and ``(0, 1)``; returns the hockey stick of P(·|counts) against P(·|counts_prime).
-    """
-    eps = np.atleast_1d(np.asarray(eps, dtype=float))
-    b, tau = mechanism.scale, mechanism.threshold
-    (a, bb), (a2, bb2) = counts, counts_prime
-    return _pair_delta((int(a), int(a2)), (int(bb), int(bb2)), b, tau, eps)[0]
-
-
-def stability_profile(mechanism: StabilityHistogram, eps, *, dataset_size: int | None = None,
-                      max_count: int | None = None, return_witness: bool = False):
-    """Exact δ(ε') of the stability histogram, maximized over neighbouring datasets.
-
-    Parameters
-    ----------
-    eps : array_like
-        The ε' values.
-    dataset_size : int, optional
-        Maximize over *all* datasets of this many records (every (a, b) with a >= 1, a + b <= n, both
-        directions). When omitted, maximize over all datasets of any size: the families with a zero
-        count, for counts up to ``max_count`` (default: threshold + 40 noise scales), and the plain
-        2-D Laplace profile that bounds (and is the limit of) every pair with all counts >= 1.
-    return_witness : bool
-        Also return, per ε', the worst pair ``((a, b), (a', b'))`` (``None`` for the Laplace limit).
-    """
-    eps = np.atleast_1d(np.asarray(eps, dtype=float))
-    b, tau = mechanism.scale, mechanism.threshold
-    if dataset_size is not None:
-        check_int("dataset_size", dataset_size, low=1)  # a label change needs at least one record  # every ordered pair (a, b) -> (a-1, b+1) and back, a + b <= n
-        rows, labels = [], []
-        for a in range(1, dataset_size + 1):
-            for bb in range(0, dataset_size - a + 1):
-                x, y = (a, bb), (a - 1, bb + 1)
-                rows += [stability_pair_delta(mechanism, x, y, eps), stability_pair_delta(mechanism, y, x, eps)]
-                labels += [(x, y), (y, x)]
-        table = np.array(rows)
-    else:
-        # a zero count on one side: cells (1 -> 0) or (0 -> 1) against (m -> m+1) or (m+1 -> m); by the
-        # symmetry of the two cells these two families cover (1, m) <-> (0, m+1) and (m+1, 0) <-> (m, 1)
-        top = max_count if max_count is not None else math.ceil(tau + 40 * b)
-        if top > MAX_STABILITY_COUNT:
-            raise ValueError(f"the exact stability profile enumerates counts up to threshold + 40 scales = {top:.4g} "
-                             f"> {MAX_STABILITY_COUNT:g} (epsilon={mechanism.epsilon!r} is too small to certify this way); "
-                             f"pass dataset_size= or a smaller max_count=")
-        m = np.arange(0, int(top) + 1)
-        table = np.concatenate([_pair_delta((1, 0), (m, m + 1), b, tau, eps),
-                                _pair_delta((0, 1), (m + 1, m), b, tau, eps)])
-        labels = [((1, int(k)), (0, int(k) + 1)) for k in m] + [((0, int(k) + 1), (1, int(k))) for k in m]
-    arg = np.argmax(table, axis=0)
-    best = table[arg, np.arange(eps.size)]
-    witness = [labels[i] for i in arg]
-    if dataset_size is None:  # pairs with all counts >= 1: bounded by, and tending to, plain Laplace
-        limit = plain_laplace_pair_delta(1.0 / mechanism.scale, eps)
-        better = limit > best
-        best = np.where(better, limit, best)
-        for i in np.flatnonzero(better):
-            witness[i] = None
-    best = np.maximum(best, 0.0)
-    return (best, witness) if return_witness else best
 
 
 def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
@@ -273,8 +80,6 @@ def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
     an object with ``channel_matrix()`` or ``channel_matrix(prior)``, a callable ``prior -> channel``
     (max over ``prior=``/``priors=`` or drawn priors with ``num_classes=``).
     """
-    from .central_checks import output_distribution_pairs  # local: central_checks imports this module
-
     eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
     if np.any(eps < 0) or not np.all(np.isfinite(eps)):
         raise ValueError(f"epsilons must be finite and >= 0, got epsilons={epsilons!r}")
@@ -283,7 +88,7 @@ def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
     reject_unknown_keywords(kwargs, _profile_keywords(mechanism), f"the privacy profile of {type(mechanism).__name__}")
     if isinstance(mechanism, StabilityHistogram):
         return stability_profile(mechanism, eps, **kwargs)
-    pure = _pure_laplace_loss(mechanism, **kwargs)
+    pure = laplace_pure_loss(mechanism, **kwargs)
     if pure is not None:
         return laplace_profile(pure, eps)
     best = np.zeros_like(eps)
@@ -293,8 +98,6 @@ def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
 
 
 def _is_suite_mechanism(mechanism) -> bool:
-    from .dp import _CHECKERS
-
     return any(cls in _CHECKERS for cls in type(mechanism).__mro__)
 
 
@@ -312,8 +115,6 @@ def channel_profile(channel, eps) -> np.ndarray:
 def _generic_profile(mechanism, eps, kwargs) -> np.ndarray:
     """Profile of a channel array, an object with ``channel_matrix()`` / ``channel_matrix(prior)`` or a
     callable ``prior -> channel`` (max over the priors of :func:`proofs_checks.dp.check_prior_channel`)."""
-    from simulations.mechanisms._labels import check_priors
-
     kind = mechanism_kind(mechanism, kwargs.pop("kind", None))
     if kind == "sampler":
         raise ValueError("mechanism is a black-box sampler: it has no exact privacy profile "
@@ -343,9 +144,6 @@ def _generic_profile(mechanism, eps, kwargs) -> np.ndarray:
 
 def _profile_keywords(mechanism) -> tuple[str, ...]:
     """The keyword arguments :func:`privacy_profile` accepts for this mechanism (others raise TypeError)."""
-    from simulations.mechanisms import (ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyBinMean,
-                                        NoisyMajority)
-
     table = [(StabilityHistogram, ("dataset_size", "max_count")), (LaplaceLabels, ()), (NoisyBinMean, ("counts",)),
              (ExponentialMechanism, ("bin_size",)), (GeometricHistogram, ("dataset_size", "num_classes")),
              (NoisyMajority, ("sizes",))]
@@ -353,9 +151,3 @@ def _profile_keywords(mechanism) -> tuple[str, ...]:
         if isinstance(mechanism, cls):
             return names
     return ("prior",)
-
-
-def _pure_laplace_loss(mechanism, **kwargs):
-    from .central_checks import laplace_pure_loss
-
-    return laplace_pure_loss(mechanism, **kwargs)

@@ -59,6 +59,8 @@ import numpy as np
 
 from limits._validation import check_choice, check_int, check_positive, check_probability_vector, check_real
 
+from .dp import as_channel, max_privacy_loss, mechanism_kind, within
+
 __all__ = ["EPS_MAX_LP", "FORMULATIONS", "LP1_METHODS", "LP2_METHODS", "DEFAULT_SOLVER", "LPResult",
            "dp_violation", "lp1_polytope", "polish_channel", "rrwithprior_k", "rrwithprior_lp",
            "UtilityGap", "rrwithprior_value", "rrwithprior_weights", "utility_gap"]
@@ -179,8 +181,6 @@ def utility_gap(mechanism, prior, epsilon) -> UtilityGap:
     ----------
     004 Theorem 3, Algorithm 2, LP1-LP2 (Section 3.2).
     """
-    from .dp import as_channel, mechanism_kind, max_privacy_loss, within
-
     p = _check_prior(prior)
     eps = check_positive("epsilon", epsilon)
     K = p.size

@@ -5,6 +5,7 @@ import math
 import numpy as np
 import pytest
 
+import limits._validation as _v
 from limits._validation import (check_choice, check_int, check_positive, check_probability,
                                 check_probability_vector, check_real)
 
@@ -52,3 +53,29 @@ def test_check_probability_vector_rows_and_size():
     with pytest.raises(ValueError, match="3 entries"):
         check_probability_vector("prior", [0.5, 0.5], size=3)
     assert check_real("x", 0.25, low=0, high=1) == 0.25
+
+
+def test_check_finite_array():
+    np.testing.assert_array_equal(_v.check_finite_array("eps", [0.0, 1.5]), [0.0, 1.5])
+    for bad in ([0.0, float("nan")], [float("inf")], -float("inf")):
+        with pytest.raises(ValueError, match="eps must be finite, got eps="):
+            _v.check_finite_array("eps", bad)
+
+
+def _all_modules():
+    import importlib
+    import pkgutil
+
+    for top in ("limits", "simulations", "proofs_checks"):
+        pkg = importlib.import_module(top)
+        yield pkg
+        for info in pkgutil.walk_packages(pkg.__path__, prefix=f"{top}."):
+            if ".torch_path" in info.name:  # optional extra: imports torch
+                continue
+            yield importlib.import_module(info.name)
+
+
+def test_every_all_name_exists():
+    """Every name a module exports in ``__all__`` is defined (a stale ``__all__`` breaks ``import *``)."""
+    missing = [f"{m.__name__}.{n}" for m in _all_modules() for n in getattr(m, "__all__", ()) if not hasattr(m, n)]
+    assert not missing, missing

@@ -18,7 +18,7 @@ from proofs_checks.planted_bugs import (RRTopKShortKeep, RRTopKUniformFallback, 
                                         vector_full_bit_epsilon_loss)
 from proofs_checks.planted_bugs_central import (ExponentialNoHalf, GeometricFullBudget, LaplaceHalfScale,
                                                 NoisyBinMeanEq23AsPrinted, StabilityNoPlusOne)
-from proofs_checks.privacy_profile import stability_profile
+from proofs_checks.stability import stability_profile
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, RunContext
 from simulations.mechanisms import (ALIBI, ClippedLaplaceLabels, ExponentialMechanism, GeometricHistogram,
                                     LaplaceLabels, NoisyBinMean, NoisyMajority, RandomizedResponse, RRTopK,

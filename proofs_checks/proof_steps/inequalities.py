@@ -15,6 +15,7 @@ import math
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
+from proofs_checks.dp import max_privacy_loss
 from simulations.seeding import as_generator
 
 from .base import Finding, ProofCheck, grid_size, proof_check
@@ -246,8 +247,6 @@ def kl_tv_ratios(rng, n, *, tv_of="input"):
     ``tv_of="output"``: TV between the privatized laws M0, M1 (as (46)(c) is printed).
     Returns the ratios and the instances (eps, P0, P1, Q).
     """
-    from proofs_checks.dp import max_privacy_loss
-
     ratios, inst = [], []
     for _ in range(n):
         k_in, k_out = rng.integers(2, 6), rng.integers(2, 6)

@@ -29,7 +29,7 @@ from simulations.seeding import as_generator
 
 from ..central_checks import exponential_worst_loss
 from ..dp import check_label_dp, max_privacy_loss, privacy_loss_witness
-from ..privacy_profile import stability_profile
+from ..stability import stability_profile
 from ..rrwithprior_lp import rrwithprior_value
 from .base import Finding, ProofCheck, grid_size, proof_check
 

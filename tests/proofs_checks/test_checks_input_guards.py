@@ -7,7 +7,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from proofs_checks import audit, central_checks, dp, exact, local_checks, planted_bugs
+from proofs_checks import audit, central_checks, dp, exact, local_checks, planted_bugs, stability
 
 pp = importlib.import_module("proofs_checks.privacy_profile")
 lp = importlib.import_module("proofs_checks.rrwithprior_lp")
@@ -80,7 +80,7 @@ def test_privacy_profile_helpers_guards():
     with pytest.raises(ValueError, match="eps"):
         pp.laplace_profile(1.0, [0.0, NAN])
     with pytest.raises(ValueError, match="u must"):
-        pp.plain_laplace_pair_delta(0.0, 1.0)
+        stability.plain_laplace_pair_delta(0.0, 1.0)
 
 
 def test_lp_helpers_guards():

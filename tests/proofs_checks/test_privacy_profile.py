@@ -15,8 +15,8 @@ import pytest
 from scipy import integrate, stats
 
 from proofs_checks import privacy_profile
-from proofs_checks.privacy_profile import (hockey_stick, laplace_profile, plain_laplace_pair_delta,
-                                           stability_pair_delta, stability_profile)
+from proofs_checks.privacy_profile import hockey_stick, laplace_profile
+from proofs_checks.stability import plain_laplace_pair_delta, stability_pair_delta, stability_profile
 from simulations.mechanisms import (ExponentialMechanism, LaplaceLabels, NoisyBinMean, RandomizedResponse,
                                     StabilityHistogram)
 
