@@ -19,7 +19,8 @@ import time
 import numpy as np
 
 from proofs_checks import check_label_dp
-from proofs_checks.local_checks import alibi_loss_brute_force, factorized_vector_loss
+from proofs_checks.mechanisms.alibi import alibi_loss_brute_force
+from proofs_checks.mechanisms.vector import factorized_vector_loss
 from simulations.mechanisms import ALIBI, RandomizedResponse, RRTopK, RRWithPrior, VectorMechanism
 
 EPS = 1.0

@@ -1,12 +1,12 @@
 """Everything that verifies: exact DP checks, the RRWithPrior LP, symbolic proof-step checks,
 and the findings where the papers are wrong.
 
-Importing the package registers the exact checkers of every mechanism family with
-:func:`check_label_dp` (``local_checks`` for the label randomizers, ``central_checks`` for the
-continuous and central mechanisms).
+Importing the package registers the exact checker of every mechanism with :func:`check_label_dp`:
+each mechanism's closed-form ``privacy_loss`` lives beside it in :mod:`simulations.mechanisms`, and
+its independent verifier in the file of the same name under :mod:`proofs_checks.mechanisms`.
 """
 
-from . import central_checks, local_checks  # noqa: F401  (register the exact checkers)
+from . import mechanisms  # noqa: F401  (registers the exact checker of every mechanism)
 from .audit import AuditResult, audit_epsilon, audit_label_randomizer, audit_label_sampler
 from .dp import (DPCheckResult, check_channel, check_label_dp, check_prior_channel, is_tight, max_event_privacy_loss,
                  max_privacy_loss, privacy_loss_witness)

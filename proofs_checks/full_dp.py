@@ -2,7 +2,7 @@
 
 001 Definition 2.1 uses ``d_H(S, S') = 1``: neighbouring datasets differ in one record, features
 included. A replaced point can leave one cell and enter another, so two cells' counts (and votes)
-move, where the label-DP checks of :mod:`proofs_checks.central_checks` move one label inside a
+move, where the label-DP checks of :mod:`proofs_checks.mechanisms` move one label inside a
 public cell. Every check here enumerates *all* datasets of ``dataset_size`` records over a small
 finite domain and *every* replacement of one record by any other domain element (datasets are
 multisets: the learners are symmetric, which the PCL check also confirms by fitting the real

@@ -12,7 +12,7 @@ mechanism:
   ``δ(ε') = max(0, 1 - e^{(ε'-ε_0)/2})`` for a Laplace mechanism whose pure loss is ε_0.
 * Finite-output mechanisms (exponential mechanism, geometric histogram, noisy majority, every
   local randomizer with a channel): the maximum of Σ_z max(0, p - e^{ε'} q) over the neighbouring
-  output distributions enumerated by ``proofs_checks.central_checks`` / the channel rows.
+  output distributions enumerated by :func:`output_distribution_pairs` / the channel rows.
 
 Everything is in idealized real arithmetic (the Laplace sampler's floating-point artefacts are out
 of scope, see ``simulations.mechanisms.laplace``).
@@ -31,11 +31,13 @@ from simulations.mechanisms import (ExponentialMechanism, GeometricHistogram, La
                                     NoisyMajority, StabilityHistogram)
 from simulations.mechanisms._labels import check_priors
 
-from .central_checks import laplace_pure_loss, output_distribution_pairs
+from .mechanisms.exponential import exponential_pairs
+from .mechanisms.histograms import geometric_pairs, majority_distributions
+from .mechanisms.laplace import laplace_pure_loss
 from .dp import _CHECKERS, as_channel, audit_priors, mechanism_kind, reject_unknown_keywords
 from .stability import stability_profile
 
-__all__ = ["channel_profile", "hockey_stick", "laplace_profile", "privacy_profile"]
+__all__ = ["channel_profile", "hockey_stick", "laplace_profile", "output_distribution_pairs", "privacy_profile"]
 
 
 def hockey_stick(p, q, eps) -> np.ndarray:
@@ -74,7 +76,7 @@ def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
     """Exact δ(ε') for each ε' in ``epsilons`` (see the module docstring for the methods).
 
     Keyword arguments go to the mechanism's method (``dataset_size=``, ``max_count=`` for the
-    stability histogram; the enumeration sizes of ``proofs_checks.central_checks`` for the discrete
+    stability histogram; the enumeration sizes of :func:`output_distribution_pairs` for the discrete
     central mechanisms; ``prior=`` for channels that need one); an unknown keyword raises TypeError.
     Also accepts what :func:`proofs_checks.dp.check_label_dp` accepts exactly: an array-like channel,
     an object with ``channel_matrix()`` or ``channel_matrix(prior)``, a callable ``prior -> channel``
@@ -151,3 +153,30 @@ def _profile_keywords(mechanism) -> tuple[str, ...]:
         if isinstance(mechanism, cls):
             return names
     return ("prior",)
+
+
+def output_distribution_pairs(mechanism, bin_size: int = 6, sizes=(1, 2, 3), dataset_size: int = 4,
+                              num_classes: int = 3, prior=None, **_):
+    """Yield (p, q): exact output distributions of every ordered pair of neighbouring inputs.
+
+    Used by :func:`privacy_profile` for the finite-output mechanisms;
+    local randomizers with a ``channel_matrix`` yield every ordered pair of its rows.
+    """
+    if isinstance(mechanism, ExponentialMechanism):
+        _, _, lp, lq = exponential_pairs(mechanism, bin_size)
+        pairs = [(np.exp(lp), np.exp(lq))]
+    elif isinstance(mechanism, GeometricHistogram):
+        _, _, lp, lq = geometric_pairs(mechanism, dataset_size, num_classes)
+        pairs = [(np.exp(lp), np.exp(lq))]
+    elif isinstance(mechanism, NoisyMajority):
+        pairs = ((np.exp(lp), np.exp(lq)) for _, _, lp, lq in majority_distributions(mechanism, sizes))
+    elif hasattr(mechanism, "channel_matrix"):
+        P = np.asarray(mechanism.channel_matrix() if prior is None else mechanism.channel_matrix(prior))
+        idx = np.array([(i, j) for i in range(len(P)) for j in range(len(P)) if i != j])
+        pairs = [(P[idx[:, 0]], P[idx[:, 1]])]
+    else:
+        raise ValueError(f"no exact privacy profile for mechanism {type(mechanism).__name__}")
+    for p, q in pairs:
+        p, q = np.atleast_2d(p), np.atleast_2d(q)
+        for i in range(len(p)):
+            yield p[i], q[i]

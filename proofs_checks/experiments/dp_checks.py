@@ -11,7 +11,7 @@ import math
 
 import numpy as np
 
-from proofs_checks.central_checks import exponential_worst_loss
+from simulations.mechanisms.exponential import exponential_worst_loss
 from proofs_checks.dp import check_label_dp, is_tight, within
 from proofs_checks.planted_bugs import (RRTopKShortKeep, RRTopKUniformFallback, VectorMechanismFullBitEpsilon,
                                         rr_top_k_short_keep_loss, rr_top_k_uniform_fallback_loss,

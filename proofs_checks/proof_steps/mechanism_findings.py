@@ -27,7 +27,7 @@ from simulations.laws.holder_tsybakov import bump
 from simulations.mechanisms import ALIBI, ExponentialMechanism, RRTopK, RRWithPrior, StabilityHistogram
 from simulations.seeding import as_generator
 
-from ..central_checks import exponential_worst_loss
+from simulations.mechanisms.exponential import exponential_worst_loss
 from ..dp import check_label_dp, max_privacy_loss, privacy_loss_witness
 from ..stability import stability_profile
 from ..rrwithprior_lp import rrwithprior_value
@@ -250,7 +250,7 @@ def thm4_exact_loss(profile="smoke") -> ProofCheck:
                               "(K-2+e^(eps/2)+e^(eps(n-1)/2))) < eps (eps/2 at n = 1, -> eps as n -> inf, so eps "
                               f"is the tight sup over bins); smallest slack eps - loss for n <= {n_max}: "
                               f"{worst_gap:.4g}; (K, eps, n, loss) at K = 3, eps = 1: {sample}",
-                      detail=f"closed form proofs_checks.central_checks.exponential_worst_loss = exhaustive "
+                      detail=f"closed form simulations.mechanisms.exponential.exponential_worst_loss = exhaustive "
                              f"enumeration (check_label_dp) for K in (2, 3, 5), eps in {EPSILONS}, n <= {n_max}; "
                              "not a discrepancy: the claim holds, with this exact slack")
 

@@ -50,6 +50,15 @@ class ALIBI:
         """Laplace scale per coordinate, L1 sensitivity / ε = 2/ε."""
         return ONE_HOT_L1_SENSITIVITY / self.epsilon
 
+    def privacy_loss(self) -> float:
+        """Exact sup over (y, y', o) of ln f(o|y)/f(o|y') in closed form: 2 / scale = ε (O(1)).
+
+        ln f(o|y)/f(o|y') = (||o - e_y'||_1 - ||o - e_y||_1) / scale <= ||e_y - e_y'||_1 / scale by the
+        triangle inequality per coordinate, with equality for o(y) >= 1, o(y') <= 0. Every pair y != y'
+        has ||e_y - e_y'||_1 = 2, so the loss is 2 / scale; soft labels are post-processing of o.
+        """
+        return 2.0 / self.scale
+
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
         """Noisy one-hot vectors o = e_y + Lap(2/ε)^K, shape (N,) -> (N, K) float64."""
         rng = check_generator(rng)

@@ -11,7 +11,7 @@ API (vectorized over bins)::
     em.log_probabilities(counts)    # (L, K)
     em.sample(counts, rng)          # (L, K) -> (L,) chosen classes, one uniform per bin
 
-Privacy (derived in ``proofs_checks.central_checks``): moving one label from class a to class b
+Privacy (:func:`exponential_worst_loss`, verified by enumeration in ``proofs_checks.mechanisms.exponential``): moving one label from class a to class b
 changes ``n_a -> n_a - 1`` and ``n_b -> n_b + 1``; every term of the normalizer changes by a factor in
 ``[e^{-ε/2}, e^{ε/2}]`` and the numerator by at most ``e^{ε/2}``, so the loss is at most ε. For a bin of
 ``n`` points the exact worst case is ``ε/2 + ln((K-1+e^{εn/2}) / (K-2+e^{ε/2}+e^{ε(n-1)/2}))`` (one label
@@ -22,6 +22,7 @@ References: 003 eq. (17) and Theorem 4 (privacy), eqs. (107)-(109) (utility).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -45,6 +46,24 @@ def check_counts(counts, num_classes: int | None = None) -> np.ndarray:
     if arr.size and (not np.issubdtype(arr.dtype, np.integer) or arr.min() < 0):
         raise ValueError(f"counts must be non-negative integers, got dtype {arr.dtype} and min {arr.min()}")
     return arr.astype(np.int64, copy=False)
+
+
+def exponential_worst_loss(utility_scale: float, n: int, num_classes: int) -> float:
+    """Closed-form worst loss of ``P(j) ∝ exp(s n_j)`` over bins of n labels, K classes.
+
+    Worst neighbours: one label of class a, the other n-1 of class b, the a-label moves to b; the
+    output a has ``ln P(a|D)/P(a|D') = s + ln((K-1+e^{sn}) / (K-2+e^{s}+e^{s(n-1)}))`` (the ratio of
+    normalizers is a weighted mean of e^{-s}, 1, e^{s}, largest when the e^{s} weight dominates).
+    With s = ε/2 (003 eq. (17)) this tends to ε as n grows and equals ε/2 for n = 1.
+    """
+    s = check_positive("utility_scale", utility_scale)
+    n, k = check_int("n", n, low=1), check_int("num_classes", num_classes, low=2)
+    if s * n < 600:  # numerator - denominator = (e^s - 1)(e^{s(n-1)} - 1): log1p keeps tiny s exact
+        den = k - 2 + math.exp(s) + math.exp(s * (n - 1))
+        return s + math.log1p(math.expm1(s) * math.expm1(s * (n - 1)) / den)
+    num = np.logaddexp(math.log(k - 1), s * n)
+    den = np.logaddexp(np.logaddexp(math.log(k - 2) if k > 2 else -np.inf, s), s * (n - 1))
+    return float(s + num - den)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,6 +93,11 @@ class ExponentialMechanism:
     def utility_scale(self) -> float:
         """Multiplier of the counts in the exponent: ε/2 (003 eq. (17))."""
         return self.epsilon / 2.0
+
+    def privacy_loss(self, bin_size: int) -> float:
+        """Exact label-DP loss on a bin of ``bin_size`` labels: :func:`exponential_worst_loss` (ε/2 at n = 1,
+        below ε for every finite n, tending to ε as n grows; 003 eq. (17), Theorem 4)."""
+        return exponential_worst_loss(self.utility_scale, bin_size, self.num_classes)
 
     def log_probabilities(self, counts) -> np.ndarray:
         """Exact log P(c = j) for counts (L, K) -> (L, K), by a stable log-sum-exp."""

@@ -86,6 +86,20 @@ class NoisyMajority:
         """Laplace scale 1/ε (label-sum sensitivity 1)."""
         return 1.0 / self.epsilon
 
+    def privacy_loss(self, sizes) -> float:
+        """Exact label-DP loss of the released bits over cubes of the given public sizes.
+
+        One flip moves one cube's label sum by 1. A cube of n >= 2 points has a threshold t = n/2 - s >= 0
+        on the Laplace upper tail, where P(W > t) = ½ e^{-t/b}: ratio e^{1/b} exactly. A cube of one point
+        moves t between ½ and -½: ln((1 - ½e^{-1/(2b)}) / (½e^{-1/(2b)})) = ln(2e^{1/(2b)} - 1), below 1/b.
+        So the loss is 1/b = ε as soon as some cube has >= 2 points (001 Algorithm 2, Theorem 3.1).
+        """
+        u = 1.0 / self.scale
+        sizes = [int(n) for n in np.atleast_1d(sizes) if int(n) >= 1]
+        if not sizes:
+            return 0.0
+        return u if max(sizes) >= 2 else math.log1p(2.0 * math.expm1(u / 2.0))
+
     def log_probability_one(self, label_sums, sizes) -> np.ndarray:
         """Exact log P(bit = 1) = log P(W > |C|/2 - Σ y) per cube."""
         s, n = _check_sums_sizes(label_sums, sizes)
@@ -187,6 +201,11 @@ class GeometricHistogram:
     def a(self) -> float:
         """Discrete Laplace parameter ε_p/2 (scipy ``dlaplace`` shape)."""
         return self.epsilon / 2.0
+
+    def privacy_loss(self) -> float:
+        """Exact label-DP loss: 2a = ε. Moving one label changes two counts by one; each noisy count's
+        log pmf ratio ``a(|z-c'| - |z-c|)`` is at most a, attained in the tails (004 Algorithm 4)."""
+        return 2.0 * self.a
 
     def sample(self, histograms, rng: np.random.Generator) -> np.ndarray:
         """Noisy histograms, (L, K) -> (L, K) int64: difference of two geometric variables."""

@@ -22,7 +22,7 @@ API (all vectorized, first axis = samples or bins)::
     m.release(sums, counts, rng)                                     # (L,), (L,) -> (L,)
 
 Laplace noise is analysed in idealized real arithmetic: the exact checks in
-``proofs_checks.central_checks`` bound the density ratio of the real-valued Laplace law. The
+``proofs_checks.mechanisms.laplace`` bound the density ratio of the real-valued Laplace law. The
 floating-point sampler used here (numpy's inverse-CDF Laplace) is known to be attackable through the
 gaps of the float grid (Mironov 2012); this suite is a research tool, not a release library.
 
@@ -124,6 +124,16 @@ class LaplaceLabels:
         """log f_Z(z | Y = y), broadcasting ``z`` against ``y`` (the exact channel of a continuous output)."""
         return laplace_logpdf(np.asarray(z, dtype=float) - np.asarray(y, dtype=float), self.scale)
 
+    def privacy_loss(self) -> float:
+        """Exact sup over (y, y', z) of ln f(z-y)/f(z-y') = (diameter of ``label_range``)/b = 2T/b = ε.
+
+        ``(|z-y'| - |z-y|)/b <= |y-y'|/b`` by the triangle inequality, with equality for z beyond both
+        labels, so the supremum is attained at y = T, y' = -T (for the clipped mechanism, at any
+        labels beyond ±T). Idealized real arithmetic (003 Theorems 6, 10).
+        """
+        lo, hi = self.label_range
+        return (hi - lo) / self.scale
+
 
 @dataclass(frozen=True, slots=True)
 class ClippedLaplaceLabels(LaplaceLabels):
@@ -193,6 +203,21 @@ class NoisyBinMean:
         n = np.asarray(counts, dtype=float)
         with np.errstate(divide="ignore"):
             return self.sensitivity / (n * self.epsilon)
+
+    def bin_privacy_losses(self, counts) -> np.ndarray:
+        """Exact loss of each bin of public size n_l >= 1: (2T/n_l)/b_l = ε (003 eq. (23), (28)).
+
+        One label in [-T, T] (clipped or checked) moves its bin's mean by at most 2T/n_l and no other
+        bin, and Lap(b_l)'s log density ratio under a shift u is at most u/b_l, attained in the tails.
+        """
+        n = np.asarray(counts, dtype=float)
+        if np.any(n < 1):
+            raise ValueError(f"counts must be >= 1 (empty bins release nothing), got counts={counts!r}")
+        return self.sensitivity / n / self.scale(n)
+
+    def privacy_loss(self, counts) -> float:
+        """Exact label-DP loss over bins of the given public sizes: the max of :meth:`bin_privacy_losses`."""
+        return float(np.max(self.bin_privacy_losses(counts)))
 
     def bin_sums(self, labels, bin_index, n_bins: int) -> tuple[np.ndarray, np.ndarray]:
         """Sums and counts per bin from labels (N,) and bin indices (N,) in ``[0, n_bins)``.

@@ -15,6 +15,7 @@ maximum. Both depend on the prior only, never on the true label, which is what m
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -148,6 +149,60 @@ def _sample_top_k(labels: np.ndarray, order: np.ndarray, k, keep, rng: np.random
     return order[slot] if order.ndim == 1 else order[rows, slot]
 
 
+# ---------------------------------------------------------------- exact privacy analysis
+
+def rr_outside_log_ratio(epsilon: float, k: int) -> float:
+    """ln((1/k) / other_k) = ln((e^ε + k - 1) / k), other_k = 1/(e^ε + k - 1): a label outside Y_k
+    against a non-kept label inside (004 Algorithm 1 steps 2-3). log1p(expm1(ε)/k) for ε <= 1 (no
+    cancellation at ε = 1e-8), ε - ln k + log1p((k-1) e^{-ε}) above (no overflow at ε = 700 and beyond)."""
+    if epsilon <= 1.0:
+        return math.log1p(math.expm1(epsilon) / k)
+    return epsilon - math.log(k) + math.log1p((k - 1) * math.exp(-epsilon))
+
+
+def rr_top_k_log_channel(order, k: int, epsilon: float) -> np.ndarray:
+    """The RRTop-k channel as log-ratios L[y, z] = ln(P[y, z] / other_k), shape (K, K), in closed form.
+
+    Columns z in Y_k = ``order[:k]``: ε on the kept label (keep/other = e^ε), 0 for the other labels of
+    Y_k, :func:`rr_outside_log_ratio` for labels outside Y_k; -inf (probability 0) elsewhere. For
+    k = 1 every label outputs the top one: column 0 throughout. The per-column constant ln(other_k)
+    cancels in the loss, so the largest column gap of this matrix is the exact loss (checked against the
+    channel by ``proofs_checks.mechanisms.randomized_response``).
+
+    References: 004 eq. (1), Algorithm 1, Lemma 1.
+    """
+    order = np.asarray(order)
+    K = order.size
+    top = order[:k]
+    L = np.full((K, K), -np.inf)
+    if k == 1:
+        L[:, top] = 0.0
+        return L
+    L[:, top] = rr_outside_log_ratio(epsilon, k)
+    L[np.ix_(top, top)] = 0.0
+    L[top, top] = epsilon
+    return L
+
+
+def rr_top_k_loss(order, k: int, epsilon: float) -> tuple[float, tuple[int, int, int]]:
+    """Exact loss and witness (y, y', z) of RRTop-k in O(K): the same answer as
+    the largest column gap of ``rr_top_k_log_channel(order, k, epsilon)`` without the K x K matrix.
+
+    Every column of Y_k holds the same three row classes (kept label, other labels of Y_k, labels
+    outside), so the first column of Y_k in label order carries the worst gap; only that column is built.
+    """
+    order = np.asarray(order)
+    K = order.size
+    top = order[:k]
+    z = int(top.min())
+    col = np.full(K, 0.0 if k == 1 else rr_outside_log_ratio(epsilon, k))
+    if k > 1:
+        col[top] = 0.0
+        col[z] = epsilon
+    y, y2 = int(np.argmax(col)), int(np.argmin(col))
+    return float(col[y] - col[y2]), (y, y2, z)
+
+
 @dataclass(frozen=True, slots=True)
 class RandomizedResponse:
     """K-ary randomized response RR_ε: keep the label w.p. e^ε/(e^ε+K-1), else any other uniformly.
@@ -172,6 +227,15 @@ class RandomizedResponse:
         """P[y, z] = P(output z | label y), shape (K, K)."""
         keep, other = rr_probabilities(self.epsilon, self.num_classes)
         return _top_k_channel(np.arange(self.num_classes), self.num_classes, float(keep), float(other))
+
+    def privacy_loss(self) -> float:
+        """Exact label-DP loss max_{y, y', z} ln P(z|y)/P(z|y') = ln(keep/other) = ε (004 eq. (1)).
+
+        Each column z has keep on its own row and other elsewhere, so every column's gap is
+        ln(e^ε) = ε: the mechanism is exactly ε-label DP, with equality (:func:`rr_top_k_loss` with
+        k = K, exact from ε = 1e-8 to beyond 700).
+        """
+        return rr_top_k_loss(np.arange(self.num_classes), self.num_classes, self.epsilon)[0]
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
         """Privatize labels, shape (N,) -> (N,) int64."""
@@ -226,6 +290,16 @@ class RRTopK:
         """P[y, z] for one prior of shape (K,); returns shape (K, K)."""
         return _top_k_channel(top_k_order(_one_prior(prior, self.num_classes)), self.k, *self._probabilities())
 
+    def privacy_loss(self, prior) -> float:
+        """Exact label-DP loss for one prior (K,): ε for k >= 2, 0 for k = 1 (004 Lemma 1).
+
+        Columns of Y_k hold three row classes: the kept label (e^ε/(e^ε+k-1)), the other labels of Y_k
+        (1/(e^ε+k-1)) and the labels outside Y_k (1/k); the gaps are ε, ln((e^ε+k-1)/k) <= ε and
+        ln(k e^ε/(e^ε+k-1)) <= ε, so the worst is ε (:func:`rr_top_k_loss`). The closed form is that of
+        Algorithm 1's probabilities; variants with other probabilities must be enumerated.
+        """
+        return rr_top_k_loss(top_k_order(_one_prior(prior, self.num_classes)), self.k, self.epsilon)[0]
+
     def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
         """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""
         rng = check_generator(rng)
@@ -275,6 +349,15 @@ class RRWithPrior:
         """P[y, z] for one prior of shape (K,); equals ``RRTopK(K, ε, k_star(prior)).channel_matrix(prior)``."""
         p = _one_prior(prior, self.num_classes)
         return RRTopK(self.num_classes, self.epsilon, self.k_star(p)).channel_matrix(p)
+
+    def privacy_loss(self, prior) -> float:
+        """Exact label-DP loss for one prior (K,): RRTop-k's with k = k*(prior), ε if k* >= 2 else 0.
+
+        k* is a function of the prior alone, which is public (or computed from other labels), so the
+        mechanism is ε-label DP for every prior (004 Corollary 2).
+        """
+        p = _one_prior(prior, self.num_classes)
+        return RRTopK(self.num_classes, self.epsilon, self.k_star(p)).privacy_loss(p)
 
     def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
         """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""

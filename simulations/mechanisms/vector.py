@@ -39,6 +39,18 @@ def output_bits(num_classes: int) -> np.ndarray:
     return ((codes >> np.arange(num_classes)) & 1).astype(np.uint8)
 
 
+def factorized_diagonal_loss(log_ratio_one: float, log_ratio_zero: float) -> float:
+    """Closed-form loss of independent bits with P(Z(j)=1 | y) = a if j = y else b (K >= 2), O(1).
+
+    Changing y -> y' moves only bits y and y': bit y contributes max(ln a/b, ln (1-a)/(1-b)), bit
+    y' the same with a and b swapped, the other bits 0 (the generic factorization of ``proofs_checks.mechanisms.vector``). With
+    r1 = ln(a/b), r0 = ln((1-a)/(1-b)): loss = max(r1, r0) + max(-r1, -r0) = |r1 - r0|.
+
+    References: 000 eq. (12)-(14) (r1 = ε/2, r0 = -ε/2: loss ε).
+    """
+    return abs(float(log_ratio_one) - float(log_ratio_zero))
+
+
 @dataclass(frozen=True, slots=True)
 class VectorMechanism:
     """K-bit vector label randomizer with ε/2 per bit.
@@ -107,6 +119,18 @@ class VectorMechanism:
         bits = output_bits(K).T.astype(float)  # (K, 2^K): bits[y, c] = z(y)
         ones_elsewhere = bits.sum(axis=0)[None, :] - bits
         return bits * la + (1 - bits) * lb + ones_elsewhere * lb + (K - 1 - ones_elsewhere) * la
+
+    def privacy_loss(self) -> float:
+        """Exact label-DP loss: ε (000 Theorem 1, eq. (14)).
+
+        Bit j is 1 w.p. a = e^{ε/2}/(1+e^{ε/2}) if j = y, else b = 1 - a (000 eq. (12)-(13)), bits
+        independent. Changing y -> y' changes only bits y and y'; with r1 = ln(a/b) = ε/2 and
+        r0 = ln((1-a)/(1-b)) = -ε/2, bit y contributes at most max(r1, r0) = ε/2 and bit y' at most
+        max(-r1, -r0) = ε/2, so the loss is :func:`factorized_diagonal_loss` (r1, r0) = ε, attained at
+        z(y) = 1, z(y') = 0.
+        """
+        s = self.bit_epsilon()
+        return factorized_diagonal_loss(s, -s)
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
         """Privatize labels (N,) -> bit vectors (N, K) of uint8 (0/1).

@@ -12,11 +12,12 @@ from scipy import stats
 from proofs_checks import audit_epsilon, check_label_dp, max_privacy_loss, privacy_profile
 from proofs_checks.audit import output_events
 from proofs_checks.dp import log_privacy_loss_witness
-from proofs_checks.local_checks import (alibi_loss, alibi_loss_brute_force, factorized_log_loss, rr_top_k_log_channel,
-                                        rr_top_k_loss)
+from proofs_checks.mechanisms.alibi import alibi_loss_brute_force
+from proofs_checks.mechanisms.vector import factorized_log_loss
 from simulations.mechanisms import (ALIBI, ExponentialMechanism, RandomizedResponse, RRTopK, RRWithPrior,
                                     VectorMechanism, rr_probabilities, top_k_order)
 from simulations.mechanisms import _rare
+from simulations.mechanisms.randomized_response import rr_top_k_log_channel, rr_top_k_loss
 
 # ---------------------------------------------------------------- not a channel: refused
 
@@ -188,7 +189,7 @@ def test_rr_and_vector_rare_frequencies(monkeypatch):
 @pytest.mark.parametrize("eps", [1e-3, 0.7, 5.0])
 def test_alibi_closed_form_matches_brute_force(K, eps):
     m = ALIBI(K, eps)
-    loss, _ = alibi_loss(m)
+    loss = m.privacy_loss()
     brute, _ = alibi_loss_brute_force(m)
     assert loss == pytest.approx(brute, rel=1e-15) and loss == pytest.approx(eps, rel=1e-15)
 

@@ -7,7 +7,9 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from proofs_checks import audit, central_checks, dp, exact, local_checks, planted_bugs, stability
+from proofs_checks import audit, dp, exact, planted_bugs, stability
+from proofs_checks.mechanisms import _common, vector
+from simulations.mechanisms import exponential
 
 pp = importlib.import_module("proofs_checks.privacy_profile")
 lp = importlib.import_module("proofs_checks.rrwithprior_lp")
@@ -56,18 +58,18 @@ def test_audit_epsilon_rng_and_events():
 @pytest.mark.parametrize("n, k", [(-1, 2), (3, 0), (2.0, 2)])
 def test_compositions_guard(n, k):
     with pytest.raises(ValueError):
-        central_checks.compositions(n, k)
+        _common.compositions(n, k)
 
 
 @pytest.mark.parametrize("s, n, K", [(NAN, 3, 2), (0.5, 0, 2), (0.5, 3, 1), (-1.0, 3, 2)])
 def test_exponential_worst_loss_guard(s, n, K):
     with pytest.raises(ValueError):
-        central_checks.exponential_worst_loss(s, n, K)
+        exponential.exponential_worst_loss(s, n, K)
 
 
 def test_exponential_worst_loss_n1_is_half_epsilon():
     # docstring claim, derived by hand: n = 1 gives s + ln((K-1+e^s)/(K-2+e^s+1)) = s
-    assert central_checks.exponential_worst_loss(0.75, 1, 3) == pytest.approx(0.75, rel=1e-14)
+    assert exponential.exponential_worst_loss(0.75, 1, 3) == pytest.approx(0.75, rel=1e-14)
 
 
 def test_privacy_profile_helpers_guards():
@@ -117,9 +119,9 @@ def test_planted_bug_losses_and_factorized_loss_guards():
     with pytest.raises(ValueError, match="epsilon"):
         planted_bugs.rr_top_k_uniform_fallback_loss(INF)
     with pytest.raises(ValueError, match="bit_probabilities"):
-        local_checks.factorized_vector_loss([[1.5, -0.5]])
+        vector.factorized_vector_loss([[1.5, -0.5]])
     with pytest.raises(ValueError, match="bit_probabilities"):
-        local_checks.factorized_vector_loss([[NAN, 0.5], [0.5, 0.5]])
+        vector.factorized_vector_loss([[NAN, 0.5], [0.5, 0.5]])
     assert planted_bugs.rr_top_k_uniform_fallback_loss(1.0) == pytest.approx(math.log(1 + math.e), rel=1e-15)
 
 

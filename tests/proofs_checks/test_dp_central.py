@@ -15,7 +15,8 @@ import numpy as np
 import pytest
 
 from proofs_checks import check_label_dp
-from proofs_checks.central_checks import compositions, exponential_worst_loss
+from proofs_checks.mechanisms._common import compositions
+from simulations.mechanisms.exponential import exponential_worst_loss
 from proofs_checks.dp import TOL
 from proofs_checks.planted_bugs_central import (ExponentialNoHalf, GeometricFullBudget, LaplaceHalfScale,
                                                 NoisyBinMeanEq23AsPrinted, StabilityNoPlusOne)

@@ -13,7 +13,8 @@ import sympy as sp
 from proofs_checks import check_label_dp, is_tight, max_privacy_loss
 from proofs_checks.exact import (k_star_exact, max_ratio_exact, rr_channel_exact, rr_top_k_channel_exact,
                                  rr_top_k_short_keep_channel_exact, top_k_exact, vector_channel_exact)
-from proofs_checks.local_checks import default_priors, factorized_vector_loss
+from proofs_checks.mechanisms.randomized_response import default_priors
+from proofs_checks.mechanisms.vector import factorized_vector_loss
 from proofs_checks.planted_bugs import (RRTopKShortKeep, RRTopKUniformFallback, VectorMechanismFullBitEpsilon, rr_top_k_short_keep_loss,
                                         vector_full_bit_epsilon_loss)
 from simulations.mechanisms import ALIBI, RandomizedResponse, RRTopK, RRWithPrior, VectorMechanism

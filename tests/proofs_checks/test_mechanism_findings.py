@@ -133,7 +133,7 @@ def test_objective_over_K_and_over_k():
 def test_exponential_exact_loss_hand_case():
     # K = 2, n = 2, eps = 2 ln 2 (weights e^(eps n_j/2) = 2^(n_j)): D = (1, 1) -> D' = (0, 2):
     # P(a|D) = 1/2, P(a|D') = 1/(1 + 4) -> ratio 5/2 < e^eps = 4
-    from proofs_checks.central_checks import exponential_worst_loss
+    from simulations.mechanisms.exponential import exponential_worst_loss
 
     assert math.isclose(exponential_worst_loss(math.log(2), 2, 2), math.log(5 / 2), rel_tol=1e-12)
     assert "eps/2 at n = 1" in run_check("003-eq17-exact-loss").derived
