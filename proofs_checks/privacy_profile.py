@@ -40,36 +40,36 @@ from .stability import stability_profile
 __all__ = ["channel_profile", "hockey_stick", "laplace_profile", "output_distribution_pairs", "privacy_profile"]
 
 
-def hockey_stick(p, q, eps) -> np.ndarray:
-    """Σ_z max(0, p_z - e^{ε'} q_z) for finite distributions p, q (last axis) and each ε' in ``eps``.
+def hockey_stick(p, q, epsilon_prime) -> np.ndarray:
+    """Σ_z max(0, p_z - e^{ε'} q_z) for finite distributions p, q (last axis) and each ε' in ``epsilon_prime``.
 
     Parameters
     ----------
     p, q : array_like, shape (n_outputs,), non-negative masses of the two output distributions.
-    eps : float or array_like of shape (m,).
+    epsilon_prime : float or array_like of shape (m,).
 
     Returns
     -------
-    float for scalar ``eps``, else ndarray of shape (m,).
+    float for scalar ``epsilon_prime``, else ndarray of shape (m,).
     """
     p, q = np.asarray(p, dtype=float), np.asarray(q, dtype=float)
     if p.shape != q.shape or p.ndim == 0 or not (np.all(np.isfinite(p)) and np.all(np.isfinite(q))):
         raise ValueError(f"p and q must be finite arrays of one shape, got shapes {p.shape} and {q.shape}")
-    check_finite_array("eps", eps)
-    e = np.exp(np.asarray(eps, dtype=float))[..., None]
-    return np.maximum(0.0, p[None, ...] - e * q[None, ...]).sum(axis=-1) if np.ndim(eps) else \
-        float(np.maximum(0.0, p - math.exp(float(eps)) * q).sum())
+    check_finite_array("epsilon_prime", epsilon_prime)
+    e = np.exp(np.asarray(epsilon_prime, dtype=float))[..., None]
+    return np.maximum(0.0, p[None, ...] - e * q[None, ...]).sum(axis=-1) if np.ndim(epsilon_prime) else \
+        float(np.maximum(0.0, p - math.exp(float(epsilon_prime)) * q).sum())
 
 
-def laplace_profile(loss: float, eps) -> np.ndarray:
+def laplace_profile(loss: float, epsilon_prime) -> np.ndarray:
     """Hockey-stick profile of a Laplace mechanism with pure loss ``loss`` = sensitivity / scale.
 
     For shifts of ±Δ and scale b the privacy-loss variable is (|Z-Δ| - |Z|)/b; integrating
     ``(f(z) - e^{ε'} f(z-Δ))_+`` in closed form gives ``1 - e^{(ε' - Δ/b)/2}`` for ε' <= Δ/b, else 0.
     """
     loss = check_real("loss", loss, low=0.0)
-    eps = check_finite_array("eps", eps)
-    return np.maximum(0.0, -np.expm1((eps - loss) / 2.0))
+    epsilon_prime = check_finite_array("epsilon_prime", epsilon_prime)
+    return np.maximum(0.0, -np.expm1((epsilon_prime - loss) / 2.0))
 
 
 def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
@@ -82,20 +82,20 @@ def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
     an object with ``channel_matrix()`` or ``channel_matrix(prior)``, a callable ``prior -> channel``
     (max over ``prior=``/``priors=`` or drawn priors with ``num_classes=``).
     """
-    eps = np.atleast_1d(np.asarray(epsilons, dtype=float))
-    if np.any(eps < 0) or not np.all(np.isfinite(eps)):
+    epsilon_prime = np.atleast_1d(np.asarray(epsilons, dtype=float))
+    if np.any(epsilon_prime < 0) or not np.all(np.isfinite(epsilon_prime)):
         raise ValueError(f"epsilons must be finite and >= 0, got epsilons={epsilons!r}")
     if not _is_suite_mechanism(mechanism):
-        return _generic_profile(mechanism, eps, kwargs)
+        return _generic_profile(mechanism, epsilon_prime, kwargs)
     reject_unknown_keywords(kwargs, _profile_keywords(mechanism), f"the privacy profile of {type(mechanism).__name__}")
     if isinstance(mechanism, StabilityHistogram):
-        return stability_profile(mechanism, eps, **kwargs)
+        return stability_profile(mechanism, epsilon_prime, **kwargs)
     pure = laplace_pure_loss(mechanism, **kwargs)
     if pure is not None:
-        return laplace_profile(pure, eps)
-    best = np.zeros_like(eps)
+        return laplace_profile(pure, epsilon_prime)
+    best = np.zeros_like(epsilon_prime)
     for p, q in output_distribution_pairs(mechanism, **kwargs):
-        best = np.maximum(best, hockey_stick(p, q, eps))
+        best = np.maximum(best, hockey_stick(p, q, epsilon_prime))
     return best
 
 
@@ -103,18 +103,18 @@ def _is_suite_mechanism(mechanism) -> bool:
     return any(cls in _CHECKERS for cls in type(mechanism).__mro__)
 
 
-def channel_profile(channel, eps) -> np.ndarray:
+def channel_profile(channel, epsilon_prime) -> np.ndarray:
     """δ(ε') = max over ordered row pairs (y, y') of Σ_z max(0, P[y, z] - e^{ε'} P[y', z]), shape (m,)."""
     P = as_channel(channel)
-    best = np.zeros_like(np.asarray(eps, dtype=float))
+    best = np.zeros_like(np.asarray(epsilon_prime, dtype=float))
     for i in range(P.shape[0]):
         for j in range(P.shape[0]):
             if i != j:
-                best = np.maximum(best, hockey_stick(P[i], P[j], eps))
+                best = np.maximum(best, hockey_stick(P[i], P[j], epsilon_prime))
     return best
 
 
-def _generic_profile(mechanism, eps, kwargs) -> np.ndarray:
+def _generic_profile(mechanism, epsilon_prime, kwargs) -> np.ndarray:
     """Profile of a channel array, an object with ``channel_matrix()`` / ``channel_matrix(prior)`` or a
     callable ``prior -> channel`` (max over the priors of :func:`proofs_checks.dp.check_prior_channel`)."""
     kind = mechanism_kind(mechanism, kwargs.pop("kind", None))
@@ -124,7 +124,7 @@ def _generic_profile(mechanism, eps, kwargs) -> np.ndarray:
     if kind == "channel":
         reject_unknown_keywords(kwargs, ("num_classes",), "a channel")
         P = mechanism.channel_matrix() if hasattr(mechanism, "channel_matrix") else mechanism
-        return channel_profile(as_channel(P, num_rows=kwargs.get("num_classes")), eps)
+        return channel_profile(as_channel(P, num_rows=kwargs.get("num_classes")), epsilon_prime)
     reject_unknown_keywords(kwargs, ("num_classes", "prior", "priors", "rng", "draws"), "a prior-dependent randomizer")
     fn = mechanism.channel_matrix if hasattr(mechanism, "channel_matrix") else mechanism
     K = kwargs.get("num_classes", getattr(mechanism, "num_classes", None))
@@ -137,10 +137,10 @@ def _generic_profile(mechanism, eps, kwargs) -> np.ndarray:
             raise ValueError("num_classes is needed to draw priors (or pass prior= / priors=)")
         plist = audit_priors(K, kwargs.get("rng", 0), draws=kwargs.get("draws", 10))
     K = K if K is not None else np.shape(plist[0])[-1]
-    best = np.zeros_like(eps)
+    best = np.zeros_like(epsilon_prime)
     for i, p in enumerate(plist):
         P = as_channel(fn(check_priors(p, K)), name=f"mechanism(prior) for prior #{i}", num_rows=K)
-        best = np.maximum(best, channel_profile(P, eps))
+        best = np.maximum(best, channel_profile(P, epsilon_prime))
     return best
 
 

@@ -97,14 +97,14 @@ def _check_prior(prior) -> np.ndarray:
     return p
 
 
-def rrwithprior_weights(prior, eps) -> np.ndarray:
+def rrwithprior_weights(prior, epsilon) -> np.ndarray:
     """w_k = e^ε/(e^ε + k − 1) · Σ_{ỹ ∈ Y_k} p_ỹ for k = 1..K (004 Algorithm 2, step 1).
 
     Parameters
     ----------
     prior : array_like, shape (K,)
         A probability vector p.
-    eps : float
+    epsilon : float
         ε > 0.
 
     Returns
@@ -117,26 +117,26 @@ def rrwithprior_weights(prior, eps) -> np.ndarray:
     004 Algorithm 2; the identity P[RRTop-k(y) = y | y ~ p] = w_k below 004 Algorithm 1.
     """
     p = _check_prior(prior)
-    eps = check_positive("eps", eps)
+    epsilon = check_positive("epsilon", epsilon)
     top_mass = np.cumsum(np.sort(p)[::-1])
     k = np.arange(1, p.size + 1)
     # e^ε/(e^ε + k − 1) written as 1/(1 + (k − 1)e^{−ε}): no overflow at large ε
-    return top_mass / (1.0 + (k - 1) * np.exp(-eps))
+    return top_mass / (1.0 + (k - 1) * np.exp(-epsilon))
 
 
-def rrwithprior_value(prior, eps) -> float:
+def rrwithprior_value(prior, epsilon) -> float:
     """The optimum max_k w_k = Obj_p(RRWithPrior) (004 Algorithm 2; Theorem 3's bound).
 
     References
     ----------
     004 Algorithm 2 and the end of the proof of Theorem 3.
     """
-    return float(np.max(rrwithprior_weights(prior, eps)))
+    return float(np.max(rrwithprior_weights(prior, epsilon)))
 
 
-def rrwithprior_k(prior, eps) -> int:
+def rrwithprior_k(prior, epsilon) -> int:
     """k* = argmax_k w_k (004 Algorithm 2, step 2); the smallest maximizer when several tie."""
-    return int(np.argmax(rrwithprior_weights(prior, eps))) + 1
+    return int(np.argmax(rrwithprior_weights(prior, epsilon))) + 1
 
 
 # ---------------------------------------------------------------- utility gap of any randomizer
@@ -182,7 +182,7 @@ def utility_gap(mechanism, prior, epsilon) -> UtilityGap:
     004 Theorem 3, Algorithm 2, LP1-LP2 (Section 3.2).
     """
     p = _check_prior(prior)
-    eps = check_positive("epsilon", epsilon)
+    epsilon = check_positive("epsilon", epsilon)
     K = p.size
     kind = mechanism_kind(mechanism)
     if kind == "sampler":
@@ -196,15 +196,15 @@ def utility_gap(mechanism, prior, epsilon) -> UtilityGap:
     if P.shape[1] != K:
         raise ValueError(f"mechanism's channel must output labels (shape ({K}, {K})), got shape {P.shape}")
     accuracy = float(p @ np.diag(P))
-    optimum = rrwithprior_value(p, eps)
+    optimum = rrwithprior_value(p, epsilon)
     loss = max_privacy_loss(P)
     gap = optimum - accuracy
-    private = within(loss, eps)
-    expl = (f"accuracy {accuracy:.12g} vs the eps-DP optimum max_k w_k = {optimum:.12g} (k* = "
-            f"{rrwithprior_k(p, eps)}): gap {gap:.6g} ({gap / optimum:.3%} of the optimum); channel loss "
-            f"{loss:.12g} {'<=' if private else '>'} epsilon = {eps:g}")
+    private = within(loss, epsilon)
+    expl = (f"accuracy {accuracy:.12g} vs the epsilon-DP optimum max_k w_k = {optimum:.12g} (k* = "
+            f"{rrwithprior_k(p, epsilon)}): gap {gap:.6g} ({gap / optimum:.3%} of the optimum); channel loss "
+            f"{loss:.12g} {'<=' if private else '>'} epsilon = {epsilon:g}")
     return UtilityGap(accuracy=accuracy, optimum=optimum, gap=gap, relative_gap=gap / optimum,
-                      k_star=rrwithprior_k(p, eps), loss=loss, private=private, explanation=expl)
+                      k_star=rrwithprior_k(p, epsilon), loss=loss, private=private, explanation=expl)
 
 
 # ---------------------------------------------------------------- the LPs
@@ -254,7 +254,7 @@ class LPResult:
     polish_change: float = 0.0
 
 
-def polish_channel(channel, eps) -> np.ndarray:
+def polish_channel(channel, epsilon) -> np.ndarray:
     """Make a solver's LP1 channel exactly ε-DP by the smallest clipping of its entries.
 
     Per column ỹ, with l_ỹ = min_y q[ỹ|y] (negative round-off first set to 0), entries are
@@ -267,28 +267,28 @@ def polish_channel(channel, eps) -> np.ndarray:
     Parameters
     ----------
     channel : array_like, shape (K, K) (any 2-D shape is accepted: inputs x outputs)
-    eps : float > 0
+    epsilon : float > 0
 
     Returns
     -------
     ndarray, same shape as ``channel``
     """
-    eps = check_positive("eps", eps)
+    epsilon = check_positive("epsilon", epsilon)
     q = np.asarray(channel, dtype=float)
     if q.ndim != 2 or q.size == 0 or not np.all(np.isfinite(q)):
         raise ValueError(f"channel must be a finite non-empty 2-D array, got shape {q.shape}")
     q = np.maximum(q, 0.0)
-    return np.minimum(q, np.exp(eps) * q.min(axis=0, keepdims=True))
+    return np.minimum(q, np.exp(epsilon) * q.min(axis=0, keepdims=True))
 
 
-def lp1_polytope(num_classes: int, eps: float, method: str = "efficient"):
+def lp1_polytope(num_classes: int, epsilon: float, method: str = "efficient"):
     """The feasible set of LP1 (004 eqs. (2)–(3)) as cvxpy objects, in one of three formulations.
 
     Parameters
     ----------
     num_classes : int
         K.
-    eps : float
+    epsilon : float
     method : {"efficient", "envelope", "naive"}
 
     Returns
@@ -302,37 +302,37 @@ def lp1_polytope(num_classes: int, eps: float, method: str = "efficient"):
     import cvxpy as cp
 
     K = check_int("num_classes", num_classes, low=1)
-    eps = check_positive("eps", eps)
+    epsilon = check_positive("epsilon", epsilon)
     check_choice("method", method, LP1_METHODS)
     # Rows a <= e^ε b are written e^{−ε/2} a <= e^{ε/2} b: coefficients centred on 1 let HiGHS
     # solve the naive form up to ε ≈ 25 (unscaled it fails from ε ≈ 14, reporting 'unbounded').
-    h = np.exp(-eps / 2)
+    h = np.exp(-epsilon / 2)
     if method == "efficient":
         # q = l + r with 0 <= r <= (e^ε − 1) l per column (module docstring)
         l = cp.Variable((1, K), nonneg=True)
         r = cp.Variable((K, K), nonneg=True)
         q = r + np.ones((K, 1)) @ l
         return q, [cp.sum(q, axis=1) == 1,                    # (3)
-                   h * r <= np.expm1(eps) * h * l], K * K + K  # (2) via the envelope
+                   h * r <= np.expm1(epsilon) * h * l], K * K + K  # (2) via the envelope
     q = cp.Variable((K, K), nonneg=True)
     cons = [cp.sum(q, axis=1) == 1]                           # (3)
     if method == "naive":
         y, y2 = np.nonzero(~np.eye(K, dtype=bool))            # all ordered pairs y != y'
         if y.size:
-            cons.append(h * q[y, :] <= np.exp(eps / 2) * q[y2, :])  # (2): K²(K−1) rows at once
+            cons.append(h * q[y, :] <= np.exp(epsilon / 2) * q[y2, :])  # (2): K²(K−1) rows at once
         return q, cons, K * K * (K - 1) + K
     u = cp.Variable((1, K), nonneg=True)                      # envelope
     l = cp.Variable((1, K), nonneg=True)
-    return q, cons + [q >= l, q <= u, h * u <= np.exp(eps / 2) * l], 2 * K * K + 2 * K
+    return q, cons + [q >= l, q <= u, h * u <= np.exp(epsilon / 2) * l], 2 * K * K + 2 * K
 
 
-def _lp2(p: np.ndarray, eps: float, method: str):
+def _lp2(p: np.ndarray, epsilon: float, method: str):
     """LP2 (004 eqs. (4)–(5)); returns (problem, the variables x, constraint count)."""
     import cvxpy as cp
 
     K = p.size
     x = cp.Variable(K, nonneg=True)                           # (5)
-    a = np.exp(-eps)
+    a = np.exp(-epsilon)
     if method == "naive":
         A = (1.0 - a) * np.eye(K) + a * np.ones((K, K))      # row y: x_y + e^{−ε} Σ_{ỹ≠y} x_ỹ
         cons, n = [A @ x <= 1], K
@@ -342,7 +342,7 @@ def _lp2(p: np.ndarray, eps: float, method: str):
     return cp.Problem(cp.Maximize(p @ x), cons), x, n
 
 
-def rrwithprior_lp(prior, eps, formulation: str = "lp1", *, method: str = "efficient",
+def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "efficient",
                    solver: str | None = None, solver_options: dict | None = None) -> LPResult:
     """Solve 004's LP1 (the best ε-DP channel for prior p) or its relaxation LP2 with cvxpy.
 
@@ -350,7 +350,7 @@ def rrwithprior_lp(prior, eps, formulation: str = "lp1", *, method: str = "effic
     ----------
     prior : array_like, shape (K,)
         The prior p over the K labels (non-negative, sums to 1; zeros allowed).
-    eps : float
+    epsilon : float
         Privacy parameter, 0 < ε <= :data:`EPS_MAX_LP` (25; see there why).
     formulation : {"lp1", "lp2"}
     method : {"efficient", "envelope", "naive"} for LP1, {"efficient", "naive"} for LP2
@@ -378,7 +378,7 @@ def rrwithprior_lp(prior, eps, formulation: str = "lp1", *, method: str = "effic
     import cvxpy as cp  # here, not at module level: it takes ~1 s to import
 
     p = _check_prior(prior)
-    eps = check_real("eps", eps, low=0.0, low_open=True, high=EPS_MAX_LP)
+    epsilon = check_real("epsilon", epsilon, low=0.0, low_open=True, high=EPS_MAX_LP)
     check_choice("formulation", formulation, FORMULATIONS)
     check_choice("method", method, LP1_METHODS if formulation == "lp1" else LP2_METHODS)
     solver = DEFAULT_SOLVER if solver is None else solver
@@ -387,22 +387,22 @@ def rrwithprior_lp(prior, eps, formulation: str = "lp1", *, method: str = "effic
 
     t0 = time.perf_counter()
     if formulation == "lp1":
-        q, cons, n = lp1_polytope(p.size, eps, method)
+        q, cons, n = lp1_polytope(p.size, epsilon, method)
         problem = cp.Problem(cp.Maximize(p @ cp.diag(q)), cons)
     else:
-        problem, x, n = _lp2(p, eps, method)
+        problem, x, n = _lp2(p, epsilon, method)
     try:
         problem.solve(solver=solver, **opts)
     except cp.error.SolverError as exc:
-        raise RuntimeError(f"{solver} failed on {formulation} ({method}), K={p.size}, eps={eps}: {exc}") from exc
+        raise RuntimeError(f"{solver} failed on {formulation} ({method}), K={p.size}, epsilon={epsilon}: {exc}") from exc
     wall = time.perf_counter() - t0
     if problem.status != cp.OPTIMAL:
         raise RuntimeError(f"{solver} returned status {problem.status!r} on {formulation} ({method}), "
-                           f"K={p.size}, eps={eps}; expected 'optimal'")
+                           f"K={p.size}, epsilon={epsilon}; expected 'optimal'")
     polish_change = 0.0
     if formulation == "lp1":
         raw = np.asarray(q.value, dtype=float)
-        channel = polish_channel(raw, eps)
+        channel = polish_channel(raw, epsilon)
         polish_change = float(np.max(np.abs(channel - raw)))
         diagonal = np.diag(channel).copy()
         channel.setflags(write=False)
@@ -413,11 +413,11 @@ def rrwithprior_lp(prior, eps, formulation: str = "lp1", *, method: str = "effic
     stats = problem.solver_stats
     return LPResult(value=float(problem.value), channel=channel, diagonal=diagonal, status=problem.status,
                     solver=solver, solve_time=float(stats.solve_time if stats.solve_time is not None else wall),
-                    wall_time=wall, formulation=formulation, method=method, epsilon=eps, n_constraints=n,
+                    wall_time=wall, formulation=formulation, method=method, epsilon=epsilon, n_constraints=n,
                     polish_change=polish_change)
 
 
-def dp_violation(channel, eps) -> float:
+def dp_violation(channel, epsilon) -> float:
     """Largest additive violation max_{ỹ} (max_y q[ỹ|y] − e^ε min_y q[ỹ|y]) of constraint (2).
 
     This is how LP solvers measure feasibility (absolute, ~1e-9 for HiGHS); <= 0 means the channel
@@ -425,6 +425,6 @@ def dp_violation(channel, eps) -> float:
     multiplicative loss and is infinite when solver noise leaves a tiny positive entry in a
     column that should contain a zero.
     """
-    eps = check_positive("eps", eps)
+    epsilon = check_positive("epsilon", epsilon)
     q = np.asarray(channel, dtype=float)
-    return float(np.max(q.max(axis=0) - np.exp(eps) * q.min(axis=0)))
+    return float(np.max(q.max(axis=0) - np.exp(epsilon) * q.min(axis=0)))

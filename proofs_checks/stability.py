@@ -94,8 +94,8 @@ def _cell_hockey_stick(c, c2, b: float, tau: float, t) -> np.ndarray:
     return total + part
 
 
-def _pair_delta(cell1, cells2, b: float, tau: float, eps: np.ndarray) -> np.ndarray:
-    """Exact 2-D hockey stick of two independent cells at each ε' in ``eps`` (shape (E,)).
+def _pair_delta(cell1, cells2, b: float, tau: float, epsilon_prime: np.ndarray) -> np.ndarray:
+    """Exact 2-D hockey stick of two independent cells at each ε' in ``epsilon_prime`` (shape (E,)).
 
     ``cell1 = (c, c')`` scalars; ``cells2 = (c, c')`` scalars or arrays of shape (M,) -> (M, E).
     Sums over cell 1's merged outcomes (mass × cell 2's closed form at ε' minus the outcome's
@@ -107,16 +107,16 @@ def _pair_delta(cell1, cells2, b: float, tau: float, eps: np.ndarray) -> np.ndar
     if has_mid1 and c2a.size == 1:
         _, _, n0, n1 = _cell_parts(c2a[0], c2b[0], b, tau)
         if not float(n1) > float(n0):  # integrate over the cell without a middle piece instead
-            return _pair_delta((c2a[0], c2b[0]), cell1, b, tau, eps)
-    out = np.zeros((c2a.size, eps.size))
+            return _pair_delta((c2a[0], c2b[0]), cell1, b, tau, epsilon_prime)
+    out = np.zeros((c2a.size, epsilon_prime.size))
     for p, q in zip(P1, Q1):
         if p > 0:
-            out += p * (_cell_hockey_stick(c2a, c2b, b, tau, eps[None, :] - math.log(p / q)) if q > 0 else 1.0)
+            out += p * (_cell_hockey_stick(c2a, c2b, b, tau, epsilon_prime[None, :] - math.log(p / q)) if q > 0 else 1.0)
     if has_mid1:
         if c2a.size != 1:
             raise ValueError("a middle piece in the first cell needs a single second cell")
         c, cp = float(cell1[0]), float(cell1[1])
-        for i, e in enumerate(eps):
+        for i, e in enumerate(epsilon_prime):
             def integrand(z):
                 l1 = (abs(z - cp) - abs(z - c)) / b
                 return math.exp(-abs(z - c) / b) / (2 * b) * float(
@@ -126,7 +126,7 @@ def _pair_delta(cell1, cells2, b: float, tau: float, eps: np.ndarray) -> np.ndar
     return out
 
 
-def plain_laplace_pair_delta(u: float, eps) -> np.ndarray:
+def plain_laplace_pair_delta(u: float, epsilon_prime) -> np.ndarray:
     """Closed-form δ(ε'), ε' >= 0, of two independent Laplace cells each shifted by one scale-u unit.
 
     Each cell's privacy-loss variable under P is +u w.p. ½, -u w.p. ½e^{-u}, and has density
@@ -137,32 +137,32 @@ def plain_laplace_pair_delta(u: float, eps) -> np.ndarray:
     pairs with non-zero counts).
     """
     u = check_positive("u", u)
-    eps = check_finite_array("eps", eps)
-    first = 0.5 * np.maximum(0.0, -np.expm1(eps / 2.0 - u))
-    l0 = np.maximum(-u, eps - u)
-    second = np.where(eps <= 2 * u, 0.5 * -np.expm1((l0 - u) / 2.0) - 0.25 * np.exp(eps / 2.0 - u) * (u - l0), 0.0)
+    epsilon_prime = check_finite_array("epsilon_prime", epsilon_prime)
+    first = 0.5 * np.maximum(0.0, -np.expm1(epsilon_prime / 2.0 - u))
+    l0 = np.maximum(-u, epsilon_prime - u)
+    second = np.where(epsilon_prime <= 2 * u, 0.5 * -np.expm1((l0 - u) / 2.0) - 0.25 * np.exp(epsilon_prime / 2.0 - u) * (u - l0), 0.0)
     return first + second
 
 
-def stability_pair_delta(mechanism: StabilityHistogram, counts, counts_prime, eps) -> np.ndarray:
+def stability_pair_delta(mechanism: StabilityHistogram, counts, counts_prime, epsilon_prime) -> np.ndarray:
     """δ(ε') for the stability histogram between two count vectors differing by one moved unit.
 
     ``counts`` and ``counts_prime`` are the (a, b) counts of the two cells that change, e.g.
     ``(1, 0)`` and ``(0, 1)``; returns the hockey stick of P(·|counts) against P(·|counts_prime).
     """
-    eps = np.atleast_1d(np.asarray(eps, dtype=float))
+    epsilon_prime = np.atleast_1d(np.asarray(epsilon_prime, dtype=float))
     b, tau = mechanism.scale, mechanism.threshold
     (a, bb), (a2, bb2) = counts, counts_prime
-    return _pair_delta((int(a), int(a2)), (int(bb), int(bb2)), b, tau, eps)[0]
+    return _pair_delta((int(a), int(a2)), (int(bb), int(bb2)), b, tau, epsilon_prime)[0]
 
 
-def stability_profile(mechanism: StabilityHistogram, eps, *, dataset_size: int | None = None,
+def stability_profile(mechanism: StabilityHistogram, epsilon_prime, *, dataset_size: int | None = None,
                       max_count: int | None = None, return_witness: bool = False):
     """Exact δ(ε') of the stability histogram, maximized over neighbouring datasets.
 
     Parameters
     ----------
-    eps : array_like
+    epsilon_prime : array_like
         The ε' values.
     dataset_size : int, optional
         Maximize over *all* datasets of this many records (every (a, b) with a >= 1, a + b <= n, both
@@ -172,7 +172,7 @@ def stability_profile(mechanism: StabilityHistogram, eps, *, dataset_size: int |
     return_witness : bool
         Also return, per ε', the worst pair ``((a, b), (a', b'))`` (``None`` for the Laplace limit).
     """
-    eps = np.atleast_1d(np.asarray(eps, dtype=float))
+    epsilon_prime = np.atleast_1d(np.asarray(epsilon_prime, dtype=float))
     b, tau = mechanism.scale, mechanism.threshold
     if dataset_size is not None:
         check_int("dataset_size", dataset_size, low=1)  # a label change needs at least one record  # every ordered pair (a, b) -> (a-1, b+1) and back, a + b <= n
@@ -180,7 +180,7 @@ def stability_profile(mechanism: StabilityHistogram, eps, *, dataset_size: int |
         for a in range(1, dataset_size + 1):
             for bb in range(0, dataset_size - a + 1):
                 x, y = (a, bb), (a - 1, bb + 1)
-                rows += [stability_pair_delta(mechanism, x, y, eps), stability_pair_delta(mechanism, y, x, eps)]
+                rows += [stability_pair_delta(mechanism, x, y, epsilon_prime), stability_pair_delta(mechanism, y, x, epsilon_prime)]
                 labels += [(x, y), (y, x)]
         table = np.array(rows)
     else:
@@ -192,14 +192,14 @@ def stability_profile(mechanism: StabilityHistogram, eps, *, dataset_size: int |
                              f"> {MAX_STABILITY_COUNT:g} (epsilon={mechanism.epsilon!r} is too small to certify this way); "
                              f"pass dataset_size= or a smaller max_count=")
         m = np.arange(0, int(top) + 1)
-        table = np.concatenate([_pair_delta((1, 0), (m, m + 1), b, tau, eps),
-                                _pair_delta((0, 1), (m + 1, m), b, tau, eps)])
+        table = np.concatenate([_pair_delta((1, 0), (m, m + 1), b, tau, epsilon_prime),
+                                _pair_delta((0, 1), (m + 1, m), b, tau, epsilon_prime)])
         labels = [((1, int(k)), (0, int(k) + 1)) for k in m] + [((0, int(k) + 1), (1, int(k))) for k in m]
     arg = np.argmax(table, axis=0)
-    best = table[arg, np.arange(eps.size)]
+    best = table[arg, np.arange(epsilon_prime.size)]
     witness = [labels[i] for i in arg]
     if dataset_size is None:  # pairs with all counts >= 1: bounded by, and tending to, plain Laplace
-        limit = plain_laplace_pair_delta(1.0 / mechanism.scale, eps)
+        limit = plain_laplace_pair_delta(1.0 / mechanism.scale, epsilon_prime)
         better = limit > best
         best = np.where(better, limit, best)
         for i in np.flatnonzero(better):
