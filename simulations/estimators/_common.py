@@ -43,4 +43,4 @@ def check_rng(rng, *, required: bool):
 def check_fitted(est, attr: str):
     """ValueError unless ``fit`` has set the learned attribute ``attr`` on ``est``."""
     if not hasattr(est, attr):
-        raise ValueError(f"{type(est).__name__} is not fitted yet: call fit(X, Y, rng) first")
+        raise ValueError(f"{type(est).__name__} is not fitted yet: call fit first")

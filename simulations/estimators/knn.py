@@ -59,7 +59,8 @@ class KNNRegressor:
         return Y
 
     def fit(self, X, Y, rng=None):
-        """Store the tree and the labels; ``rng`` is accepted for a uniform interface, unused."""
+        """Store the tree and the labels; ``rng`` is accepted (and checked) for a uniform interface, unused."""
+        check_rng(rng, required=False)
         self.targets_ = self._fit_tree(X, Y)
         self.mechanism_ = None
         return self

@@ -212,12 +212,13 @@ class BinMeanRegressor(_BinEstimator):
         ----------
         X : array_like, shape (n, d), features in [0, 1]^d.
         Y : array_like, shape (n,), finite real labels.
-        rng : ignored (uniform interface).
+        rng : checked, then ignored (uniform interface).
 
         Returns
         -------
         self, with ``bins_``, ``counts_`` and ``cell_values_`` (float), both of shape (bins^d,).
         """
+        check_rng(rng, required=False)
         X = self._features(X)
         Y = check_real_labels(Y, X.shape[0])
         sums, self.counts_ = kernels.bin_value_sums(X, self.bins_, Y)

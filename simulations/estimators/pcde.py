@@ -23,6 +23,8 @@ from limits._validation import check_positive, check_probability, check_real
 from simulations.mechanisms import StabilityHistogram
 from simulations.seeding import check_generator
 
+from ._common import check_fitted
+
 __all__ = ["PCDE", "check_finite_points", "occupied_cubes", "tv_distance"]
 
 
@@ -143,6 +145,7 @@ class PCDE:
 
     def density(self, X) -> np.ndarray:
         """f̂ at query points, shape (q,)."""
+        check_fitted(self, "d_")
         X = check_finite_points(X)
         if X.shape[1] != self.d_:
             raise ValueError(f"X must have {self.d_} columns, got shape {X.shape}")

@@ -37,6 +37,8 @@ from simulations.laws.consistency import cubes_per_axis
 from simulations.mechanisms.laplace import laplace_logsf
 from simulations.seeding import check_generator
 
+from ._common import check_fitted
+
 __all__ = ["PCL", "check_cube_points", "check_binary_labels", "pcl_side"]
 
 DENSE_LIMIT = 1 << 26  # dense per-cube arrays during fit up to this many cubes, sort-based beyond
@@ -183,6 +185,7 @@ class PCL:
 
     def predict(self, X) -> np.ndarray:
         """Labels of query points, shape (q,)."""
+        check_fitted(self, "d_")
         return self.cube_bits(self.cube_index(X))
 
     def probability_one(self, cubes) -> np.ndarray:

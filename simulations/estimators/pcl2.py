@@ -23,6 +23,7 @@ from simulations.mechanisms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logsf
 from simulations.seeding import check_generator
 
+from ._common import check_fitted
 from .pcl import check_binary_labels
 
 __all__ = ["PCL2", "PCL2b", "pcl2_radius"]
@@ -62,6 +63,8 @@ class _CellLearner:
         return np.where(self.occupied_[pos] == keys, values[pos], default)
 
     def predict(self, X) -> np.ndarray:
+        """Labels of query points, shape (q,): the bit of each point's Voronoi cell."""
+        check_fitted(self, "occupied_")
         return self.cell_bits(self.space.assign(X))
 
 
