@@ -18,7 +18,8 @@ from functools import lru_cache
 
 import sympy as sp
 
-__all__ = ["SYM", "balance", "exponents", "minimize_terms", "same_monomial", "same_terms", "show", "solve_equal"]
+__all__ = ["SYM", "balance", "canonical_form", "exponents", "fmt", "minimize_terms", "monomial", "same_monomial", "same_terms", "show",
+           "solve_equal"]
 
 N, eps, h, k, T, beta, d, gamma, p, L = sp.symbols("N epsilon h k T beta d gamma p L", positive=True)
 _q = sp.Symbol("q", positive=True)  # p = 1 + q, so p - 1 > 0 is known to sympy
@@ -26,7 +27,7 @@ SYM = {"N": N, "eps": eps, "h": h, "k": k, "T": T, "beta": beta, "d": d, "gamma"
 BASES = (N, eps, L, h, k, T)  # variables that carry exponents (the rest are exponent parameters)
 
 
-def _canon(expr):
+def canonical_form(expr):
     """Cheap exact canonical form of a rational function of the exponent parameters."""
     return sp.cancel(sp.together(expr))
 
@@ -36,7 +37,7 @@ def _exponents(expr):
     lg = sp.expand(sp.expand_log(sp.log(sp.powsimp(expr, force=True)), force=True))
     out = []
     for b in BASES:
-        c = _canon(lg.coeff(sp.log(b)))
+        c = canonical_form(lg.coeff(sp.log(b)))
         if c != 0:
             out.append((b, c))
     rest = lg.subs({sp.log(b): 0 for b in BASES})
@@ -58,7 +59,7 @@ def same_monomial(a, b) -> bool:
     """Equal up to a constant factor: every base exponent agrees exactly."""
     ea, eb = exponents(a), exponents(b)
     keys = set(ea) | set(eb)
-    return all(_canon(ea.get(s, 0) - eb.get(s, 0)) == 0 for s in keys)
+    return all(canonical_form(ea.get(s, 0) - eb.get(s, 0)) == 0 for s in keys)
 
 
 def same_terms(a, b) -> bool:
@@ -76,7 +77,7 @@ def same_terms(a, b) -> bool:
 
 
 def _sign(expr) -> int:
-    e = sp.factor(_canon(sp.sympify(expr).subs(p, 1 + _q)))
+    e = sp.factor(canonical_form(sp.sympify(expr).subs(p, 1 + _q)))
     if e.is_positive:
         return 1
     if e.is_negative:
@@ -96,7 +97,7 @@ def solve_equal(lhs, rhs, x):
     if len(sol) != 1:
         raise ValueError(f"no unique balance of {lhs} and {rhs} in {x}")
     val = sp.expand(sol[0])
-    coeffs = {s: _canon(val.coeff(sp.log(s))) for s in keys}
+    coeffs = {s: canonical_form(val.coeff(sp.log(s))) for s in keys}
     return monomial({s: c for s, c in coeffs.items() if c != 0})
 
 
@@ -158,7 +159,7 @@ def fmt(term) -> str:
     c = ex.pop(lead)
     inside, outside = [_NAMES[lead]], []
     for s, e in ex.items():
-        r = _canon(e / c)
+        r = canonical_form(e / c)
         if r.is_Rational:
             txt = _NAMES[s] if abs(r) == 1 else f"{_NAMES[s]}^{abs(r)}"
             inside.append(txt if r > 0 else f"/{txt}")

@@ -21,7 +21,7 @@ from functools import lru_cache
 import sympy as sp
 
 from .base import Finding, ProofCheck, proof_check
-from .monomials import SYM, _canon, exponents, fmt, monomial, minimize_terms, same_monomial, same_terms, show, solve_equal
+from .monomials import SYM, canonical_form, exponents, fmt, monomial, minimize_terms, same_monomial, same_terms, show, solve_equal
 
 __all__ = ["LOWER", "TABLE1", "UPPER", "derive_lower", "derive_upper", "rate_exponents"]
 
@@ -394,9 +394,9 @@ def thm10_p_limit(profile="smoke") -> ProofCheck:
     e6 = exponents(k6)
 
     def matches(vectors):
-        return any(all(_canon(v.get(s, 0) - e6.get(s, 0)) == 0 for s in set(v) | set(e6)) for v in vectors)
+        return any(all(canonical_form(v.get(s, 0) - e6.get(s, 0)) == 0 for s in set(v) | set(e6)) for v in vectors)
 
-    rate_ok = any(all(_canon(v.get(s, 0) - e.get(s, 0)) == 0 for s in set(v) | set(e))
+    rate_ok = any(all(canonical_form(v.get(s, 0) - e.get(s, 0)) == 0 for s in set(v) | set(e))
                   for v in _p_limit(rate) for e in [exponents(derive_upper("thm6")[1][0])])
     ok = matches(lim_printed) and rate_ok
     shown = lambda vs: " ∨ ".join(fmt(monomial(v)) for v in vs)  # noqa: E731
@@ -417,7 +417,7 @@ def thm12_p_limit(profile="smoke") -> ProofCheck:
     """As p -> oo (bounded labels) the derived Theorem 12 rate must reduce to the Theorem 8 rate."""
     lim = _p_limit(derive_upper("thm12")[1])
     th8 = [exponents(t) for t in derive_upper("thm8")[1]]
-    ok = all(any(all(_canon(a.get(s, 0) - b.get(s, 0)) == 0 for s in set(a) | set(b)) for b in th8) for a in lim)
+    ok = all(any(all(canonical_form(a.get(s, 0) - b.get(s, 0)) == 0 for s in set(a) | set(b)) for b in th8) for a in lim)
     return ProofCheck("003-thm12-p-limit", "003 Theorems 8 and 12", "p -> oo: the Theorem 12 rate tends to the Theorem 8 rate",
                       ok, derived=" + ".join(fmt(monomial(v)) for v in lim),
                       printed="Theorem 8 (derived): " + " + ".join(fmt(monomial(v)) for v in th8),
@@ -429,7 +429,7 @@ def thm12_p_limit(profile="smoke") -> ProofCheck:
 def p2_remark(profile="smoke") -> ProofCheck:
     """003 lines 318-320: with p = 2 the right-hand side of (29) 'becomes (eps∧1)^(-2beta/(2beta+d))'."""
     rate = [sp.powsimp(t.subs(p, 2), force=True) for t in derive_upper("thm12")[1]]
-    same_n = _canon(exponents(rate[0])[N] - exponents(rate[1])[N]) == 0
+    same_n = canonical_form(exponents(rate[0])[N] - exponents(rate[1])[N]) == 0
     derived = N ** (-2 * beta / (2 * beta + d)) * eps ** (-2 * beta / (2 * beta + d))  # ((eps∧1) N)^(-2beta/(2beta+d))
     printed = eps ** (-2 * beta / (2 * beta + d))
     ok = same_n and same_monomial(derived, printed)
@@ -454,7 +454,7 @@ def exponent_orderings(profile="smoke") -> ProofCheck:
         "central heavy, p > 2: 2beta(p-1)/(p beta+d(p-1)) > 2beta/(2beta+d) (line 320)":
             (2 * b * (p - 1) / (p * b + dd * (p - 1)) - 2 * b / (2 * b + dd)).subs(p, 2 + q),
     }
-    results = {name: bool(_canon(sp.factor(expr)).is_positive) for name, expr in facts.items()}
+    results = {name: bool(canonical_form(sp.factor(expr)).is_positive) for name, expr in facts.items()}
     return ProofCheck("003-exponent-orderings", "003 lines 235-237, 273-275, 307-308, 320-321",
                       "orderings of the rate exponents stated in the text", all(results.values()),
                       derived="; ".join(f"{n}: {v}" for n, v in results.items()), detail="sympy sign of the factored difference")
