@@ -35,7 +35,10 @@ _LAZY = {
 
 def torch_available() -> bool:
     """True when ``import torch`` would succeed (checked without importing it)."""
-    return importlib.util.find_spec("torch") is not None
+    try:
+        return importlib.util.find_spec("torch") is not None
+    except (ImportError, ValueError):  # a finder that refuses torch, or a broken half-import
+        return False
 
 
 def require_torch():

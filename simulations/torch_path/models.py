@@ -3,8 +3,11 @@
 * :class:`SimpleCNN` -- "a simple convolutional neural network composed of two convolution and pooling
   layers with dropout rate 0.5" (000 Section 5.2): Conv(3x3, 32) -> ReLU -> MaxPool(2) -> Conv(3x3, 64)
   -> ReLU -> MaxPool(2) -> Dropout(0.5) -> Linear(K). For 28x28 inputs the convolutions are unpadded
-  (28 -> 26 -> 13 -> 11 -> 5); for small inputs (< 16 pixels, the 8x8 digits) they are padded
-  (8 -> 8 -> 4 -> 4 -> 2) so the two pooling layers keep a spatial map.
+  (28 -> 26 -> 13 -> 11 -> 5). The 8x8 variant (inputs under 16 pixels, the digits) pads them
+  (8 -> 8 -> 4 -> 4 -> 2) so the two pooling layers keep a spatial map, and halves the widths to
+  (16, 32): 1347 training images of 64 pixels do not need more, and the second convolution, which
+  dominates the cost, becomes 4 times cheaper (measured: 20 epochs on one busy core in about a
+  second instead of about 5).
 * :class:`ResNet18` -- ResNet-18 "V2" (pre-activation residual blocks) adapted to 32x32 images as
   004 Appendix B describes: the 7x7 stride-2 stem and its 3x3 max-pool are replaced by one 3x3
   stride-1 convolution; the four stages (64, 128, 256, 512 channels, two basic blocks each, strides
@@ -37,16 +40,17 @@ class SimpleCNN(nn.Module):
         in_channels = check_int("in_channels", in_channels, low=1)
         image_size = check_int("image_size", image_size, low=4)
         num_classes = check_int("num_classes", num_classes, low=2)
-        pad = 1 if image_size < 16 else 0
+        small = image_size < 16
+        pad, (c1, c2) = (1, (16, 32)) if small else (0, (32, 64))
         side = image_size
         for _ in range(2):
             side = (side + 2 * pad - 2) // 2  # 3x3 conv then 2x2 pool
         if side < 1:
             raise ValueError(f"image_size={image_size} is too small for two conv + pool layers")
         self.features = nn.Sequential(
-            nn.Conv2d(in_channels, 32, 3, padding=pad), nn.ReLU(), nn.MaxPool2d(2),
-            nn.Conv2d(32, 64, 3, padding=pad), nn.ReLU(), nn.MaxPool2d(2))
-        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(dropout), nn.Linear(64 * side * side, num_classes))
+            nn.Conv2d(in_channels, c1, 3, padding=pad), nn.ReLU(), nn.MaxPool2d(2),
+            nn.Conv2d(c1, c2, 3, padding=pad), nn.ReLU(), nn.MaxPool2d(2))
+        self.head = nn.Sequential(nn.Flatten(), nn.Dropout(dropout), nn.Linear(c2 * side * side, num_classes))
 
     def forward(self, x):
         return self.head(self.features(x))
