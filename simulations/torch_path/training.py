@@ -177,7 +177,7 @@ def _epoch(model, opt, x, t, config: TrainConfig, loss: str, device) -> float:
     total, batches = 0.0, 0
     for start in range(0, n, config.batch_size):
         idx = perm[start:start + config.batch_size].to(device)
-        xb, tb = x[idx], t[idx]
+        xb, tb = torch.index_select(x, 0, idx), torch.index_select(t, 0, idx)  # faster than x[idx]
         if config.flip:
             flip = (torch.rand(xb.shape[0]) < 0.5).to(device)
             xb = torch.where(flip[:, None, None, None], xb.flip(3), xb)
