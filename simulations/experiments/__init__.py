@@ -21,5 +21,6 @@ from . import metric_consistency  # noqa: F401,E402
 from . import lp_mst_digits  # noqa: F401,E402
 from . import cluster_priors_digits  # noqa: F401,E402
 from . import lp_rr_sgd  # noqa: F401,E402
+from . import cnn_benchmarks  # noqa: F401,E402
 
 __all__ = ["PROFILES", "REGISTRY", "Claim", "Experiment", "ExperimentResult", "RunContext", "register"]

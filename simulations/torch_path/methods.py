@@ -1,0 +1,169 @@
+"""The four label treatments of the CNN benchmarks, sharing :func:`~simulations.torch_path.training.fit_classifier`.
+
+=============== ============================================ ===================================== ==========================
+method          privatized training targets                  loss                                  prediction
+=============== ============================================ ===================================== ==========================
+``RR``          K-ary randomized response (004 eq. (1))     cross-entropy on one-hot (+ mixup)     arg-max of the logits
+``LP-2ST``      RRWithPrior in two stages (004 Alg. 3)       cross-entropy on one-hot (+ mixup)     arg-max of stage-2 model
+``ALIBI``       Laplace(2/ε) on the one-hot label,           soft-label cross-entropy              arg-max of the logits
+                Bayesian soft label under a uniform prior
+``vector``      K-bit vector Z (000 eq. (12)-(13))           sigmoid output + BCE on Z (000 §4.3)  debiased arg-max (eq. 16)
+``non-private`` the true labels                              cross-entropy                         arg-max of the logits
+=============== ============================================ ===================================== ==========================
+
+LP-2ST reuses :class:`simulations.learning.LPMST` (stage split, RRWithPrior priors from the stage-1
+model, 004 Appendix B's label filtering) with :class:`TorchClassifier` as its learner. Each stage
+trains a fresh network; 004 Appendix B also warm-starts stage 2 from the stage-1 weights, which this
+implementation does not do (a difference from the paper's recipe, stated in the experiment notes).
+
+Vector approximation (000 Section 4.3): the network's K sigmoid outputs g_j(x) estimate
+η̃_j(x) = P(Z(j) = 1 | x) = b + (a - b) η_j(x) with a = e^{ε/2}/(1 + e^{ε/2}), b = 1/(1 + e^{ε/2})
+(000 eq. (24)); :func:`vector_debiased_scores` inverts it, η̂_j = (g_j - b)/(a - b), and the
+prediction is its arg-max, which equals the arg-max of g (eq. (16)) because a > b.
+
+References: 000 Sections 4.1-4.3 (eq. (12)-(16), (24)), 5.2; 004 eq. (1), Algorithms 2-3, Appendix B.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from limits._validation import check_choice
+from simulations.learning import LPMST
+from simulations.mechanisms import ALIBI, RandomizedResponse, VectorMechanism
+from simulations.seeding import check_generator
+from simulations.torch_path import require_torch
+from simulations.torch_path.training import TrainConfig, fit_classifier, image_tensor, predict_scores
+
+torch = require_torch()
+
+__all__ = ["LP2ST_FRACTIONS", "METHODS", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
+           "train_method", "vector_debiased_scores"]
+
+METHODS = ("RR", "LP-2ST", "ALIBI", "vector")
+ALL_METHODS = METHODS + ("non-private",)
+LP2ST_FRACTIONS = (0.6, 0.4)  # 004 Appendix E: "ratios slightly higher than 50 % for stage-1"
+
+
+def pixel_scale(dataset) -> float:
+    """Pixel maximum of a :class:`~simulations.datasets.Dataset`: 16 for the digits, 255 otherwise."""
+    return 16.0 if dataset.name == "digits" else 255.0
+
+
+def _seed(rng: np.random.Generator) -> int:
+    """One torch seed drawn from a SeedSequence-backed numpy stream."""
+    return int(check_generator(rng).integers(0, 2**63 - 1))
+
+
+def _one_hot(labels: np.ndarray, K: int) -> np.ndarray:
+    t = np.zeros((labels.size, K), dtype=np.float32)
+    t[np.arange(labels.size), labels] = 1.0
+    return t
+
+
+def vector_debiased_scores(g, epsilon: float) -> np.ndarray:
+    """η̂_j = (g_j - b)/(a - b): the sigmoid outputs g (n, K) mapped back to class-probability scale
+    (000 eq. (24) inverted); arg-max over j is the prediction (eq. (16))."""
+    a, b = VectorMechanism(num_classes=2, epsilon=epsilon).flip_probabilities()  # a, b do not depend on K
+    g = np.asarray(g, dtype=float)
+    return (g - b) / (a - b)
+
+
+class TorchClassifier:
+    """A probabilistic classifier over uint8 images for :class:`~simulations.learning.LPMST`.
+
+    ``fit(X, y)`` trains a fresh network with cross-entropy on one-hot labels (+ mixup as set in
+    ``config``); ``predict_proba`` is its softmax. The torch seed of a fit is derived from ``seed``
+    and the size of the training set, so the two stages of LP-2ST draw different initial weights.
+
+    Parameters (keyword-only, stored as given)
+    ------------------------------------------
+    config : TrainConfig
+    num_classes : int
+    seed : int >= 0
+    scale : float, pixel maximum
+    checkpoint_dir, progress : passed to :func:`fit_classifier`
+    """
+
+    def __init__(self, *, config: TrainConfig, num_classes: int, seed: int, scale: float,
+                 checkpoint_dir=None, progress: bool = False):
+        self.config = config
+        self.num_classes = num_classes
+        self.seed = seed
+        self.scale = scale
+        self.checkpoint_dir = checkpoint_dir
+        self.progress = progress
+
+    def fit(self, X, y):
+        y = np.asarray(y, dtype=np.int64)
+        seed = int(np.random.SeedSequence([int(self.seed), int(y.size)]).generate_state(2, np.uint64)[0] >> 1)
+        self.model_ = fit_classifier(image_tensor(X, self.scale), _one_hot(y, self.num_classes), loss="softmax",
+                                     config=self.config, seed=seed, checkpoint_dir=self.checkpoint_dir,
+                                     progress=self.progress, desc=f"LP-MST stage (n={y.size})")
+        return self
+
+    def predict_proba(self, X) -> np.ndarray:
+        logits = predict_scores(self.model_, image_tensor(X, self.scale))
+        z = np.exp(logits - logits.max(axis=1, keepdims=True))
+        return z / z.sum(axis=1, keepdims=True)
+
+    def predict(self, X) -> np.ndarray:
+        return np.argmax(predict_scores(self.model_, image_tensor(X, self.scale)), axis=1).astype(np.int64)
+
+
+def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
+                 checkpoint_dir=None, progress: bool = False):
+    """Privatize ``dataset.y_train`` for ``method`` from ``rng`` and train; returns a predictor
+    ``images (m, ...) -> labels (m,)``.
+
+    Parameters
+    ----------
+    method : one of ``METHODS + ("non-private",)``
+    dataset : :class:`~simulations.datasets.Dataset` of images
+    epsilon : float > 0 (ignored for "non-private")
+    rng : numpy Generator, the PRIVACY stream: every privatization and the torch seeds
+    config : TrainConfig; its ``mixup_alpha`` is used for RR and LP-2ST only
+    """
+    check_choice("method", method, ALL_METHODS)
+    rng = check_generator(rng)
+    K, scale, y = dataset.num_classes, pixel_scale(dataset), dataset.y_train
+    hard = config if method in ("RR", "LP-2ST") else _without_mixup(config)
+    opts = dict(checkpoint_dir=checkpoint_dir, progress=progress)
+    if method == "LP-2ST":
+        learner = TorchClassifier(config=hard, num_classes=K, seed=_seed(rng), scale=scale, **opts)
+        est = LPMST(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2,
+                    stage_fractions=LP2ST_FRACTIONS, filter_labels=True).fit(dataset.x_train, y, rng)
+        return est.predict
+    if method == "RR":
+        targets, loss = _one_hot(RandomizedResponse(num_classes=K, epsilon=epsilon).sample(y, rng), K), "softmax"
+    elif method == "ALIBI":
+        mech = ALIBI(num_classes=K, epsilon=epsilon)
+        targets, loss = mech.soft_labels(mech.sample(y, rng)), "softmax"
+    elif method == "vector":
+        targets, loss = VectorMechanism(num_classes=K, epsilon=epsilon).sample(y, rng), "sigmoid"
+    else:
+        targets, loss = _one_hot(y, K), "softmax"
+    model = fit_classifier(image_tensor(dataset.x_train, scale), targets, loss=loss, config=hard, seed=_seed(rng),
+                           desc=f"{method} ε={epsilon}", **opts)
+    return lambda images: predict_method(method, model, image_tensor(images, scale), epsilon)
+
+
+def predict_method(method: str, model, x, epsilon: float | None) -> np.ndarray:
+    """Predicted labels (m,): arg-max of the logits, or of the debiased sigmoid outputs for "vector"."""
+    logits = predict_scores(model, x)
+    if method == "vector":
+        return np.argmax(vector_debiased_scores(1.0 / (1.0 + np.exp(-logits)), epsilon), axis=1).astype(np.int64)
+    return np.argmax(logits, axis=1).astype(np.int64)
+
+
+def method_accuracy(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
+                    checkpoint_dir=None, progress: bool = False) -> float:
+    """Test accuracy of :func:`train_method` on ``dataset.x_test``."""
+    predict = train_method(method, dataset, epsilon, rng, config, checkpoint_dir=checkpoint_dir, progress=progress)
+    return float(np.mean(predict(dataset.x_test) == dataset.y_test))
+
+
+def _without_mixup(config: TrainConfig) -> TrainConfig:
+    from dataclasses import replace
+
+    return replace(config, mixup_alpha=0.0) if config.mixup_alpha else config
