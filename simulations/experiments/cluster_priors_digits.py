@@ -162,11 +162,13 @@ def compute(ctx) -> ExperimentResult:
                 i, j = eps_tot.index(e), 1 + eps_p_rr.index(ep)
                 md, _, n, dl, dh = t_interval(rr[:, i, j] - rr[:, i, 0])
                 claims.append(Claim(
-                    claim=f"at ε = {e:g}, RRWithPrior with cluster priors (ε_p = {ep:g}, C = 50) beats plain RR "
-                          "(004 Section 5.2: priors from public features help most at small ε"
+                    claim=f"at ε = {e:g}, RRWithPrior with cluster priors (ε_p = {ep:g}, C = 50) beats plain RR by at "
+                          "least 1 accuracy point (004 Section 5.2: priors from public features help most at small ε"
                           + ("; ε_p = 0.05 is 004's value for BYOL/CIFAR-10)" if ep == 0.05 else ")"),
-                    holds=bool(dl > 0), measured=md,
-                    detail=f"paired accuracy difference {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over {n} trials"))
+                    holds=bool(dl > 0.01), measured=md,
+                    detail=(f"paired accuracy difference {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over {n} trials "
+                            "(holds iff the CI lies above +0.01: at ε_p = 0.05, ε = 0.5 the mean gap is within "
+                            "±0.02 of 0 and changes sign between seeds, so a bare 'CI above 0' could flip)")))
         i, j = eps_tot.index(4.0), 1 + eps_p_rr.index(0.25)
         md, _, n, dl, dh = t_interval(rr[:, i, j] - rr[:, i, 0])
         claims.append(Claim(
