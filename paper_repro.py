@@ -61,9 +61,16 @@ def main(argv=None) -> int:
     if args.seed < 0:
         print(f"error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
         return 2
-    if args.data_dir is not None and not Path(args.data_dir).is_dir():
-        print(f"error: --data-dir must be an existing folder, got --data-dir={args.data_dir!r}", file=sys.stderr)
-        return 2
+    if args.data_dir is not None:
+        if not Path(args.data_dir).is_dir():
+            print(f"error: --data-dir must be an existing folder, got --data-dir={args.data_dir!r}", file=sys.stderr)
+            return 2
+        from simulations.datasets import available_datasets
+        try:
+            available_datasets(args.data_dir)
+        except ValueError as exc:
+            print(f"error: --data-dir: {exc}", file=sys.stderr)
+            return 2
     if args.jobs < 1:
         print(f"error: --jobs must be >= 1, got {args.jobs}", file=sys.stderr)
         return 2

@@ -96,6 +96,7 @@ def test_cli_list_and_bad_arguments():
     (["--profile", "huge"], "invalid choice"),
     (["--jobs", "two"], "invalid int value"),
     (["--data-dir", "/nonexistent/labeldp-data"], "--data-dir must be an existing folder"),
+    (["--data-dir", str(ROOT / "tests")], "holds none of the data sets"),
 ])
 def test_cli_bad_arguments_exit_2(argv, message, capsys):
     """In process (each subprocess costs seconds of imports); the wiring to sys.exit is tested above."""

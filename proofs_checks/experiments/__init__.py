@@ -8,3 +8,4 @@ from . import rrwithprior_lp  # noqa: F401,E402
 from . import proof_checks  # noqa: F401,E402
 from . import third_party_audit  # noqa: F401,E402
 from . import lp_mst_privacy  # noqa: F401,E402
+from . import full_dp_checks  # noqa: F401,E402

@@ -4,7 +4,8 @@
   the built-in real benchmark: no ``--data-dir`` needed.
 * :func:`load_dataset` ``(name, data_dir)`` -- MNIST, Fashion-MNIST, KMNIST (IDX ``.gz``),
   CIFAR-10 / CIFAR-100 (python pickles), MovieLens-1M (``ratings.dat``) from a user-given folder,
-  in their standard distribution formats. :func:`expected_files` says what goes where.
+  in their standard distribution formats. :func:`expected_files` says what goes where;
+  :func:`available_datasets` lists those present (what ``--data-dir`` is checked with).
 
 Every loader returns a :class:`Dataset`: images as uint8 arrays ``(n, H, W)`` or ``(n, H, W, C)``,
 labels as int64 class indices in ``[0, num_classes)``.
@@ -12,6 +13,6 @@ labels as int64 class indices in ``[0, num_classes)``.
 References: 004 Appendix B (the data sets of the evaluation).
 """
 
-from .loaders import DATASETS, Dataset, expected_files, load_dataset, load_digits, read_idx
+from .loaders import DATASETS, Dataset, available_datasets, expected_files, load_dataset, load_digits, read_idx
 
-__all__ = ["DATASETS", "Dataset", "expected_files", "load_dataset", "load_digits", "read_idx"]
+__all__ = ["DATASETS", "Dataset", "available_datasets", "expected_files", "load_dataset", "load_digits", "read_idx"]

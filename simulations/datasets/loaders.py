@@ -36,7 +36,7 @@ import numpy as np
 
 from limits._validation import check_choice, check_int, check_real
 
-__all__ = ["DATASETS", "DIGITS_TEST_SIZE", "DIGITS_SPLIT_SEED", "Dataset", "expected_files", "load_dataset",
+__all__ = ["DATASETS", "DIGITS_TEST_SIZE", "DIGITS_SPLIT_SEED", "Dataset", "available_datasets", "expected_files", "load_dataset",
            "load_digits", "read_idx"]
 
 # The fixed split of the bundled digits: a permutation drawn from default_rng(DIGITS_SPLIT_SEED),
@@ -124,6 +124,24 @@ def expected_files(name: str, data_dir) -> list[Path]:
     check_choice("name", name, tuple(_LAYOUT))
     sub, files = _LAYOUT[name]
     return [Path(data_dir) / sub / f for f in files]
+
+
+def available_datasets(data_dir) -> list[str]:
+    """Names of the data sets whose files are all present in ``data_dir`` (sub-folder or the folder itself).
+
+    Raises ValueError naming ``data_dir`` when it is not an existing folder, or when it holds none of
+    them (the message lists every expected file): what ``--data-dir`` is checked with.
+    """
+    base = Path(data_dir)
+    if not base.is_dir():
+        raise ValueError(f"data_dir must be an existing folder, got data_dir={str(data_dir)!r}")
+    found = [name for name, (sub, files) in _LAYOUT.items()
+             if any(all((folder / f).is_file() for f in files) for folder in (base / sub, base))]
+    if not found:
+        layout = "; ".join(f"{name}: {[str(p) for p in expected_files(name, base)]}" for name in _LAYOUT)
+        raise ValueError(f"data_dir={str(data_dir)!r} holds none of the data sets (nothing is downloaded); "
+                         f"expected, for at least one of them: {layout}")
+    return found
 
 
 def _locate(name: str, data_dir) -> Path:

@@ -147,23 +147,28 @@ def compute(ctx) -> ExperimentResult:
                   "(004 Appendix B: 'accuracy is higher with smaller clusters')",
             holds=bool(dl > 0), measured=md,
             detail=f"paired difference C=100 minus C=10 at ε_p = 1: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}]"))
-        ie0 = eps_p.index(0.01)
+        # at 004's own ε_p = 0.05 (at ε_p = 0.01 both C are near chance, 0.1, and the sign of their small
+        # difference is not resolved by the trials: it flipped between seeds)
+        ie0 = eps_p.index(0.05)
         md, _, n, dl, dh = t_interval(hist[:, large, ie0] - hist[:, small, ie0])
         claims.append(Claim(
-            claim="at a tiny ε_p (0.01), small clusters (C = 100) are hurt more by the noise than C = 10 "
-                  "(004 Appendix B: 'but at the same time sensitive to noise')",
+            claim="at a small ε_p (0.05, 004's value), small clusters (C = 100) are hurt more by the noise than "
+                  "C = 10 (004 Appendix B: 'but at the same time sensitive to noise')",
             holds=bool(dh < 0), measured=md,
-            detail=f"paired difference C=100 minus C=10 at ε_p = 0.01: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}]"))
+            detail=(f"paired difference C=100 minus C=10 at ε_p = 0.05: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over "
+                    f"{n} trials (at ε_p = 0.01 both are near chance and the difference is not resolved)")))
         for ep in (0.05, 0.25):
             for e in (0.5, 1.0):
                 i, j = eps_tot.index(e), 1 + eps_p_rr.index(ep)
                 md, _, n, dl, dh = t_interval(rr[:, i, j] - rr[:, i, 0])
                 claims.append(Claim(
-                    claim=f"at ε = {e:g}, RRWithPrior with cluster priors (ε_p = {ep:g}, C = 50) beats plain RR "
-                          "(004 Section 5.2: priors from public features help most at small ε"
+                    claim=f"at ε = {e:g}, RRWithPrior with cluster priors (ε_p = {ep:g}, C = 50) beats plain RR by at "
+                          "least 1 accuracy point (004 Section 5.2: priors from public features help most at small ε"
                           + ("; ε_p = 0.05 is 004's value for BYOL/CIFAR-10)" if ep == 0.05 else ")"),
-                    holds=bool(dl > 0), measured=md,
-                    detail=f"paired accuracy difference {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over {n} trials"))
+                    holds=bool(dl > 0.01), measured=md,
+                    detail=(f"paired accuracy difference {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over {n} trials "
+                            "(holds iff the CI lies above +0.01: at ε_p = 0.05, ε = 0.5 the mean gap is within "
+                            "±0.02 of 0 and changes sign between seeds, so a bare 'CI above 0' could flip)")))
         i, j = eps_tot.index(4.0), 1 + eps_p_rr.index(0.25)
         md, _, n, dl, dh = t_interval(rr[:, i, j] - rr[:, i, 0])
         claims.append(Claim(

@@ -160,3 +160,16 @@ def test_missing_files_say_what_goes_where(tmp_path, name):
 def test_bad_name():
     with pytest.raises(ValueError, match="name must be one of .* got name='svhn'"):
         load_dataset("svhn", ".")
+
+
+def test_available_datasets_lists_complete_sets_only(tmp_path):
+    from simulations.datasets import available_datasets
+
+    with pytest.raises(ValueError, match="data_dir must be an existing folder, got data_dir="):
+        available_datasets(tmp_path / "nowhere")
+    with pytest.raises(ValueError, match="holds none of the data sets") as err:
+        available_datasets(tmp_path)
+    assert str(tmp_path / "ml-1m" / "ratings.dat") in str(err.value)
+    make_idx_set(tmp_path / "kmnist", np.random.default_rng(2))
+    (tmp_path / "ml-1m").mkdir()  # an empty sub-folder is not a data set
+    assert available_datasets(tmp_path) == ["kmnist"]
