@@ -48,7 +48,7 @@ def _label_only_single(eps: float) -> float:
 
 
 def compute(ctx) -> ExperimentResult:
-    from proofs_checks.privacy_profile import stability_profile
+    from proofs_checks.stability import stability_profile
 
     smoke = ctx.profile == "smoke"
     epsilons = (1.0,) if smoke else (0.5, 1.0, 2.0)
