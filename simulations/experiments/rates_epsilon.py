@@ -21,7 +21,8 @@ from limits._validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
-from simulations.experiments.rates import PROFILE_SIZES, RateCase, fit_case, grid_for_case, rate_trial, excess_risk
+from simulations.experiments.rates import (PROFILE_SIZES, RateCase, excess_risk, fit_case, grid_for_case,
+                                          run_rate_grids)
 from simulations.laws import AdditiveRegression, BoundaryClassification, UniformNoise
 from simulations.plotting import band, figure
 from simulations.seeding import EVAL, stream
@@ -127,13 +128,12 @@ def _collapse_local(ctx, sizes):
         for eps in COLLAPSE_EPS:
             case = RateCase(eps=eps, **{**kw, "n_start": kw["n_start"] / eps ** 2})
             curves[(model, eps)] = (case, grid_for_case(case, sizes))
-    configs = [p for _, grid in curves.values() for p in grid]
-    res = run_trials(rate_trial, configs, sizes.trials, **engine_options(ctx))
-    per = iter(res.per_config)
+    grids, per_point, res = run_rate_grids(ctx, [c for c, _ in curves.values()], sizes)
+    per = iter(per_point)
     fits = {}
-    for key, (case, grid) in curves.items():
+    for key, (case, _), grid in zip(curves, curves.values(), grids):
         vals = [next(per)["excess"] for _ in grid]
-        fits[key] = (fit_case(case, grid, vals, seed=ctx.seed, key=f"collapse/{key}"), vals)
+        fits[key] = (fit_case(case, grid, vals, seed=ctx.seed, key=f"collapse/{key}", margin=sizes.margin), vals)
     return res, fits
 
 

@@ -107,7 +107,18 @@ def _axis_pieces(bins: int, g: int):
 
 @lru_cache(maxsize=8)
 def _piece_geometry(d: int, g: int, bins: int, chunk: int = 1 << 15):
-    """All intersections of grid cells with cubes: (cell, cube, ∫φ, ∫φ²) per piece, read-only."""
+    """All intersections of grid cells with cubes: (cell, cube, ∫φ, ∫φ²) per piece, read-only.
+
+    When the grid is the cube grid (``bins == g``, the rate experiments' aligned case) every piece is
+    a whole cube, with ``∫φ = ‖φ‖_1`` and ``∫φ² = ‖φ‖_2²`` in closed form: O(g^d) instead of the
+    quadrature over every piece.
+    """
+    if bins == g:
+        cell = np.arange(g ** d)
+        out = (cell, cell.copy(), np.full(cell.size, bump_l1(d)), np.full(cell.size, bump_l2sq(d)))
+        for a in out:
+            a.setflags(write=False)
+        return out
     b, j, u_lo, u_hi = _axis_pieces(bins, g)
     idx = np.indices((b.size,) * d).reshape(d, -1)  # all d-dim pieces: products of axis pieces
     cube = np.ravel_multi_index(tuple(j[idx]), (g,) * d)
