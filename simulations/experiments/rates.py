@@ -106,8 +106,8 @@ PROFILE_SIZES = {
                    trials_counts=8, decades_counts=1.0, max_cells=400, margin=0.1),
     "quick": Sizes(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
                    trials_counts=100, decades_counts=4.0, max_cells=20000, margin=0.03),
-    "paper": Sizes(points=9, trials=60, decades_d1=2.0, decades_d2=1.5, n_eval=4096,
-                   trials_counts=600, decades_counts=7.0, max_cells=250000, margin=0.02),
+    "paper": Sizes(points=8, trials=60, decades_d1=2.0, decades_d2=1.5, n_eval=4096,
+                   trials_counts=300, decades_counts=7.0, max_cells=100000, margin=0.02),
 }
 
 
@@ -247,6 +247,8 @@ class RateCase:
         printed one where it differs); "predicted" — with the local slope of the theorem's own
         three-term expected risk (:func:`simulations.experiments.rates_terms.expected_terms`) over
         the same grid (for a two-term tuning whose slope is not a single rate exponent).
+    decades : cap on the decades of N of a count-level grid (None: the profile's ``decades_counts``);
+        the central cases stop at εN = 10^6, where the non-private share is still below 2%.
     """
 
     algorithm: str
@@ -261,6 +263,7 @@ class RateCase:
     term: str | None = None
     branch: str | None = None
     reference: str = "rate"
+    decades: float | None = None
 
     @property
     def task(self) -> str:
@@ -350,7 +353,7 @@ def grid_for_case(case: RateCase, sizes: Sizes) -> list[RatePoint]:
     """
     n0 = case.n_start * sizes.start_factor
     if case.kind == "bins":  # count level: the cost grows with the cells, not with N
-        decades = sizes.decades_counts
+        decades = sizes.decades_counts if case.decades is None else min(case.decades, sizes.decades_counts)
     else:
         decades = sizes.decades_d1 if case.d == 1 else sizes.decades_d2
     g_lo = max(2, math.floor(1.0 / tuned_scale(case, n0)))

@@ -49,9 +49,9 @@ def _local_cases():
 
 def _central_cases():
     pinned = [RateCase(algorithm="central_classification", d=d, beta=b, gamma=1.0, eps=CENTRAL_EPS, C_M=C_M,
-                       term="privacy", branch="privacy", n_start=1e6) for d, b in CASES_DB]
+                       term="privacy", branch="privacy", n_start=1e6, decades=4.0) for d, b in CASES_DB]
     tuned = [RateCase(algorithm="central_classification", d=d, beta=b, gamma=1.0, eps=CENTRAL_EPS, C_M=C_M,
-                      term="privacy", reference="predicted", n_start=1e6) for d, b in CASES_DB]
+                      term="privacy", reference="predicted", n_start=1e6, decades=4.0) for d, b in CASES_DB]
     return pinned + tuned
 
 

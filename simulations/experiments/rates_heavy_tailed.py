@@ -40,7 +40,7 @@ def _cases():
     local = [RateCase(algorithm="local_regression_heavy_tailed", d=d, beta=b, p=p, eps=1.0, M_p=M_P, term="privacy",
                       n_start=300.0 if d == 1 else 1000.0) for d, b, p in CASES]
     central = [RateCase(algorithm="central_regression_heavy_tailed", d=d, beta=b, p=p, eps=CENTRAL_EPS, M_p=M_P,
-                        term="privacy", branch="privacy", n_start=1e6) for d, b, p in CENTRAL_CASES]
+                        term="privacy", branch="privacy", n_start=1e6, decades=4.0) for d, b, p in CENTRAL_CASES]
     return local + central
 
 

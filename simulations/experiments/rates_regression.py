@@ -53,9 +53,9 @@ def _local_cases():
 
 def _central_cases():
     pinned = [RateCase(algorithm="central_regression", d=d, beta=b, eps=CENTRAL_EPS, term="privacy",
-                       branch="privacy", n_start=1e6) for d, b in CENTRAL_DB]
+                       branch="privacy", n_start=1e6, decades=4.0) for d, b in CENTRAL_DB]
     tuned = [RateCase(algorithm="central_regression", d=d, beta=b, eps=CENTRAL_EPS, term="privacy",
-                      reference="predicted", n_start=1e6) for d, b in CENTRAL_DB]
+                      reference="predicted", n_start=1e6, decades=4.0) for d, b in CENTRAL_DB]
     return pinned + tuned
 
 
