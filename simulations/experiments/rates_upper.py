@@ -28,7 +28,8 @@ import numpy as np
 from limits._validation import check_choice
 from simulations.engine import engine_options, run_trials
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
-from simulations.experiments.rates import PROFILE_SIZES, RateCase, _ols, grid_for_case, n_for_scale, rate_trial
+from simulations.experiments.rates import PROFILE_SIZES, RateCase, grid_for_case, n_for_scale, rate_trial
+from simulations.experiments.rates_fit import _ols
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import t_interval
