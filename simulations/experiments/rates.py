@@ -120,7 +120,7 @@ PROFILE_SIZES = {
     "quick": Sizes(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
                    trials_counts=100, decades_counts=4.0, max_cells=20000, margin=0.03),
     "paper": Sizes(points=8, trials=60, decades_d1=2.0, decades_d2=1.5, n_eval=4096,
-                   trials_counts=300, decades_counts=7.0, max_cells=100000, margin=0.02),
+                   trials_counts=200, decades_counts=7.0, max_cells=30000, margin=0.02),
 }
 
 
@@ -495,15 +495,22 @@ def plot_rate_study(result: ExperimentResult, *, title: str, ncols: int = 4) -> 
         ax.set_yscale("log")
         ax.set_xlabel("N")
         ax.set_ylabel("excess risk")
-        ax.set_title(f.case.label)
+        ax.set_title(f.case.label, fontsize=8)
         if not math.isfinite(f.slope):
             continue
         ax.plot(x, np.exp(f.intercept) * x ** f.slope, color=color(1), lw=1.2,
                 label=f"fit {f.slope:.3f} [{f.slope_low:.3f}, {f.slope_high:.3f}]")
         xc = math.exp(np.log(f.N).mean())
         yc = math.exp(f.intercept) * xc ** f.slope
-        ax.plot(x, yc * (x / xc) ** f.theory, "k--", lw=1.0, label=f"theory {f.theory:.3f}")
-        ax.legend(loc="lower left")
+        ax.plot(x, yc * (x / xc) ** f.theory, "k--", lw=1.0,
+                label=f"{'3-term prediction' if f.case.reference == 'predicted' else 'theory'} {f.theory:.3f}")
+        for j, t in enumerate(TERMS if f.terms is not None else ()):  # measured terms (count level)
+            v = f.terms[t]
+            if np.all(v > 0):
+                ax.plot(f.N, v, color=color(2 + j), ls=":", lw=1.0, label=f"{t} term")
+        if f.predicted_terms is not None:
+            ax.plot(f.N, sum(f.predicted_terms.values()), color="0.5", ls="-.", lw=1.0, label="predicted risk")
+        ax.legend(loc="lower left", fontsize=6)
     for ax in axes[len(fits):]:
         ax.set_visible(False)
     return {result.data["name"]: fig}

@@ -76,7 +76,7 @@ register(Experiment(
     name="rates_central_classification",
     reproduces="003 Table 1 (classification, central label DP): privacy term (εN)^{-β(γ+1)/(β+d)}, Theorems 3–4",
     compute=compute_central,
-    plot=lambda r: plot_rate_study(r, ncols=2, title=f"Central label DP classification (exponential mechanism per bin, "
+    plot=lambda r: plot_rate_study(r, ncols=3, title=f"Central label DP classification (exponential mechanism per bin, "
                                             f"ε = {CENTRAL_EPS}): excess risk vs N on the 003 construction"),
     order=21,
 ))

@@ -80,7 +80,7 @@ register(Experiment(
     name="rates_central_regression",
     reproduces="003 Theorems 7–8 (regression, bounded noise, central label DP): privacy term (εN)^{-2β/(d+β)}",
     compute=compute_central,
-    plot=lambda r: plot_rate_study(r, ncols=2, title=f"Central label DP regression (bin mean + Laplace, "
+    plot=lambda r: plot_rate_study(r, ncols=3, title=f"Central label DP regression (bin mean + Laplace, "
                                                      f"ε = {CENTRAL_EPS}): excess risk vs N on the 003 construction"),
     order=23,
 ))
