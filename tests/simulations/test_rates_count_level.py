@@ -14,9 +14,10 @@ from scipy import stats
 
 import simulations.laws.holder_tsybakov as H
 from simulations.experiments import RunContext, rates_classification, rates_regression
-from simulations.experiments.rates import (PROFILE_SIZES, RateCase, RatePoint, estimator, fit_case, predicted_terms,
-                                           rate_trial, rate_trial_point_level, run_rate_grids, tuned_scale)
-from simulations.experiments.rates_terms import TERMS, count_level_terms
+from simulations.experiments.rates import (PROFILE_SIZES, RateCase, RatePoint, construction, estimator, fit_case,
+                                           predicted_terms, rate_trial, rate_trial_point_level, run_rate_grids,
+                                           tuned_scale)
+from simulations.experiments.rates_terms import TERMS, count_level_terms, expected_terms
 
 SMALL = [
     RatePoint(algorithm="local_classification", d=1, beta=1.0, eps=1.0, N=300, g=5, gamma=1.0, C_M=2.0),
@@ -96,3 +97,19 @@ def test_quick_profile_verdicts_do_not_change_with_the_seed():
             row.append((f.inside, f.printed_excluded))
         verdicts.append(row)
     assert verdicts[0] == verdicts[1] == verdicts[2], verdicts
+
+
+@pytest.mark.parametrize("pt", [
+    RatePoint(algorithm="central_classification", d=1, beta=1.0, eps=1e-3, N=10 ** 6, g=12, gamma=1.0, C_M=2.0),
+    RatePoint(algorithm="central_regression", d=2, beta=0.5, eps=1e-3, N=10 ** 6, g=10),
+], ids=lambda p: p.algorithm)
+def test_predicted_terms_match_the_simulated_means(pt):
+    """The three-term expansion (normal approximation of the counts, n_l ≈ N h^d) against the count-level
+    means on the same law: within 5 standard errors plus 3% (the expansion's own error at n_l ≈ 10^5)."""
+    law = construction(pt, np.random.default_rng(3))
+    pred = expected_terms(law, estimator(pt), pt.N, pt.eps)
+    rng = np.random.default_rng(4)
+    runs = [count_level_terms(law, estimator(pt), pt.N, rng, rng, rng) for _ in range(600)]
+    for t in TERMS:
+        x = np.array([r[t] for r in runs])
+        assert abs(x.mean() - pred[t]) <= 5 * x.std(ddof=1) / np.sqrt(x.size) + 0.03 * abs(pred[t]) + 1e-15, t
