@@ -53,6 +53,7 @@ References: 003 Table 1; Theorems 1–12; eqs. (36)-(37), (121), (156), (159).
 
 from __future__ import annotations
 
+import copy
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -200,7 +201,13 @@ def benchmark_law(pt: RatePoint):
 
 def estimator(pt: RatePoint):
     """The upper-bound algorithm of ``pt.algorithm`` tuned for ``pt.N`` (``limits.tuning``), with the
-    bin width pinned to ``1/g`` (which the grid makes equal to the tuned width) or ``k`` given."""
+    bin width pinned to ``1/g`` (which the grid makes equal to the tuned width) or ``k`` given.
+    A fresh unfitted copy of one prototype per point (the tuning is computed once per process)."""
+    return copy.copy(_prototype(pt))
+
+
+@lru_cache(maxsize=256)
+def _prototype(pt: RatePoint):
     _, _, kind = ALGORITHMS[pt.algorithm]
     T = 1.0 if pt.algorithm in ("local_regression", "central_regression") else None  # labels are ±1
     scale = {"h": 1.0 / pt.g} if kind == "bins" else {"k": pt.k}

@@ -214,6 +214,9 @@ class BumpField:
         depends on ``(d, g, bins)`` only and is cached, so re-drawing the signs costs a bincount.
         """
         bins = check_int("bins", bins, low=1)
+        cache = self.__dict__.setdefault("_cell_integrals", {})  # per field: the risk terms ask several times
+        if bins in cache:
+            return cache[bins]
         cell, cube, I1, I2 = _piece_geometry(self.d, self.g, bins)
         sign = self.signs[cube].astype(float)
         vol = self.h ** self.d  # dx = h^d du
@@ -222,7 +225,10 @@ class BumpField:
         int_abs = np.bincount(cell, weights=active * (self.scale * vol) * I1, minlength=G)
         int_eta = np.bincount(cell, weights=sign * (self.scale * vol) * I1, minlength=G)
         int_sq = np.bincount(cell, weights=active * (self.scale ** 2 * vol) * I2, minlength=G)
-        return int_eta, int_sq, int_abs
+        for a in (int_eta, int_sq, int_abs):
+            a.setflags(write=False)
+        cache[bins] = (int_eta, int_sq, int_abs)
+        return cache[bins]
 
     def integral_abs(self) -> float:
         """``∫ |η_v| = m L h^{β+d} ‖φ‖_1`` with ``‖φ‖_1 = 4·2^d (2^{-d-1} − 4^{-d-1})/(d+1)``."""
