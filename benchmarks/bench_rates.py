@@ -29,7 +29,8 @@ from simulations.experiments import REGISTRY, RunContext
 from simulations.experiments.runner import run_experiment
 
 RATE_EXPERIMENTS = ("rates_local_classification", "rates_central_classification", "rates_local_regression",
-                    "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central")
+                    "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central",
+                    "rates_upper_bound")
 
 
 PER_TRIAL_POINTS = {  # algorithm -> RatePoint kwargs besides N (bins = cubes = g per axis)
