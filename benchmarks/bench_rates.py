@@ -1,7 +1,14 @@
 #!/usr/bin/env python
-"""Wall time of the whole quick profile of the rate-verification experiments.
+"""Wall time of the rate-verification experiments, and count-level vs point-level time per trial.
 
     python benchmarks/bench_rates.py [--profile quick] [--jobs 1] [--only NAME,NAME] [--keep DIR]
+    python benchmarks/bench_rates.py --per-trial [--N 1000000] [--repeat 5]
+
+``--per-trial``: for every partition estimator of the rate experiments (003 Theorems 2, 4, 8, 12), the
+time of one trial of :func:`simulations.experiments.rates.rate_trial` (count level: counts drawn from the
+law's cell masses, cost independent of N) and of :func:`~simulations.experiments.rates.rate_trial_point_level`
+(N points sampled, privatized and binned) at the same point (same N, bins, law), best of ``--repeat``, and
+their ratio; then the count-level time at N = 10^10, where the point level would need 10^10 points.
 
 Runs each ``rates_*`` experiment through the same runner as ``paper_repro.py`` (compute, figures,
 CSV, results.json) into a temporary folder with a fresh cache (``force``), and prints per experiment
@@ -22,16 +29,55 @@ from simulations.experiments import REGISTRY, RunContext
 from simulations.experiments.runner import run_experiment
 
 RATE_EXPERIMENTS = ("rates_local_classification", "rates_central_classification", "rates_local_regression",
-                    "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central")
+                    "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central",
+                    "rates_upper_bound")
+
+
+PER_TRIAL_POINTS = {  # algorithm -> RatePoint kwargs besides N (bins = cubes = g per axis)
+    "local_classification": dict(d=1, beta=1.0, eps=1.0, g=64, gamma=1.0, C_M=2.0),
+    "central_classification": dict(d=2, beta=0.5, eps=0.01, g=16, gamma=1.0, C_M=2.0),
+    "central_regression": dict(d=1, beta=1.0, eps=0.01, g=100),
+    "central_regression_heavy_tailed": dict(d=1, beta=1.0, eps=0.01, g=64, p=4.0, M_p=4.0),
+}
+
+
+def _best(fn, repeat):
+    times = []
+    for r in range(repeat):
+        t0 = time.perf_counter()
+        fn(r)
+        times.append(time.perf_counter() - t0)
+    return min(times)
+
+
+def per_trial(N: int, repeat: int) -> None:
+    from simulations.experiments.rates import RatePoint, rate_trial, rate_trial_point_level
+
+    print(f"{'algorithm':34s} {'point s':>9s} {'count s':>9s} {'ratio':>9s} {'count s @1e10':>14s}   (N={N:.0e})")
+    for alg, kw in PER_TRIAL_POINTS.items():
+        pt = RatePoint(algorithm=alg, N=N, **kw)
+        rate_trial(pt, 0, 1)  # warm caches and numba
+        rate_trial_point_level(pt, 0, 1)
+        tp = _best(lambda r: rate_trial_point_level(pt, r, 1), repeat)
+        tc = _best(lambda r: rate_trial(pt, r, 1), max(repeat, 20))
+        big = RatePoint(algorithm=alg, N=10 ** 10, **kw)
+        tb = _best(lambda r: rate_trial(big, r, 1), max(repeat, 20))
+        print(f"{alg:34s} {tp:9.4f} {tc:9.5f} {tp / tc:9.0f} {tb:14.5f}")
 
 
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--per-trial", action="store_true", help="count-level vs point-level time per trial")
+    ap.add_argument("--N", type=int, default=10 ** 6)
+    ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--profile", default="quick", choices=("smoke", "quick", "paper"))
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--only", default=None, help="comma-separated subset of the rate experiments")
     ap.add_argument("--keep", default=None, help="write the outputs here instead of a temporary folder")
     args = ap.parse_args(argv)
+    if args.per_trial:
+        per_trial(args.N, args.repeat)
+        return 0
     names = RATE_EXPERIMENTS if not args.only else tuple(n.strip() for n in args.only.split(","))
     ctx = RunContext(profile=args.profile, jobs=args.jobs, force=True, progress=False)
     with tempfile.TemporaryDirectory() as tmp:

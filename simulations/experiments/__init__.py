@@ -12,6 +12,7 @@ from . import rates_classification  # noqa: F401,E402
 from . import rates_regression  # noqa: F401,E402
 from . import rates_heavy_tailed  # noqa: F401,E402
 from . import rates_epsilon  # noqa: F401,E402
+from . import rates_upper  # noqa: F401,E402
 from . import vector_approx  # noqa: F401,E402
 from . import vector_theorem2  # noqa: F401,E402
 from . import bayes_consistency  # noqa: F401,E402

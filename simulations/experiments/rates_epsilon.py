@@ -21,7 +21,8 @@ from limits._validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
-from simulations.experiments.rates import PROFILE_SIZES, RateCase, fit_case, grid_for_case, rate_trial, excess_risk
+from simulations.experiments.rates import (PROFILE_SIZES, RateCase, excess_risk, fit_case, grid_for_case,
+                                          run_rate_grids)
 from simulations.laws import AdditiveRegression, BoundaryClassification, UniformNoise
 from simulations.plotting import band, figure
 from simulations.seeding import EVAL, stream
@@ -121,19 +122,24 @@ _COLLAPSE_CASES = {  # model -> RateCase kwargs (the construction of the rate ex
 }
 
 
+#: largest ε-exponent at matched Nε² that 003's own variance terms allow (see _WHY_COLLAPSE): for the
+#: Laplace + k-NN estimator (k ∝ ε^-2 at matched Nε²) the variance (Var Y + 8T²/ε²)/k ∝ ε² Var Y + 8, so
+#: between ε = 1/4 and 1 a variance-dominated risk grows by (1 + 8)/(1/16 + 8): exponent ln(1.116)/ln 4
+_COLLAPSE_DEPARTURE = {"local regression (d=1, β=0.5)": math.log((1 + 8) / (1 / 16 + 8)) / math.log(4)}
+
+
 def _collapse_local(ctx, sizes):
     curves = {}
     for model, kw in _COLLAPSE_CASES.items():
         for eps in COLLAPSE_EPS:
             case = RateCase(eps=eps, **{**kw, "n_start": kw["n_start"] / eps ** 2})
             curves[(model, eps)] = (case, grid_for_case(case, sizes))
-    configs = [p for _, grid in curves.values() for p in grid]
-    res = run_trials(rate_trial, configs, sizes.trials, **engine_options(ctx))
-    per = iter(res.per_config)
+    grids, per_point, res = run_rate_grids(ctx, [c for c, _ in curves.values()], sizes)
+    per = iter(per_point)
     fits = {}
-    for key, (case, grid) in curves.items():
+    for key, (case, _), grid in zip(curves, curves.values(), grids):
         vals = [next(per)["excess"] for _ in grid]
-        fits[key] = (fit_case(case, grid, vals, seed=ctx.seed, key=f"collapse/{key}"), vals)
+        fits[key] = (fit_case(case, grid, vals, seed=ctx.seed, key=f"collapse/{key}", margin=sizes.margin), vals)
     return res, fits
 
 
@@ -178,10 +184,14 @@ def compute_collapse(ctx) -> ExperimentResult:
         s_N = _spread_matched_N(curves)
         r = curves[0][0].case.exponent()
         summary.append((model, b, lo, hi, s_M, s_N, r))
+        top = _COLLAPSE_DEPARTURE.get(model, 0.0)
         claims.append(Claim(
-            claim=f"{model}: at matched Nε² the excess risk does not depend on ε (ε ∈ {list(COLLAPSE_EPS)}; 003 Remark 1)",
-            holds=bool(lo <= 0.0 <= hi), expected=0.0, measured=b,
-            detail=(f"pooled log-risk vs log ε exponent at matched Nε² {b:.3f}, bootstrap 95% CI [{lo:.3f}, {hi:.3f}] "
+            claim=(f"{model}: at matched Nε² the excess risk does not depend on ε (ε ∈ {list(COLLAPSE_EPS)}; 003 Remark 1)"
+                   if top == 0.0 else f"{model}: at matched Nε² the ε-exponent of the risk lies in [0, {top:.3f}], the "
+                   "departure from pure Nε² scaling that Var Y predicts (003 Remark 1)"),
+            holds=bool(lo - sizes.margin <= top and hi + sizes.margin >= 0.0), expected=top, measured=b,
+            detail=(f"verdict: CI ± {sizes.margin:g} meets [0, {top:.3f}]; "
+                    f"pooled log-risk vs log ε exponent at matched Nε² {b:.3f}, bootstrap 95% CI [{lo:.3f}, {hi:.3f}] "
                     f"({len(gs)} matched points); spread (std of log risk across ε) at matched Nε² {s_M:.3f} vs at "
                     f"matched N {s_N:.3f} (a risk ∝ (Nε²)^-{r:.3f} gives ε-exponent {-2 * r:.3f} at fixed N)")))
     fade, fade_claims, fade_table = _fade_central(ctx, sizes)
@@ -211,7 +221,9 @@ the curves at matched N. For the Laplace + k-NN estimator the collapse is not ex
 variance `Var Y ≈ 1` in `(Var Y + 8T²/ε²)/k` does not scale with ε², so at matched Nε² the
 variance term is larger by `(1 + 8)/(1/16 + 8) ≈ 1.116` at ε = 1 than at ε = 1/4, an ε-exponent of
 about `ln(1.116)/ln 4 ≈ 0.08` on a variance-dominated risk — a real, small departure from pure
-Nε² scaling that enough trials resolve.
+Nε² scaling that enough trials resolve. Its claim is therefore that the exponent lies in [0, 0.079]
+(CI ± the profile's margin meets that range): the exponent-0 claim flipped with the seed (quick
+profile, seeds 0–4: 0.055, 0.040, 0.041, 0.115, 0.122).
 """
 
 _WHY_FADE = """

@@ -107,7 +107,18 @@ def _axis_pieces(bins: int, g: int):
 
 @lru_cache(maxsize=8)
 def _piece_geometry(d: int, g: int, bins: int, chunk: int = 1 << 15):
-    """All intersections of grid cells with cubes: (cell, cube, ∫φ, ∫φ²) per piece, read-only."""
+    """All intersections of grid cells with cubes: (cell, cube, ∫φ, ∫φ²) per piece, read-only.
+
+    When the grid is the cube grid (``bins == g``, the rate experiments' aligned case) every piece is
+    a whole cube, with ``∫φ = ‖φ‖_1`` and ``∫φ² = ‖φ‖_2²`` in closed form: O(g^d) instead of the
+    quadrature over every piece.
+    """
+    if bins == g:
+        cell = np.arange(g ** d)
+        out = (cell, cell.copy(), np.full(cell.size, bump_l1(d)), np.full(cell.size, bump_l2sq(d)))
+        for a in out:
+            a.setflags(write=False)
+        return out
     b, j, u_lo, u_hi = _axis_pieces(bins, g)
     idx = np.indices((b.size,) * d).reshape(d, -1)  # all d-dim pieces: products of axis pieces
     cube = np.ravel_multi_index(tuple(j[idx]), (g,) * d)
@@ -203,6 +214,9 @@ class BumpField:
         depends on ``(d, g, bins)`` only and is cached, so re-drawing the signs costs a bincount.
         """
         bins = check_int("bins", bins, low=1)
+        cache = self.__dict__.setdefault("_cell_integrals", {})  # per field: the risk terms ask several times
+        if bins in cache:
+            return cache[bins]
         cell, cube, I1, I2 = _piece_geometry(self.d, self.g, bins)
         sign = self.signs[cube].astype(float)
         vol = self.h ** self.d  # dx = h^d du
@@ -211,7 +225,10 @@ class BumpField:
         int_abs = np.bincount(cell, weights=active * (self.scale * vol) * I1, minlength=G)
         int_eta = np.bincount(cell, weights=sign * (self.scale * vol) * I1, minlength=G)
         int_sq = np.bincount(cell, weights=active * (self.scale ** 2 * vol) * I2, minlength=G)
-        return int_eta, int_sq, int_abs
+        for a in (int_eta, int_sq, int_abs):
+            a.setflags(write=False)
+        cache[bins] = (int_eta, int_sq, int_abs)
+        return cache[bins]
 
     def integral_abs(self) -> float:
         """``∫ |η_v| = m L h^{β+d} ‖φ‖_1`` with ``‖φ‖_1 = 4·2^d (2^{-d-1} − 4^{-d-1})/(d+1)``."""

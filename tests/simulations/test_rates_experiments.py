@@ -19,7 +19,8 @@ from simulations.experiments.rates_epsilon import BenchmarkPoint, benchmark_tria
 from simulations.experiments.runner import run_experiment
 
 RATE_EXPERIMENTS = ["rates_local_classification", "rates_central_classification", "rates_local_regression",
-                    "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central"]
+                    "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central",
+                    "rates_upper_bound"]
 
 
 @pytest.mark.parametrize("name", RATE_EXPERIMENTS)
