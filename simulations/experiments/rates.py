@@ -87,8 +87,6 @@ ALGORITHMS = {
     "local_regression_heavy_tailed": ("regression_heavy_tailed", "local", "knn"),
     "central_regression_heavy_tailed": ("regression_heavy_tailed", "central", "bins"),
 }
-_LAW = {"classification": "bump_classification", "regression": "bump_regression",
-        "regression_heavy_tailed": "three_point"}
 
 
 @dataclass(frozen=True, slots=True)
