@@ -28,6 +28,12 @@ LP-2ST defaults (004 Appendix E: "ratios slightly higher than 50% for stage-1", 
 greater than 1 are generally not helpful"): split fraction 0.6, temperature 0.5, prior k = the
 final kNN's k (the stage-1 model is the same algorithm A, 004 Algorithm 3).
 
+Claims: "Vector is the best method" is judged on the paired 95% interval of the per-trial difference
+(Vector − each other method): every method sees the same data and neighbour lists in a trial (common
+random numbers), so the paired interval is the test of the difference; whether the plotted per-method
+intervals are disjoint is reported in the detail. Verdicts were the same at seeds 20261122 and 1
+(quick profile).
+
 References: 000 Section 5.1, Figures 2-4, Appendix A; 004 Algorithm 3, Appendix E.
 """
 
