@@ -33,7 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from limits._validation import check_int, check_positive, check_real
-from simulations.estimators.knn import build_tree
+from simulations.estimators.grid_knn import GridIndex
 from simulations.kernels_knn import neighbour_label_counts, neighbour_row_sums, vote
 from simulations.mechanisms import ALIBI, RandomizedResponse, RRWithPrior, VectorMechanism, rr_probabilities
 
@@ -91,8 +91,7 @@ def lp2st_prior_from_counts(counts, *, epsilon: float, temperature: float) -> np
 
 def lp2st_prior(X1, z1, X2, *, num_classes: int, epsilon: float, prior_k: int, temperature: float) -> np.ndarray:
     """The stage-1 kNN model's prior at each stage-2 point: X1 (n1, 2), z1 (n1,), X2 (n2, 2) -> (n2, K)."""
-    _, idx = build_tree(X1).query(X2, k=prior_k)
-    idx = np.asarray(idx, dtype=np.int64).reshape(len(X2), prior_k)
+    _, idx = GridIndex(X1, prior_k).query(X2, prior_k, sort=False)  # counts: neighbour order is irrelevant
     counts = neighbour_label_counts(z1, idx, num_classes)
     return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature)
 

@@ -165,3 +165,21 @@ def test_smoke_run_writes_accuracy_csv(name, tmp_path):
     assert {r["method"] for r in rows} == {"RR", "LP-2ST", "ALIBI", "Vector", "Bayes"}
     assert {r["panel"] for r in rows} == {"a", "b"}
     assert record["claims"] and (tmp_path / name / "accuracy.png").exists()
+
+
+def test_best_method_claim_uses_paired_intervals():
+    """'Vector best' holds iff every paired CI (Vector − other) lies above 0, whatever the overlap of the
+    per-method intervals (common random numbers make the paired interval the right one)."""
+    K_grid = (2, 50)
+    summary = {}
+    for panel in va.PANELS:
+        for K in K_grid:
+            for m, v in (("RR", 0.5), ("LP-2ST", 0.6), ("ALIBI", 0.70), ("Vector", 0.71), ("Bayes", 0.9)):
+                summary[(panel, K, m)] = (v, v - 0.02, v + 0.02)  # per-method intervals overlap
+            for m, v in (("RR", 0.21), ("LP-2ST", 0.11), ("ALIBI", 0.01)):
+                summary[(panel, K, f"Vector-{m}")] = (v, v - 0.005, v + 0.005)
+    summary[("b", 50, "Vector-ALIBI")] = (0.01, -0.001, 0.021)  # straddles 0 in panel (b)
+    claims = {c.claim: c for c in va.accuracy_claims(summary, K_grid, 30)}
+    best = [c for t, c in claims.items() if "Vector is the best" in t]
+    assert [c.holds for c in best] == [True, False]
+    assert "NOT disjoint" in best[0].detail and best[0].measured == pytest.approx(0.01)

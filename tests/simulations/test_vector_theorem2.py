@@ -36,6 +36,21 @@ def test_trial_matches_plain_recomputation():
     bound = hoeff + (e - 1) / (e + 1) * law.lipschitz() * r0
     assert out["bound34"] == pytest.approx(bound.mean(), rel=1e-12)
     assert out["slack_min"] >= 0.0  # eq. (27) holds pointwise given Δ
+    # eq. (31): the noise and bias parts, with η̃ at the neighbours X_i
+    smooth = np.stack([(b + (a - b) * law.posterior(X[nb])).mean(axis=0) for nb in idx])
+    assert out["noise"] == pytest.approx(np.abs(g - smooth).max(axis=1).mean(), rel=1e-9)
+    assert out["bias"] == pytest.approx(np.abs(smooth - (b + (a - b) * eta)).max(axis=1).mean(), rel=1e-9)
+    assert out["tri_max"] <= 1e-12
+    assert out["noise_q"] == pytest.approx(np.quantile(np.abs(g - smooth).max(axis=1), 0.95), rel=1e-9)
+
+
+def test_exact_vote_tie_is_not_a_violation_of_eq27():
+    """Regression: K = 2, σ = 1, N = 2500, k = 200, trial 1 of seed 20261122 has a point with a 100/100
+    vote tie at which eq. (27) holds with equality (excess = η* − η_s = 2Δ_ε); the computed gap lies
+    4e-16 above 2Δ_ε, which once made the indicator 0 and the slack −0.0915."""
+    cfg = vt.Theorem2Point(num_classes=2, sigma=1.0, epsilon=1.0, k=200, N=2500, M=200)
+    out = vt.theorem2_trial(cfg, 1, 20261122)
+    assert -1e-12 <= out["slack_min"] <= 1e-12  # equality at the tie, up to rounding
 
 
 def test_smoke_run(tmp_path):

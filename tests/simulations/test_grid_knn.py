@@ -1,0 +1,48 @@
+"""GridIndex (exact planar k-NN on a grid) against scipy's kd-tree and brute force."""
+
+import numpy as np
+import pytest
+from scipy.spatial import cKDTree
+
+from simulations.estimators.grid_knn import GridIndex
+from simulations.estimators.private_knn import brute_force_neighbours
+from simulations.laws import CircleMixture
+
+
+@pytest.mark.parametrize("K,sigma,N,M,k", [(100, 0.05, 4000, 300, 200), (2, 1.0, 3000, 500, 200),
+                                           (100, 0.02, 2000, 200, 100), (10, 0.05, 600, 400, 1),
+                                           (3, 0.1, 50, 30, 50), (5, 0.3, 200, 100, 7)])
+def test_same_neighbours_as_kdtree(K, sigma, N, M, k):
+    rng = np.random.default_rng(K * 1000 + k)
+    law = CircleMixture(K, sigma)
+    X, _ = law.sample(N, rng)
+    Q, _ = law.sample(M, rng)
+    Q = np.vstack([Q, [[6.0, 6.0], [-4.0, 0.1], X[0]]])  # far outside the grid, and an indexed point
+    d, i = GridIndex(X, k).query(Q, k)
+    dk, ik = cKDTree(X).query(Q, k=k)
+    np.testing.assert_array_equal(i, np.asarray(ik).reshape(len(Q), k))
+    np.testing.assert_allclose(d, np.asarray(dk).reshape(len(Q), k), rtol=1e-14, atol=1e-15)
+    _, iu = GridIndex(X, k).query(Q, k, sort=False)
+    np.testing.assert_array_equal(np.sort(iu, axis=1), np.sort(i, axis=1))
+
+
+def test_brute_force_and_k_equal_N():
+    rng = np.random.default_rng(3)
+    X = rng.uniform(-1, 1, size=(40, 2))
+    Q = rng.normal(size=(15, 2))
+    np.testing.assert_array_equal(GridIndex(X, 5).query(Q, 5)[1], brute_force_neighbours(X, Q, 5))
+    np.testing.assert_array_equal(GridIndex(X, 40).query(Q, 40)[1], brute_force_neighbours(X, Q, 40))
+    Xd = np.zeros((10, 2))  # all points equal: a degenerate grid still answers
+    assert sorted(GridIndex(Xd, 3).query(np.ones((2, 2)), 10)[1][0]) == list(range(10))
+
+
+def test_guards():
+    X = np.zeros((5, 2))
+    with pytest.raises(ValueError, match="k=6"):
+        GridIndex(X, 2).query(np.zeros((1, 2)), 6)
+    with pytest.raises(ValueError, match="k=0"):
+        GridIndex(X, 0)
+    with pytest.raises(ValueError, match="shape"):
+        GridIndex(np.zeros((5, 3)), 2)
+    with pytest.raises(ValueError, match="finite"):
+        GridIndex(X, 2).query(np.array([[np.nan, 0.0]]), 1)
