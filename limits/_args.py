@@ -1,4 +1,4 @@
-"""Argument checks shared by the rate, complexity and tuning functions (built on ``_validation``)."""
+"""Argument checks shared by the rate, complexity and tuning functions (built on ``limits.validation``)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_choice, check_int, check_positive, check_real
+from .validation import check_choice, check_int, check_positive, check_real
 
 TASKS = ("classification", "regression", "regression_heavy_tailed")
 PRIVACY = ("local", "central", "local_full", "none")

@@ -18,7 +18,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ._args import check_eps, check_params, check_privacy, check_task, log_K
-from ._validation import check_positive
+from .validation import check_positive
 from .rates import _BASES, _exponent_value, cell
 
 __all__ = ["crossover", "privacy_cost", "sample_complexity"]

@@ -31,7 +31,7 @@ import sympy as sp
 
 from . import symbols as S
 from ._args import check_variant
-from ._validation import check_choice, check_int, check_positive, check_real
+from .validation import check_choice, check_int, check_positive, check_real
 
 __all__ = ["ALGORITHMS", "TuningRule", "symbolic_tuning", "tuning"]
 

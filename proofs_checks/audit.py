@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import stats
 
-from limits._validation import check_int, check_probability, check_real
+from limits.validation import check_int, check_probability, check_real
 from simulations.seeding import as_generator, check_generator
 
 from .result import DPCheckResult

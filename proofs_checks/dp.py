@@ -27,7 +27,7 @@ from typing import Callable
 
 import numpy as np
 
-from limits._validation import check_int, check_probability, check_real
+from limits.validation import check_int, check_probability, check_real
 
 from .audit import audit_label_sampler
 from .result import DPCheckResult
@@ -372,7 +372,7 @@ def check_prior_channel(channel_of, epsilon: float, *, num_classes: int | None =
     channel uses the prior alone (004 Corollary 2) and every channel is ε-DP: the check covers the
     stated priors, not all priors.
     """
-    from simulations.mechanisms._labels import check_priors
+    from simulations.mechanisms.labels import check_priors
 
     epsilon = check_real("epsilon", epsilon, low=0.0)
     if prior is not None and priors is not None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
-from limits._validation import check_int
+from limits.validation import check_int
 
 __all__ = ["k_star_exact", "max_ratio_exact", "rr_channel_exact", "rr_top_k_channel_exact",
            "rr_top_k_short_keep_channel_exact", "top_k_exact", "vector_channel_exact"]

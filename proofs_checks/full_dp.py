@@ -41,7 +41,7 @@ from typing import Callable, Iterator
 
 import numpy as np
 
-from limits._validation import check_int, check_positive, check_probability
+from limits.validation import check_int, check_positive, check_probability
 from simulations.mechanisms import NoisyMajority, StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 

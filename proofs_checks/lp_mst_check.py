@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 from proofs_checks.dp import is_tight, within
 from simulations.learning.lp_mst import ConstantModel
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from limits._validation import check_int, check_positive
+from limits.validation import check_int, check_positive
 from simulations.mechanisms import RRTopK, VectorMechanism
 
 __all__ = ["RRTopKShortKeep", "RRTopKUniformFallback", "VectorMechanismFullBitEpsilon", "rr_top_k_short_keep_loss",

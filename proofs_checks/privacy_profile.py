@@ -26,10 +26,10 @@ import math
 
 import numpy as np
 
-from limits._validation import check_finite_array, check_real
+from limits.validation import check_finite_array, check_real
 from simulations.mechanisms import (ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyBinMean,
                                     NoisyMajority, StabilityHistogram)
-from simulations.mechanisms._labels import check_priors
+from simulations.mechanisms.labels import check_priors
 
 from .mechanisms.exponential import exponential_pairs
 from .mechanisms.histograms import geometric_pairs, majority_distributions

@@ -57,7 +57,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_choice, check_int, check_positive, check_probability_vector, check_real
+from limits.validation import check_choice, check_int, check_positive, check_probability_vector, check_real
 
 from .dp import as_channel, max_privacy_loss, mechanism_kind, within
 

@@ -53,7 +53,7 @@ from typing import Any, Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from limits._validation import check_int
+from limits.validation import check_int
 from simulations.cache import ChunkStore
 from simulations.executors import open_executor, validate_scheduler
 from simulations.seeding import DATA, EVAL, PRIVACY, stream

@@ -24,7 +24,7 @@ import contextlib
 import re
 from typing import Callable, Iterable, Iterator
 
-from limits._validation import check_int
+from limits.validation import check_int
 
 __all__ = ["Executor", "close_local_clusters", "open_executor", "validate_scheduler"]
 

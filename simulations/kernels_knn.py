@@ -17,7 +17,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from limits._validation import check_int
+from limits.validation import check_int
 
 __all__ = ["neighbour_label_counts", "neighbour_label_counts_numpy", "neighbour_row_sums",
            "neighbour_row_sums_numpy", "vote"]

@@ -24,7 +24,7 @@ import math
 import numpy as np
 from scipy.spatial import SphericalVoronoi, cKDTree
 
-from limits._validation import check_int, check_positive
+from limits.validation import check_int, check_positive
 
 __all__ = ["LatticePacking", "SpherePacking", "fibonacci_sphere", "geodesic", "sphere_points"]
 

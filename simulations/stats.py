@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import stats as sps
 
-from limits._validation import check_int, check_real
+from limits.validation import check_int, check_real
 from simulations.engine import config_fields
 from simulations.seeding import check_generator
 

@@ -5,8 +5,8 @@ import math
 import numpy as np
 import pytest
 
-import limits._validation as _v
-from limits._validation import (check_choice, check_int, check_positive, check_probability,
+import limits.validation as _v
+from limits.validation import (check_choice, check_int, check_positive, check_probability,
                                 check_probability_vector, check_real)
 
 

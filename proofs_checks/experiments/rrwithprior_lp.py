@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_choice, check_int
+from limits.validation import check_choice, check_int
 from proofs_checks.dp import check_channel
 from proofs_checks.rrwithprior_lp import rrwithprior_k, rrwithprior_lp, rrwithprior_value
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, RunContext, register

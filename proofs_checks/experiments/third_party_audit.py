@@ -31,13 +31,13 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_int, check_positive
+from limits.validation import check_int, check_positive
 from proofs_checks.audit import clopper_pearson_lower, clopper_pearson_upper
 from proofs_checks.dp import check_label_dp, is_tight, within
 from proofs_checks.rrwithprior_lp import rrwithprior_k, utility_gap
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, RunContext, register
 from simulations.mechanisms import RRTopK
-from simulations.mechanisms._labels import check_priors
+from simulations.mechanisms.labels import check_priors
 from simulations.seeding import DATA, stream
 
 __all__ = ["CONFIGS", "AuditConfig", "PublishedRRWithPrior", "published_k", "published_loss_bound",

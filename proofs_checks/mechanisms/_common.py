@@ -8,7 +8,7 @@ import itertools
 
 import numpy as np
 
-from limits._validation import check_int
+from limits.validation import check_int
 from proofs_checks.dp import DPCheckResult, within
 
 __all__ = ["certify", "compositions", "neighbour_moves", "result", "with_delta"]

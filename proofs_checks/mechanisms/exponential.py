@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from limits._validation import check_int
+from limits.validation import check_int
 from proofs_checks.dp import register_checker, within
 from simulations.mechanisms import ExponentialMechanism
 

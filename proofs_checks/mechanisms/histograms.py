@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from limits._validation import check_int
+from limits.validation import check_int
 from proofs_checks.dp import DPCheckResult, register_checker, within
 from proofs_checks.stability import stability_profile
 from simulations.mechanisms import GeometricHistogram, NoisyMajority, StabilityHistogram

@@ -18,7 +18,7 @@ import numpy as np
 
 from proofs_checks.dp import DPCheckResult, check_channel, register_checker, within
 from simulations.mechanisms import RandomizedResponse, RRTopK, RRWithPrior
-from simulations.mechanisms._labels import check_priors
+from simulations.mechanisms.labels import check_priors
 from simulations.mechanisms.randomized_response import rr_top_k_loss, top_k_order
 
 from ._common import with_delta

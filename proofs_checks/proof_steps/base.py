@@ -14,7 +14,7 @@ from typing import Callable
 
 import sympy as sp
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 
 __all__ = ["CHECKS", "PROFILES", "Finding", "ProofCheck", "grid_size", "nonnegative_for_positive", "proof_check"]
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import optimize
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.laws.holder_tsybakov import bump
 from simulations.mechanisms import ALIBI, ExponentialMechanism, RRTopK, RRWithPrior, StabilityHistogram
 from simulations.seeding import as_generator

@@ -34,7 +34,7 @@ from pathlib import Path
 
 import numpy as np
 
-from limits._validation import check_choice, check_int, check_real
+from limits.validation import check_choice, check_int, check_real
 
 __all__ = ["DATASETS", "DIGITS_TEST_SIZE", "DIGITS_SPLIT_SEED", "Dataset", "available_datasets", "expected_files", "load_dataset",
            "load_digits", "read_idx"]

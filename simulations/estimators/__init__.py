@@ -23,7 +23,7 @@ algorithm (``limits.tuning`` name)     estimator                      003
 
 from __future__ import annotations
 
-from limits._validation import check_choice, check_positive
+from limits.validation import check_choice, check_positive
 from limits import symbolic_tuning, tuning
 from limits import symbols as _S
 from simulations.estimators.knn import KNNRegressor, LaplaceKNNRegressor

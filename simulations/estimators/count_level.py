@@ -38,7 +38,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from limits._validation import check_int, check_positive
+from limits.validation import check_int, check_positive
 from simulations.estimators._common import check_rng
 from simulations.estimators.partition import (BinMajorityClassifier, BinMeanRegressor, ExponentialBinClassifier,
                                               LaplaceBinMeanRegressor, VectorBinClassifier, argmax_random_ties,

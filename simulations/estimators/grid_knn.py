@@ -23,7 +23,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from limits._validation import check_int
+from limits.validation import check_int
 
 __all__ = ["GridIndex"]
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.spatial import cKDTree
 
-from limits._validation import check_int
+from limits.validation import check_int
 from simulations import kernels
 from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
 from simulations.mechanisms import ClippedLaplaceLabels, LaplaceLabels

@@ -26,11 +26,11 @@ import math
 
 import numpy as np
 
-from limits._validation import check_int, check_real
+from limits.validation import check_int, check_real
 from simulations import kernels
 from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
 from simulations.mechanisms import ExponentialMechanism, NoisyBinMean, VectorMechanism
-from simulations.mechanisms._labels import check_labels
+from simulations.mechanisms.labels import check_labels
 
 __all__ = [
     "BinMajorityClassifier",

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from limits._validation import check_positive, check_probability, check_real
+from limits.validation import check_positive, check_probability, check_real
 from simulations.mechanisms import StabilityHistogram
 from simulations.seeding import check_generator
 

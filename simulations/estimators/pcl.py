@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from limits._validation import check_positive, check_real
+from limits.validation import check_positive, check_real
 from simulations.kernels_cells import cube_index_numpy, cube_votes, keyed_laplace
 from simulations.laws.consistency import cubes_per_axis
 from simulations.mechanisms.laplace import laplace_logsf

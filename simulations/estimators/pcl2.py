@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from limits._validation import check_positive, check_probability
+from limits.validation import check_positive, check_probability
 from simulations.kernels_cells import keyed_laplace
 from simulations.mechanisms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logsf

@@ -32,7 +32,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from limits._validation import check_int, check_positive, check_real
+from limits.validation import check_int, check_positive, check_real
 from simulations.estimators.grid_knn import GridIndex
 from simulations.kernels_knn import neighbour_label_counts, neighbour_row_sums, vote
 from simulations.mechanisms import ALIBI, RandomizedResponse, RRWithPrior, VectorMechanism, rr_probabilities

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.datasets import load_digits
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register

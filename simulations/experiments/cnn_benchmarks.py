@@ -37,7 +37,7 @@ from pathlib import Path
 
 import numpy as np
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.datasets import expected_files, load_dataset, load_digits
 from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
 from simulations.learning.private_sgd import gaussian_sigma, lp_sgd_logistic

@@ -63,7 +63,7 @@ import sympy as sp
 
 import limits
 from limits import symbols as S
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import ExperimentResult

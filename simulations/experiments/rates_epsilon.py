@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 
 import limits
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register

@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
 from simulations.experiments.rates import PROFILE_SIZES, RateCase, grid_for_case, n_for_scale, rate_trial

@@ -43,7 +43,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.grid_knn import GridIndex
 from simulations.estimators.private_knn import METHODS, check_lp2st_options, predict, privatize

@@ -25,7 +25,7 @@ import abc
 
 import numpy as np
 
-from limits._validation import check_int
+from limits.validation import check_int
 from simulations.seeding import check_generator
 
 __all__ = [

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from scipy import integrate
 
-from limits._validation import check_choice, check_int, check_positive, check_real
+from limits.validation import check_choice, check_int, check_positive, check_real
 from simulations.laws.base import ClassificationLaw, RegressionLaw, cell_volume, check_points
 from simulations.seeding import check_generator
 

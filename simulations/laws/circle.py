@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
-from limits._validation import check_int, check_positive, check_real
+from limits.validation import check_int, check_positive, check_real
 from simulations.seeding import check_generator
 
 __all__ = ["CircleMixture"]

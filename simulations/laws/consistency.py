@@ -31,7 +31,7 @@ import math
 
 import numpy as np
 
-from limits._validation import check_int, check_positive, check_real
+from limits.validation import check_int, check_positive, check_real
 from simulations.seeding import check_generator
 
 __all__ = ["CubeLaw", "ConcentratedThreshold", "RoughEta", "SmoothEta", "StepEta", "check_side",

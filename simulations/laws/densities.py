@@ -26,7 +26,7 @@ import math
 import numpy as np
 from scipy import special
 
-from limits._validation import check_choice, check_int
+from limits.validation import check_choice, check_int
 from simulations.seeding import check_generator
 
 __all__ = ["ProductDensity"]

@@ -37,7 +37,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from limits._validation import check_choice, check_int, check_positive, check_real
+from limits.validation import check_choice, check_int, check_positive, check_real
 from simulations.laws.base import ClassificationLaw, RegressionLaw, cell_volume, check_points
 from simulations.seeding import check_generator
 

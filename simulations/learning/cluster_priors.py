@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from limits._validation import check_int, check_positive
+from limits.validation import check_int, check_positive
 from simulations.mechanisms import GeometricHistogram, RRWithPrior
-from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon
+from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
 from simulations.seeding import check_generator
 
 __all__ = ["ClusterPriors", "cluster_prior_rr", "kmeans_clusters"]

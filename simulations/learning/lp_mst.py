@@ -32,9 +32,9 @@ import time
 
 import numpy as np
 
-from limits._validation import check_int, check_positive, check_real
+from limits.validation import check_int, check_positive, check_real
 from simulations.mechanisms import RRWithPrior, top_k_order
-from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon
+from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
 from simulations.seeding import check_generator
 
 __all__ = ["LPMST", "ConstantModel", "check_classifier", "check_stage_fractions", "split_stages",

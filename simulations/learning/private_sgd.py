@@ -34,9 +34,9 @@ import math
 import numpy as np
 from numba import njit
 
-from limits._validation import check_choice, check_int, check_positive, check_real
+from limits.validation import check_choice, check_int, check_positive, check_real
 from simulations.mechanisms import RandomizedResponse
-from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon
+from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
 from simulations.seeding import check_generator
 
 __all__ = ["debiased_gradient", "debiased_loss", "gaussian_sigma", "gradient_span_projector", "logistic_lipschitz",

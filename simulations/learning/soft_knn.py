@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from limits._validation import check_int
+from limits.validation import check_int
 
 __all__ = ["IndexedKNNClassifier", "SoftKNNClassifier", "nearest_neighbours", "neighbour_order"]
 

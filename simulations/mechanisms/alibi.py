@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon, check_priors
+from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon, check_priors
 from simulations.seeding import check_generator
 
 __all__ = ["ALIBI", "ONE_HOT_L1_SENSITIVITY"]

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_int, check_positive
+from limits.validation import check_int, check_positive
 from simulations.mechanisms._rare import categorical_from_log, refine_rare_event, tiny
 from simulations.seeding import check_generator
 

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_positive, check_probability
+from limits.validation import check_positive, check_probability
 from simulations.seeding import check_generator
 
 from ._rare import refine_rare_event, tiny

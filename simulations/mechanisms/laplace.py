@@ -36,7 +36,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_positive
+from limits.validation import check_positive
 from simulations.seeding import check_generator
 
 __all__ = ["ClippedLaplaceLabels", "LaplaceLabels", "NoisyBinMean", "laplace_logcdf", "laplace_logpdf",

@@ -20,8 +20,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_int, check_positive
-from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon, check_priors
+from limits.validation import check_int, check_positive
+from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon, check_priors
 from simulations.mechanisms._rare import refine_rare_event
 from simulations.seeding import check_generator
 

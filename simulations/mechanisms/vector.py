@@ -12,8 +12,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits._validation import check_int
-from simulations.mechanisms._labels import check_labels, check_num_classes_epsilon
+from limits.validation import check_int
+from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
 from simulations.mechanisms._rare import refine_rare_event
 from simulations.seeding import check_generator
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from limits._validation import check_choice
+from limits.validation import check_choice
 from simulations.learning import LPMST
 from simulations.mechanisms import ALIBI, RandomizedResponse, VectorMechanism
 from simulations.seeding import check_generator

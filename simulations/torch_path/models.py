@@ -21,7 +21,7 @@ References: 000 Section 5.2, Section 4.3; 004 Appendix B (Architectures).
 
 from __future__ import annotations
 
-from limits._validation import check_choice, check_int
+from limits.validation import check_choice, check_int
 from simulations.torch_path import require_torch
 
 torch = require_torch()

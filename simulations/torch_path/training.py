@@ -40,7 +40,7 @@ from pathlib import Path
 
 import numpy as np
 
-from limits._validation import check_choice, check_int, check_real
+from limits.validation import check_choice, check_int, check_real
 from simulations.torch_path import require_torch
 from simulations.torch_path.models import MODELS, build_model
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from limits._validation import check_int, check_positive, check_probability_vector
+from limits.validation import check_int, check_positive, check_probability_vector
 
 __all__ = ["PRIOR_EPS_FACTOR", "check_labels", "check_num_classes_epsilon", "check_priors", "prior_sum_tolerance"]
 
