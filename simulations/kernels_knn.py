@@ -41,27 +41,10 @@ def _label_counts(labels, idx, K):
 
 
 @numba.njit(cache=True)
-def _row_sums_int(V, idx):
+def _row_sums(V, idx, out):
+    """Adds V[idx[m, r]] into out[m] in r order (numba compiles one loop per out dtype)."""
     M, k = idx.shape
     n, K = V.shape
-    out = np.zeros((M, K), dtype=np.int64)
-    for m in range(M):
-        row = out[m]
-        for r in range(k):
-            q = idx[m, r]
-            if q < 0 or q >= n:
-                raise ValueError("idx must hold indices in [0, len(V))")
-            v = V[q]
-            for j in range(K):
-                row[j] += v[j]
-    return out
-
-
-@numba.njit(cache=True)
-def _row_sums_float(V, idx):
-    M, k = idx.shape
-    n, K = V.shape
-    out = np.zeros((M, K), dtype=np.float64)
     for m in range(M):
         row = out[m]
         for r in range(k):
@@ -111,8 +94,9 @@ def neighbour_row_sums(V, idx) -> np.ndarray:
     if V.dtype == np.bool_:
         V = V.view(np.uint8)
     if np.issubdtype(V.dtype, np.integer):
-        return _row_sums_int(np.ascontiguousarray(V), idx)
-    return _row_sums_float(np.ascontiguousarray(V, dtype=np.float64), idx)
+        return _row_sums(np.ascontiguousarray(V), idx, np.zeros((idx.shape[0], V.shape[1]), dtype=np.int64))
+    V = np.ascontiguousarray(V, dtype=np.float64)
+    return _row_sums(V, idx, np.zeros((idx.shape[0], V.shape[1]), dtype=np.float64))
 
 
 def neighbour_row_sums_numpy(V, idx) -> np.ndarray:
