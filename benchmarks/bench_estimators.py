@@ -48,8 +48,8 @@ def histogram_trials(repeats):
     cls_law = BoundaryClassification(d=d, kappa=1.0, num_classes=4, rho=0.2)
     reg_law = AdditiveRegression(d=d, beta=0.5, noise=UniformNoise(0.5))
     T = reg_law.sup_abs_eta() + 0.5
-    h_cls = make_estimator("local_classification", N=N, eps=eps, beta=1.0, d=d, K=4).h
-    h_reg = make_estimator("central_regression", N=N, eps=eps, beta=0.5, d=d, T=T).h
+    h_cls = make_estimator("local_classification", N=N, epsilon=eps, beta=1.0, d=d, num_classes=4).h
+    h_reg = make_estimator("central_regression", N=N, epsilon=eps, beta=0.5, d=d, T=T).h
 
     def fit_fast_cls(X, Y):
         est = VectorBinClassifier(num_classes=4, epsilon=eps, h=h_cls).fit(X, Y, stream(0, "bench", 0, PRIVACY))
@@ -111,7 +111,7 @@ def knn_trial(repeats, skip_brute):
     N, M, d, eps = 10 ** 5, 10 ** 4, 2, 1.0
     law = AdditiveRegression(d=d, beta=1.0, noise=UniformNoise(0.5))
     T = law.sup_abs_eta() + 0.5
-    k = make_estimator("local_regression", N=N, eps=eps, beta=1.0, d=d, T=T).k
+    k = make_estimator("local_regression", N=N, epsilon=eps, beta=1.0, d=d, T=T).k
 
     def data():
         X, Y = law.sample(N, stream(0, "knn", 0, DATA))
@@ -120,7 +120,7 @@ def knn_trial(repeats, skip_brute):
 
     def fast():
         X, Y, Xq = data()
-        est = make_estimator("local_regression", N=N, eps=eps, beta=1.0, d=d, T=T)
+        est = make_estimator("local_regression", N=N, epsilon=eps, beta=1.0, d=d, T=T)
         pred = est.fit(X, Y, stream(0, "knn", 0, PRIVACY)).predict(Xq)
         return law.excess_risk_points(pred, Xq), pred
 

@@ -5,7 +5,9 @@ Public API
 ----------
 minimax_rate, rate_terms, symbolic_rate, printed_rate, rate_exponent, cell : the cells of 003 Table 1
 sample_complexity, privacy_cost, crossover : N for a target risk, the price of privacy, term crossover
-tuning, symbolic_tuning : h / k / T of the upper-bound algorithms of 003 Theorems 2, 4, 6, 8, 10, 12
+ALGORITHMS, Algorithm : the upper-bound algorithms of 003 Theorems 2, 4, 6, 8, 10, 12 and their non-private
+    baselines (theorem, task, privacy model, bins or kNN, tuning rules)
+tuning, symbolic_tuning : h / k / T of those algorithms
 DISCREPANCIES, discrepancies : where 003's table, statements and proofs disagree (derived = default)
 symbols : the sympy symbols N, epsilon, beta, gamma, d, p, K (and h, k, T)
 """
@@ -15,11 +17,12 @@ from ._args import PRIVACY, TASKS, VARIANTS
 from .complexity import crossover, privacy_cost, sample_complexity
 from .discrepancies import DISCREPANCIES, Discrepancy, discrepancies
 from .rates import Cell, RateTerms, Term, cell, minimax_rate, printed_rate, rate_exponent, rate_terms, symbolic_rate
-from .tuning_rules import ALGORITHMS, TuningRule, symbolic_tuning, tuning
+from .algorithms import ALGORITHMS, Algorithm, TuningRule
+from .tuning_rules import symbolic_tuning, tuning
 
 __all__ = [
     "ALGORITHMS", "DISCREPANCIES", "PRIVACY", "TASKS", "VARIANTS",
-    "Cell", "Discrepancy", "RateTerms", "Term", "TuningRule",
+    "Algorithm", "Cell", "Discrepancy", "RateTerms", "Term", "TuningRule",
     "cell", "crossover", "discrepancies", "minimax_rate", "printed_rate", "privacy_cost", "rate_exponent",
     "rate_terms", "sample_complexity", "symbolic_rate", "symbolic_tuning", "symbols", "tuning",
 ]

@@ -38,14 +38,14 @@ def check_variant(variant):
     return check_choice("variant", variant, VARIANTS)
 
 
-def check_params(task, *, beta, d, gamma=None, p=None, K=2) -> Params:
-    """Check (beta, d, gamma, p, K) for ``task``: gamma is required for classification, p for heavy tails.
+def check_params(task, *, beta, d, gamma=None, p=None, num_classes=2) -> Params:
+    """Check (beta, d, gamma, p, num_classes) for ``task``: gamma is required for classification, p for heavy tails.
 
     A gamma or p given to a task that does not use it is still checked, then ignored.
     """
     beta = check_positive("beta", beta)
     d = check_int("d", d, low=1)
-    K = check_int("K", K, low=2)
+    K = check_int("num_classes", num_classes, low=2)
     if gamma is None:
         if task == "classification":
             raise ValueError("gamma (Tsybakov margin exponent, 003 Assumption 1(b)) is required for "
@@ -88,13 +88,13 @@ def check_N(N):
     return check_array("N", N, low=1.0, low_open=False)
 
 
-def check_eps(eps, privacy):
-    """eps > 0 is required for the private models; for privacy='none' it is optional (checked if given)."""
-    if eps is None:
+def check_epsilon(epsilon, privacy):
+    """epsilon > 0 is required for the private models; for privacy='none' it is optional (checked if given)."""
+    if epsilon is None:
         if privacy != "none":
-            raise ValueError(f"eps is required (> 0) for privacy={privacy!r}, got eps=None")
+            raise ValueError(f"epsilon is required (> 0) for privacy={privacy!r}, got epsilon=None")
         return None, True
-    return check_array("eps", eps, low=0.0, low_open=True)
+    return check_array("epsilon", epsilon, low=0.0, low_open=True)
 
 
 def log_K(K: int) -> float:

@@ -17,7 +17,7 @@ import math
 import numpy as np
 from scipy.optimize import brentq
 
-from ._args import check_eps, check_params, check_privacy, check_task, log_K
+from ._args import check_epsilon, check_params, check_privacy, check_task, log_K
 from .validation import check_positive
 from .rates import _BASES, _exponent_value, cell
 
@@ -67,12 +67,12 @@ def _scalar_or_vectorized(fn, target, eps):
     return np.array([fn(t, e) for t, e in zip(t_b.ravel(), e_b.ravel())], dtype=float).reshape(t_b.shape)
 
 
-def sample_complexity(task, privacy, *, target, eps=None, beta, d, gamma=None, p=None, K=2,
+def sample_complexity(task, privacy, *, target, epsilon=None, beta, d, gamma=None, p=None, num_classes=2,
                       log_factors=False, variant="derived"):
     """Sample size N at which the rate of a Table 1 cell equals ``target`` (constants = 1).
 
     Parameters are those of :func:`limits.minimax_rate`; ``target`` (> 0) replaces N. ``target`` and
-    ``eps`` may be arrays (broadcast); a float is returned for scalars.
+    ``epsilon`` may be arrays (broadcast); a float is returned for scalars.
 
     Exact for one-term and maximum cells; for sum cells (central label DP) the root of the decreasing
     function ``log(A + B) - log(target)`` in log N, bracketed by the one-term solutions.
@@ -85,8 +85,8 @@ def sample_complexity(task, privacy, *, target, eps=None, beta, d, gamma=None, p
     task = check_task(task)
     privacy = check_privacy(privacy)
     c = cell(task, privacy, variant=variant)
-    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, K=K)
-    check_eps(eps, privacy)
+    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, num_classes=num_classes)
+    check_epsilon(epsilon, privacy)
     if np.ndim(target) == 0:
         check_positive("target", target)
     else:
@@ -97,24 +97,24 @@ def sample_complexity(task, privacy, *, target, eps=None, beta, d, gamma=None, p
         e = None if (privacy == "none" or e is None) else float(e)
         return _solve(c, _term_coefficients(c, prm, e, log_factors), float(t))
 
-    return _scalar_or_vectorized(one, target, eps)
+    return _scalar_or_vectorized(one, target, epsilon)
 
 
-def privacy_cost(task, privacy, *, target, eps=None, beta, d, gamma=None, p=None, K=2, log_factors=False,
-                 variant="derived"):
+def privacy_cost(task, privacy, *, target, epsilon=None, beta, d, gamma=None, p=None, num_classes=2,
+                 log_factors=False, variant="derived"):
     """``N_private / N_nonprivate``: how many more samples ``privacy`` needs to reach the same ``target``.
 
     For local label DP in classification and bounded regression this is exactly ``1 / (ε² ∧ 1)``
     (003 Remark 1: N privatized labels are worth about Nε² clean ones); for central label DP it tends to
     1 as the target shrinks (003, after Theorems 4 and 8).
     """
-    kw = dict(target=target, beta=beta, d=d, gamma=gamma, p=p, K=K, log_factors=log_factors)
-    n_priv = sample_complexity(task, privacy, eps=eps, variant=variant, **kw)
+    kw = dict(target=target, beta=beta, d=d, gamma=gamma, p=p, num_classes=num_classes, log_factors=log_factors)
+    n_priv = sample_complexity(task, privacy, epsilon=epsilon, variant=variant, **kw)
     n_np = sample_complexity(task, "none", variant=variant, **kw)
     return n_priv / n_np
 
 
-def crossover(task, privacy="central", *, eps, beta, d, gamma=None, p=None, K=2, log_factors=False,
+def crossover(task, privacy="central", *, epsilon, beta, d, gamma=None, p=None, num_classes=2, log_factors=False,
               variant="derived"):
     """N at which the two terms of a two-term Table 1 cell are equal.
 
@@ -134,14 +134,14 @@ def crossover(task, privacy="central", *, eps, beta, d, gamma=None, p=None, K=2,
     task = check_task(task)
     privacy = check_privacy(privacy)
     c = cell(task, privacy, variant=variant)
-    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, K=K)
+    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, num_classes=num_classes)
     if len(c.terms) != 2:
         raise ValueError(f"privacy={privacy!r} gives a one-term rate for task={task!r}; crossover needs a "
                          "two-term cell (privacy='central', or the local heavy-tailed / local-full "
                          "classification cells)")
-    if np.ndim(eps) != 0:
-        raise ValueError(f"eps must be a scalar for crossover, got eps={eps!r}")
-    e, _ = check_eps(eps, privacy)
+    if np.ndim(epsilon) != 0:
+        raise ValueError(f"epsilon must be a scalar for crossover, got epsilon={epsilon!r}")
+    e, _ = check_epsilon(epsilon, privacy)
     (lc1, a1), (lc2, a2) = _term_coefficients(c, prm, float(e), log_factors)
     if math.isclose(a1, a2, rel_tol=1e-12, abs_tol=0.0):
         raise ValueError(f"both terms of the {task}/{privacy} cell decay as N^(-{a1:g}) for these parameters "

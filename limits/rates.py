@@ -44,7 +44,7 @@ import numpy as np
 import sympy as sp
 
 from . import symbols as S
-from ._args import check_eps, check_N, check_params, check_privacy, check_task, check_variant, log_K
+from ._args import check_epsilon, check_N, check_params, check_privacy, check_task, check_variant, log_K
 
 __all__ = ["Cell", "RateTerms", "Term", "cell", "minimax_rate", "rate_exponent", "rate_terms", "symbolic_rate",
            "printed_rate", "EXPONENTS"]
@@ -246,9 +246,9 @@ def _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)
     task = check_task(task)
     privacy = check_privacy(privacy)
     c = cell(task, privacy, variant=variant)
-    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, K=K)
+    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, num_classes=K)
     n_arr, n_scalar = check_N(N)
-    e_arr, e_scalar = check_eps(eps, privacy)
+    e_arr, e_scalar = check_epsilon(eps, privacy)
     if e_arr is None:
         e_arr = np.asarray(1.0)  # unused: the non-private cell has no eps
     n_b, e_b = np.broadcast_arrays(n_arr, e_arr)
@@ -265,7 +265,7 @@ def _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)
     # A single term may underflow to 0 next to a larger one (the total is then exact to rounding); a
     # total outside the floating-point range is an error, never a silent 0 or inf.
     if not np.all(np.isfinite(total)) or np.any(total <= 0):
-        raise ValueError(f"rate is not a finite positive number for N={N!r}, eps={eps!r}, beta={beta!r}, "
+        raise ValueError(f"rate is not a finite positive number for N={N!r}, epsilon={eps!r}, beta={beta!r}, "
                          f"d={d!r}, gamma={gamma!r}, p={p!r} (outside floating-point range)")
     names = list(values)
     stacked = np.stack([np.asarray(v) for v in values.values()])
@@ -276,7 +276,7 @@ def _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)
     return c, values, np.asarray(total, dtype=float), dom, exps
 
 
-def minimax_rate(task, privacy, *, N, eps=None, beta, d, gamma=None, p=None, K=2, log_factors=False,
+def minimax_rate(task, privacy, *, N, epsilon=None, beta, d, gamma=None, p=None, num_classes=2, log_factors=False,
                  variant="derived"):
     """Minimax excess-risk rate of 003 Table 1 (constants = 1).
 
@@ -289,7 +289,7 @@ def minimax_rate(task, privacy, *, N, eps=None, beta, d, gamma=None, p=None, K=2
         ε-local label DP, ε-central label DP, local DP of features and labels, or non-private.
     N : float or array_like, >= 1
         Sample size(s).
-    eps : float or array_like, > 0
+    epsilon : float or array_like, > 0
         Privacy parameter; required unless ``privacy="none"``. Broadcast with ``N``.
     beta : float > 0
         Hölder exponent (Assumption 1(a)).
@@ -299,8 +299,8 @@ def minimax_rate(task, privacy, *, N, eps=None, beta, d, gamma=None, p=None, K=2
         Tsybakov margin exponent (Assumption 1(b)); required for classification.
     p : float >= 2
         Moment order (Assumption 3); required for ``"regression_heavy_tailed"``.
-    K : int >= 2
-        Number of classes; enters only through ln K with ``log_factors=True`` (Theorems 2 and 4).
+    num_classes : int >= 2
+        Number of classes K; enters only through ln K with ``log_factors=True`` (Theorems 2 and 4).
     log_factors : bool
         Multiply in the logarithmic factors hidden by Õ where a theorem states them (ln K in 003
         Theorems 2 and 4, applied as N -> N / ln K in each classification term with a log).
@@ -309,21 +309,22 @@ def minimax_rate(task, privacy, *, N, eps=None, beta, d, gamma=None, p=None, K=2
 
     Returns
     -------
-    float, or ndarray of shape ``np.broadcast(N, eps).shape`` when N or eps is an array.
+    float, or ndarray of shape ``np.broadcast(N, epsilon).shape`` when N or epsilon is an array.
 
     References: 003 Table 1; Theorems 1–12; Remark 1.
     """
-    return _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)[2]
+    return _evaluate(task, privacy, N, epsilon, beta, d, gamma, p, num_classes, log_factors, variant)[2]
 
 
-def rate_terms(task, privacy, *, N, eps=None, beta, d, gamma=None, p=None, K=2, log_factors=False,
+def rate_terms(task, privacy, *, N, epsilon=None, beta, d, gamma=None, p=None, num_classes=2, log_factors=False,
                variant="derived") -> RateTerms:
     """The separate terms of a Table 1 cell (same arguments as :func:`minimax_rate`) as :class:`RateTerms`.
 
     Two-term cells have the terms "nonprivate" (the rate without privacy) and "privacy"; one-term private
     cells have the single term "rate"; non-private cells have "nonprivate".
     """
-    c, values, total, dom, exps = _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)
+    c, values, total, dom, exps = _evaluate(task, privacy, N, epsilon, beta, d, gamma, p, num_classes, log_factors,
+                                            variant)
     return RateTerms(terms=values, combine=c.combine, total=total, dominant=dom, exponents=exps)
 
 
@@ -340,7 +341,7 @@ def rate_exponent(task, privacy, *, beta, d, gamma=None, p=None, term=None, vari
     """
     task = check_task(task)
     c = cell(task, privacy, variant=variant)
-    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p, K=2)
+    prm = check_params(task, beta=beta, d=d, gamma=gamma, p=p)
     if term is None:
         return min(_exponent_value(t, prm) for t in c.terms)
     return _exponent_value(c.term(term), prm)

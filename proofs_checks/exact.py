@@ -46,11 +46,12 @@ def max_ratio_exact(channel) -> Fraction | float:
     return best
 
 
-def rr_channel_exact(K: int, E) -> list[list[Fraction]]:
+def rr_channel_exact(num_classes: int, E) -> list[list[Fraction]]:
     """004 eq. (1): E/(E+K-1) on the diagonal, 1/(E+K-1) elsewhere."""
-    K = check_int("K", K, low=1)
+    num_classes = check_int("num_classes", num_classes, low=1)
     E = _positive_rational("E", E)
-    return [[E / (E + K - 1) if z == y else 1 / (E + K - 1) for z in range(K)] for y in range(K)]
+    norm = E + num_classes - 1
+    return [[E / norm if z == y else 1 / norm for z in range(num_classes)] for y in range(num_classes)]
 
 
 def top_k_exact(prior, k: int) -> list[int]:
@@ -97,17 +98,17 @@ def k_star_exact(prior, E) -> int:
     return 1 + w.index(max(w))
 
 
-def vector_channel_exact(K: int, R) -> list[list[Fraction]]:
+def vector_channel_exact(num_classes: int, R) -> list[list[Fraction]]:
     """000 eq. (12)-(13) with R = e^{ε/2}: P(z | y) = prod_j P(Z(j) = z(j) | y), column c has z(j) = (c >> j) & 1."""
-    K = check_int("K", K, low=1)
+    num_classes = check_int("num_classes", num_classes, low=1)
     R = _positive_rational("R", R)
     a, b = R / (1 + R), 1 / (1 + R)
     rows = []
-    for y in range(K):
+    for y in range(num_classes):
         row = []
-        for c in range(1 << K):
+        for c in range(1 << num_classes):
             p = Fraction(1)
-            for j in range(K):
+            for j in range(num_classes):
                 one = a if j == y else b
                 p *= one if (c >> j) & 1 else 1 - one
             row.append(p)

@@ -30,20 +30,20 @@ RTOL = 1e-6            # agreement target between the LP optima and the closed f
 TIME_BUDGET_S = 5.0    # "solves K = 100 in a few seconds on one core"
 
 
-def sample_prior(kind: str, K: int, rng: np.random.Generator) -> np.ndarray:
+def sample_prior(kind: str, num_classes: int, rng: np.random.Generator) -> np.ndarray:
     """A prior of shape (K,): ``dirichlet(α)``; ``sparse``: Dirichlet(1) on a random third of the
     labels, zeros elsewhere; ``ties``: masses proportional to integers in {1, 2, 3}."""
     check_choice("kind", kind, PRIOR_KINDS)
-    K = check_int("K", K, low=1)
+    num_classes = check_int("num_classes", num_classes, low=1)
     alpha = PRIOR_KINDS[kind]
     if alpha is not None:
-        return rng.dirichlet(np.full(K, alpha))
+        return rng.dirichlet(np.full(num_classes, alpha))
     if kind == "sparse":
-        m = max(1, K // 3)
-        p = np.zeros(K)
-        p[rng.choice(K, size=m, replace=False)] = rng.dirichlet(np.ones(m))
+        m = max(1, num_classes // 3)
+        p = np.zeros(num_classes)
+        p[rng.choice(num_classes, size=m, replace=False)] = rng.dirichlet(np.ones(m))
         return p
-    w = rng.integers(1, 4, size=K).astype(float)
+    w = rng.integers(1, 4, size=num_classes).astype(float)
     return w / w.sum()
 
 

@@ -22,14 +22,14 @@ __all__ = ["rrtopk_channel"]
 x, s = sp.symbols("x s", positive=True)
 
 
-def rrtopk_channel(K: int, k: int):
+def rrtopk_channel(num_classes: int, k: int):
     """Symbolic channel (rows y, columns output) with Y_k = {0, ..., k-1} (004 Algorithm 1)."""
     rows = []
-    for y in range(K):
+    for y in range(num_classes):
         if y < k:
-            rows.append([x / (x + k - 1) if z == y else 1 / (x + k - 1) if z < k else 0 for z in range(K)])
+            rows.append([x / (x + k - 1) if z == y else 1 / (x + k - 1) if z < k else 0 for z in range(num_classes)])
         else:
-            rows.append([sp.Rational(1, k) if z < k else 0 for z in range(K)])
+            rows.append([sp.Rational(1, k) if z < k else 0 for z in range(num_classes)])
     return sp.Matrix(rows)
 
 

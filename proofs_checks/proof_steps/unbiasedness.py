@@ -18,9 +18,9 @@ from .rrtopk import rrtopk_channel, x
 __all__ = ["debiased_gradient", "debiased_loss"]
 
 
-def debiased_gradient(g_out, grads, K):
+def debiased_gradient(g_out, grads, num_classes):
     """004 eq. (7): (x+K-1)/(x-1) (g - sum_k grad_k/(x+K-1)) for the gradient g at the output label."""
-    return (x + K - 1) / (x - 1) * (g_out - sum(grads) / (x + K - 1))
+    return (x + num_classes - 1) / (x - 1) * (g_out - sum(grads) / (x + num_classes - 1))
 
 
 def debiased_loss(l_out, losses_top_k, k):

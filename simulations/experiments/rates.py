@@ -78,17 +78,6 @@ __all__ = ["PROFILE_SIZES", "CaseFit", "diagnose", "fit_case", "RateCase", "Rate
            "n_for_scale", "plot_rate_study", "rate_trial", "rate_trial_point_level", "run_rate_grids",
            "slope_table_markdown", "verdict"]
 
-#: tuning algorithm -> (task of limits' Table 1, privacy model, kind of estimator)
-ALGORITHMS = {
-    "local_classification": ("classification", "local", "bins"),
-    "central_classification": ("classification", "central", "bins"),
-    "local_regression": ("regression", "local", "knn"),
-    "central_regression": ("regression", "central", "bins"),
-    "local_regression_heavy_tailed": ("regression_heavy_tailed", "local", "knn"),
-    "central_regression_heavy_tailed": ("regression_heavy_tailed", "central", "bins"),
-}
-
-
 @dataclass(frozen=True, slots=True)
 class Sizes:
     """Size of a profile.
@@ -128,7 +117,7 @@ PROFILE_SIZES = {
 class RatePoint:
     """One experiment point (the engine's config): algorithm, construction and sample size.
 
-    algorithm : a key of :data:`ALGORITHMS` (``limits.tuning`` names).
+    algorithm : a key of :data:`limits.ALGORITHMS` (its task, privacy model and bins/kNN are read there).
     d, beta, gamma, p, eps : dimension, Hölder exponent, margin exponent (classification), moment
         order (heavy tails), privacy parameter.
     N : sample size.
@@ -166,7 +155,7 @@ def construction(pt: RatePoint, rng: np.random.Generator):
     (003 eqs. (36)-(37)); regression: every cube with a Rademacher sign, labels ±1 (eq. (121));
     heavy tails: the three-point law of eq. (156) with ``T`` of eq. (159).
     """
-    task = ALGORITHMS[pt.algorithm][0]
+    task = limits.ALGORITHMS[pt.algorithm].task
     if pt.benchmark:
         return benchmark_law(pt)
     h = 1.0 / (pt.g if pt.law_g is None else pt.law_g)
@@ -188,7 +177,7 @@ def benchmark_law(pt: RatePoint):
     for regression the construction at ``g = 4`` (bounded) or the three-point law at ``h = 1/4``
     (heavy tails) with signs from a fixed seed. Every cube carries a bump, so these are fixed smooth
     laws of the class, as hard at small N as the construction at h = 1/4 and easier for large N."""
-    task = ALGORITHMS[pt.algorithm][0]
+    task = limits.ALGORITHMS[pt.algorithm].task
     rng = np.random.default_rng(BENCHMARK_SEED)
     if task == "classification":
         return BoundaryClassification(d=pt.d, kappa=pt.beta)
@@ -206,10 +195,10 @@ def estimator(pt: RatePoint):
 
 @lru_cache(maxsize=256)
 def _prototype(pt: RatePoint):
-    _, _, kind = ALGORITHMS[pt.algorithm]
-    T = 1.0 if pt.algorithm in ("local_regression", "central_regression") else None  # labels are ±1
-    scale = {"h": 1.0 / pt.g} if kind == "bins" else {"k": pt.k}
-    return make_estimator(pt.algorithm, N=pt.N, beta=pt.beta, d=pt.d, eps=pt.eps, p=pt.p, T=T, **scale)
+    alg = limits.ALGORITHMS[pt.algorithm]
+    T = 1.0 if alg.private and alg.task == "regression" else None  # labels are ±1 (003 Assumption 2)
+    scale = {"h": 1.0 / pt.g} if alg.neighbourhood == "bins" else {"k": pt.k}
+    return make_estimator(pt.algorithm, N=pt.N, beta=pt.beta, d=pt.d, epsilon=pt.eps, p=pt.p, T=T, **scale)
 
 
 def excess_risk(law, est, X_eval=None) -> float:
@@ -231,7 +220,7 @@ def rate_trial(pt: RatePoint, trial: int, root_seed: int) -> dict:
     """
     data, privacy, ev = trial_streams(pt, trial, root_seed)
     law = construction(pt, data)
-    if ALGORITHMS[pt.algorithm][2] == "bins":
+    if limits.ALGORITHMS[pt.algorithm].neighbourhood == "bins":
         return count_level_terms(law, estimator(pt), pt.N, data, privacy, ev)
     return point_level_excess(pt, law, data, privacy, ev)
 
@@ -285,15 +274,15 @@ class RateCase:
 
     @property
     def task(self) -> str:
-        return ALGORITHMS[self.algorithm][0]
+        return limits.ALGORITHMS[self.algorithm].task
 
     @property
     def privacy(self) -> str:
-        return ALGORITHMS[self.algorithm][1]
+        return limits.ALGORITHMS[self.algorithm].privacy
 
     @property
     def kind(self) -> str:
-        return ALGORITHMS[self.algorithm][2]
+        return limits.ALGORITHMS[self.algorithm].neighbourhood
 
     @property
     def label(self) -> str:
@@ -344,7 +333,7 @@ def tuned_scale(case: RateCase, N: float) -> float:
             raise ValueError(f"eps * N must be >= 1 for the privacy branch of the tuning, got eps*N={case.eps * N!r}")
         return min(1.0, float(_unrounded(case.algorithm, "h", case.branch)(N, case.eps, case.beta, case.d, p, 2)))
     if case.kind == "bins":
-        return limits.tuning(case.algorithm, N=N, eps=case.eps, beta=case.beta, d=case.d, p=case.p)["h"]
+        return limits.tuning(case.algorithm, N=N, epsilon=case.eps, beta=case.beta, d=case.d, p=case.p)["h"]
     k = _unrounded(case.algorithm, "k")(N, case.eps, case.beta, case.d, p, 2)
     return (k / N) ** (1.0 / case.d)
 
@@ -386,7 +375,7 @@ def grid_for_case(case: RateCase, sizes: Sizes) -> list[RatePoint]:
         N = int(round(n_for_scale(case, g)))
         k = None
         if case.kind == "knn":
-            k = limits.tuning(case.algorithm, N=N, eps=case.eps, beta=case.beta, d=case.d, p=case.p)["k"]
+            k = limits.tuning(case.algorithm, N=N, epsilon=case.eps, beta=case.beta, d=case.d, p=case.p)["k"]
         points.append(RatePoint(algorithm=case.algorithm, d=case.d, beta=case.beta, eps=case.eps, N=N, g=g,
                                 gamma=case.gamma, p=case.p, k=k, C_M=case.C_M, M_p=case.M_p,
                                 n_eval=sizes.n_eval if case.kind == "knn" else None))
@@ -401,7 +390,7 @@ def predicted_terms(pt: RatePoint) -> dict:
     rng = np.random.default_rng(BENCHMARK_SEED)
     law = construction(pt, rng)
     out = expected_terms(law, estimator(pt), pt.N, pt.eps)
-    if ALGORITHMS[pt.algorithm][0] == "classification":
+    if limits.ALGORITHMS[pt.algorithm].task == "classification":
         h = 1.0 / pt.g
         mean_m = min(pt.g ** pt.d, max(1.0, pt.C_M * h ** (pt.gamma * pt.beta - pt.d)))
         out = {k: v * mean_m / law.field.num_bumps for k, v in out.items()}
@@ -443,8 +432,8 @@ def compute_rate_study(ctx, name: str, cases: list[RateCase], *, intro: str) -> 
     table = {}
     for res in results:
         part = summarize(res, metrics=["excess"])
-        for k in table.keys() | part.keys():
-            n_old = len(next(iter(table.values()))) if table else 0
+        n_old = len(next(iter(table.values()))) if table else 0
+        for k in part:  # columns in order of first appearance (a set union would order them by string hash)
             table.setdefault(k, [""] * n_old)
         n_part = len(part["mean"])
         for k in table:

@@ -71,7 +71,7 @@ def benchmark_trial(pt: BenchmarkPoint, trial: int, root_seed: int) -> dict:
     T = None if pt.task == "classification" else law.sup_abs_eta() + NOISE  # Assumption 2's label bound
     out = []
     for algorithm, eps, h in pt.algorithms:
-        est = make_estimator(algorithm, N=pt.N, beta=pt.beta, d=pt.d, eps=eps, h=h,
+        est = make_estimator(algorithm, N=pt.N, beta=pt.beta, d=pt.d, epsilon=eps, h=h,
                              T=T if algorithm in ("local_regression", "central_regression") else None)
         out.append(excess_risk(law, est.fit(X, Y, privacy), X_eval))
     return {"excess": np.array(out)}
@@ -83,7 +83,7 @@ def _gamma(task, beta):
 
 def _central_h(algorithm, N, eps, beta, d):
     """The tuned bin width of a central algorithm (to fit its non-private counterpart on the same bins)."""
-    return limits.tuning(algorithm, N=N, eps=eps, beta=beta, d=d)["h"]
+    return limits.tuning(algorithm, N=N, epsilon=eps, beta=beta, d=d)["h"]
 
 
 # ---------------------------------------------------------------------------- eps collapse

@@ -141,17 +141,17 @@ def _claims() -> list[Claim]:
     claims.append(Claim("Local DP of features and labels is slower: (Nε²)^(-β(γ+1)/(2β+2d)) (003 Remark 1(2))",
                         eq(m, cls_full) and m < cls_np, cls_full, m, ref))
     eps = 0.5
-    m = limits.privacy_cost("classification", "local", target=1e-3, eps=eps, **_kw("classification"))
+    m = limits.privacy_cost("classification", "local", target=1e-3, epsilon=eps, **_kw("classification"))
     claims.append(Claim("N privatized labels are worth Nε² clean ones: sample-size factor 1/ε² at ε=0.5 "
                         "(003 Remark 1(1))", math.isclose(m, 1 / eps**2, rel_tol=1e-9), 1 / eps**2, m, ref))
     n_grid = np.logspace(0, 12, 25)
-    ratio = limits.minimax_rate("regression", "local", N=n_grid, eps=2.0, **_kw("regression")) / \
+    ratio = limits.minimax_rate("regression", "local", N=n_grid, epsilon=2.0, **_kw("regression")) / \
         limits.minimax_rate("regression", "none", N=n_grid, **_kw("regression"))
     claims.append(Claim("Local rate equals the non-private rate for ε >= 1 (ε² ∧ 1; max ratio over N at ε=2)",
                         bool(np.all(ratio == 1.0)), 1.0, float(ratio.max()), "N = 1 .. 1e12"))
     a, bb = reg_np, reg_central
     want = eps ** (-bb / (bb - a))
-    m = limits.crossover("regression", "central", eps=eps, **_kw("regression"))
+    m = limits.crossover("regression", "central", epsilon=eps, **_kw("regression"))
     claims.append(Claim("Central regression: the privacy term stops dominating at N = ε^(-b/(b-a)) (ε=0.5)",
                         math.isclose(m, want, rel_tol=1e-12), want, m, f"a = 2β/(2β+d), b = 2β/(d+β); {ref}"))
     return claims
@@ -174,7 +174,7 @@ def compute(ctx) -> ExperimentResult:
     for t in tasks:
         for pr, eps_list in (("none", (math.inf,)), ("local", EPS_GRID), ("central", EPS_GRID)):
             for eps in eps_list:
-                r = limits.minimax_rate(t, pr, N=n_grid, eps=None if pr == "none" else eps, **_kw(t))
+                r = limits.minimax_rate(t, pr, N=n_grid, epsilon=None if pr == "none" else eps, **_kw(t))
                 curves["task"] += [t] * n_grid.size
                 curves["privacy"] += [pr] * n_grid.size
                 curves["eps"] += [eps] * n_grid.size

@@ -100,7 +100,7 @@ def _expected_exp_wrong(mu: float, sd: float, eps: float) -> float:
     return float(np.sum(_GH_W * special.expit(-eps * D / 2.0)) / math.sqrt(2 * math.pi))
 
 
-def expected_terms(law, est, N: float, eps: float) -> dict:
+def expected_terms(law, est, N: float, epsilon: float) -> dict:
     """The three terms predicted by the theorems' error expansions (no simulation); see the module text.
 
     Classification: K = 2 and the aligned construction (bins = cubes) only.
@@ -120,7 +120,7 @@ def expected_terms(law, est, N: float, eps: float) -> dict:
             k = int(np.count_nonzero(np.isclose(gap, cell_gap, rtol=1e-9, atol=0)))
             mu, sd = N * cell_gap, math.sqrt(n)
             p_maj = float(special.ndtr(-mu / sd))
-            p_exp = _expected_exp_wrong(mu, sd, eps)
+            p_exp = _expected_exp_wrong(mu, sd, epsilon)
             sampling += k * cell_gap * p_maj
             privacy += k * cell_gap * (p_exp - p_maj)
         return {"bias": bias, "sampling": sampling, "privacy": privacy}
@@ -129,6 +129,6 @@ def expected_terms(law, est, N: float, eps: float) -> dict:
     mean = np.divide(masses @ v, w, out=np.zeros(G), where=w > 0)
     second = np.divide(masses @ (v * v), w, out=np.zeros(G), where=w > 0)
     sampling = float(np.sum(second - mean ** 2)) / N  # ∑_l P_l Var_l / n_l with n_l ≈ N P_l
-    privacy = 8.0 * est.T ** 2 / (eps * N * vol) ** 2
+    privacy = 8.0 * est.T ** 2 / (epsilon * N * vol) ** 2
     return {"bias": bias, "sampling": sampling, "privacy": privacy}
 

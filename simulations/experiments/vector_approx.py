@@ -103,9 +103,9 @@ class VectorPoint:
         check_choice("score", self.score, ("expected", "sampled"))
 
 
-def panel_sigma(panel: str, K: int) -> float:
+def panel_sigma(panel: str, num_classes: int) -> float:
     """σ of a panel: (a) 0.05, (b) 2/K (000 Section 5.1)."""
-    return SIGMA_A if check_choice("panel", panel, PANELS) == "a" else 2.0 / K
+    return SIGMA_A if check_choice("panel", panel, PANELS) == "a" else 2.0 / num_classes
 
 
 def trial_predictions(cfg: VectorPoint, t: int, root_seed: int):

@@ -168,9 +168,9 @@ def compute(ctx) -> ExperimentResult:
                             data={"rows": rows, "K_grid": list(prof.K_grid), "N_grid": list(prof.N_grid)})
 
 
-def hoeffding_term(K: int, k: int, delta: float) -> float:
+def hoeffding_term(num_classes: int, k: int, delta: float) -> float:
     """First term of 000 eq. (34), ``√(ln(2K/δ)/(2k))`` (Hoeffding, eq. (32))."""
-    return math.sqrt(math.log(2 * K / delta) / (2 * k))
+    return math.sqrt(math.log(2 * num_classes / delta) / (2 * k))
 
 
 def _rng(rows, key):

@@ -7,7 +7,7 @@ import pytest
 
 import limits
 
-BASE = dict(task="classification", privacy="central", N=100.0, eps=0.5, beta=1.0, d=2, gamma=1.0, p=None, K=2)
+BASE = dict(task="classification", privacy="central", N=100.0, epsilon=0.5, beta=1.0, d=2, gamma=1.0, p=None, num_classes=2)
 
 BAD = [
     (dict(task="clustering"), "task"),
@@ -15,12 +15,12 @@ BAD = [
     (dict(N=0.5), "N"), (dict(N=0), "N"), (dict(N=-3), "N"), (dict(N=float("nan")), "N"),
     (dict(N=float("inf")), "N"), (dict(N=[1.0, 0.9]), "N"), (dict(N=[]), "N"), (dict(N="100"), "N"),
     (dict(N=True), "N"), (dict(N=[1, np.nan]), "N"), (dict(N=1 + 2j), "N"),
-    (dict(eps=0.0), "eps"), (dict(eps=-0.1), "eps"), (dict(eps=None), "eps"), (dict(eps=[0.5, 0.0]), "eps"),
-    (dict(eps=float("inf")), "eps"), (dict(eps=float("nan")), "eps"),
+    (dict(epsilon=0.0), "epsilon"), (dict(epsilon=-0.1), "epsilon"), (dict(epsilon=None), "epsilon"), (dict(epsilon=[0.5, 0.0]), "epsilon"),
+    (dict(epsilon=float("inf")), "epsilon"), (dict(epsilon=float("nan")), "epsilon"),
     (dict(beta=0.0), "beta"), (dict(beta=-1.0), "beta"), (dict(beta=float("nan")), "beta"), (dict(beta="1"), "beta"),
     (dict(d=0), "d"), (dict(d=2.0), "d"), (dict(d=1.5), "d"), (dict(d=-1), "d"), (dict(d=True), "d"),
     (dict(gamma=None), "gamma"), (dict(gamma=-0.5), "gamma"), (dict(gamma=float("inf")), "gamma"),
-    (dict(K=1), "K"), (dict(K=2.5), "K"), (dict(K=3.0), "K"),
+    (dict(num_classes=1), "num_classes"), (dict(num_classes=2.5), "num_classes"), (dict(num_classes=3.0), "num_classes"),
     (dict(task="regression_heavy_tailed", p=None), "p"),
     (dict(task="regression_heavy_tailed", p=1.99), "p"),
     (dict(task="regression_heavy_tailed", p=float("inf")), "p"),
@@ -37,11 +37,11 @@ def test_rate_functions_reject(fn, change, name):
         getattr(limits, fn)(task, privacy, **kw)
 
 
-@pytest.mark.parametrize("change,name", [c for c in BAD if not {"N", "eps", "K"} & set(c[0])])  # no N, eps, K
+@pytest.mark.parametrize("change,name", [c for c in BAD if not {"N", "epsilon", "num_classes"} & set(c[0])])  # no N, epsilon, num_classes
 def test_rate_exponent_rejects(change, name):
     kw = dict(BASE, **change)
     task, privacy = kw.pop("task"), kw.pop("privacy")
-    for drop in ("N", "eps", "K"):
+    for drop in ("N", "epsilon", "num_classes"):
         kw.pop(drop)
     with pytest.raises(ValueError, match=rf"\b{name}\b"):
         limits.rate_exponent(task, privacy, **kw)
@@ -62,7 +62,7 @@ def test_other_names_rejected():
     with pytest.raises(ValueError, match="term"):
         limits.rate_exponent("regression", "local", beta=1.0, d=2, term="privacy")
     with pytest.raises(ValueError, match="variant"):
-        limits.minimax_rate("regression", "local", N=10.0, eps=1.0, beta=1.0, d=2, variant="typo")
+        limits.minimax_rate("regression", "local", N=10.0, epsilon=1.0, beta=1.0, d=2, variant="typo")
     with pytest.raises(ValueError, match="task"):
         limits.symbolic_rate("ranking", "local")
     with pytest.raises(ValueError, match="privacy"):
@@ -74,7 +74,7 @@ def test_other_names_rejected():
 def test_eps_optional_for_nonprivate_only():
     assert limits.minimax_rate("regression", "none", N=100.0, beta=1.0, d=2) == pytest.approx(0.1)
     for privacy in ("local", "central", "local_full"):
-        with pytest.raises(ValueError, match="eps"):
+        with pytest.raises(ValueError, match="epsilon"):
             limits.minimax_rate("regression", privacy, N=100.0, beta=1.0, d=2)
 
 
@@ -86,14 +86,14 @@ def test_out_of_range_raises_instead_of_nan_or_zero():
 
 def test_extreme_but_representable_values_are_exact():
     # computed in log space: (N(ε²∧1))^(-β/(β+d)) with N = 1, ε = 1e-300, β = 1, d = 2 is (1e-600)^(-1/3)
-    got = limits.minimax_rate("regression", "local_full", N=1.0, eps=1e-300, beta=1.0, d=2)
+    got = limits.minimax_rate("regression", "local_full", N=1.0, epsilon=1e-300, beta=1.0, d=2)
     assert got == pytest.approx(1e200, rel=1e-12)
     # N^(-1/2) + (εN)^(-2/3) with N = ε = 1e300: the privacy term (1e-400) underflows, the total is 1e-150
-    got = limits.minimax_rate("regression", "central", N=1e300, eps=1e300, beta=1.0, d=2)
+    got = limits.minimax_rate("regression", "central", N=1e300, epsilon=1e300, beta=1.0, d=2)
     assert got == pytest.approx(1e-150, rel=1e-12)
 
 
 def test_numpy_scalar_and_integer_inputs_accepted():
-    a = limits.minimax_rate("classification", "local", N=np.int64(100), eps=np.float32(0.5), beta=np.float64(1),
-                            d=np.int32(2), gamma=0, K=np.int64(3))
+    a = limits.minimax_rate("classification", "local", N=np.int64(100), epsilon=np.float32(0.5), beta=np.float64(1),
+                            d=np.int32(2), gamma=0, num_classes=np.int64(3))
     assert a == pytest.approx((100 * 0.25) ** (-1 / 4), rel=1e-6)

@@ -26,18 +26,18 @@ CASES = [
 @pytest.mark.parametrize("eps", [0.05, 0.7, 4.0])
 @pytest.mark.parametrize("target", [1e-2, 1e-4])
 def test_round_trip(task, kw, privacy, eps, target, log_factors, variant):
-    n = limits.sample_complexity(task, privacy, target=target, eps=eps, K=7, log_factors=log_factors,
+    n = limits.sample_complexity(task, privacy, target=target, epsilon=eps, num_classes=7, log_factors=log_factors,
                                  variant=variant, **kw)
     if n < 1:  # the target is already met by one sample (rates have constants 1)
         pytest.skip("target met below N = 1")
-    back = limits.minimax_rate(task, privacy, N=n, eps=eps, K=7, log_factors=log_factors, variant=variant, **kw)
+    back = limits.minimax_rate(task, privacy, N=n, epsilon=eps, num_classes=7, log_factors=log_factors, variant=variant, **kw)
     assert back == pytest.approx(target, rel=1e-10)
 
 
 def test_one_term_closed_form():
     # (N (ε²∧1))^(-β(γ+1)/(2β+d)) = t  <=>  N = t^(-(2β+d)/(β(γ+1))) / (ε²∧1)
     b, g, d, eps, t = 1.0, 1.0, 2, 0.3, 1e-3
-    n = limits.sample_complexity("classification", "local", target=t, eps=eps, beta=b, gamma=g, d=d)
+    n = limits.sample_complexity("classification", "local", target=t, epsilon=eps, beta=b, gamma=g, d=d)
     assert n == pytest.approx(t ** (-(2 * b + d) / (b * (g + 1))) / eps**2, rel=1e-12)
 
 
@@ -45,7 +45,7 @@ def test_max_cell_closed_form():
     # Theorem 10 cell: (Nε²)^(-a_p) ∨ N^(-a) = t  <=>  N = max(t^(-1/a_p)/ε², t^(-1/a))
     b, d, p, eps, t = 1.0, 2, 3.0, 0.5, 1e-3
     a, ap = 2 * b / (2 * b + d), 2 * b * (p - 1) / (2 * p * b + d * (p - 1))
-    n = limits.sample_complexity("regression_heavy_tailed", "local", target=t, eps=eps, beta=b, d=d, p=p)
+    n = limits.sample_complexity("regression_heavy_tailed", "local", target=t, epsilon=eps, beta=b, d=d, p=p)
     assert n == pytest.approx(max(t ** (-1 / ap) / eps**2, t ** (-1 / a)), rel=1e-12)
 
 
@@ -53,7 +53,7 @@ def test_max_cell_closed_form():
 @pytest.mark.parametrize("eps", [0.01, 0.2, 0.5, 1.0, 3.0])
 def test_local_privacy_cost_is_one_over_eps2_wedge_1(task, eps):
     """003 Remark 1(1) and the text after Theorem 6: sample complexity larger by 1/(ε² ∧ 1)."""
-    cost = limits.privacy_cost(task, "local", target=1e-3, eps=eps, beta=1.0, d=2, gamma=0.5)
+    cost = limits.privacy_cost(task, "local", target=1e-3, epsilon=eps, beta=1.0, d=2, gamma=0.5)
     assert cost == pytest.approx(1 / min(eps**2, 1.0), rel=1e-12)
 
 
@@ -71,12 +71,12 @@ def test_central_privacy_cost_vanishes(task, kw):
         # N^(-a) + (εN)^(-a) = t gives N = (t / (1 + ε^(-a)))^(-1/a), a constant factor (1 + ε^(-a))^(1/a).
         assert b == pytest.approx(a, rel=1e-15) and a == pytest.approx(2 * kw["beta"] / (2 * kw["beta"] + kw["d"]))
         for t in (1e-2, 1e-4, 1e-6, 1e-8):
-            cost = limits.privacy_cost(task, "central", target=t, eps=eps, **kw)
+            cost = limits.privacy_cost(task, "central", target=t, epsilon=eps, **kw)
             assert cost == pytest.approx((1 + eps ** (-a)) ** (1 / a), rel=1e-10)
         return
     costs = []
     for t in (1e-2, 1e-4, 1e-6, 1e-8):
-        cost = limits.privacy_cost(task, "central", target=t, eps=eps, **kw)
+        cost = limits.privacy_cost(task, "central", target=t, epsilon=eps, **kw)
         n_np = t ** (-1 / a)
         delta = (eps * n_np) ** (-b) / t
         if delta < 1:
@@ -88,12 +88,12 @@ def test_central_privacy_cost_vanishes(task, kw):
 
 def test_sample_complexity_arrays():
     t = np.array([1e-2, 1e-3, 1e-4])
-    out = limits.sample_complexity("regression", "central", target=t, eps=0.5, beta=1.0, d=2)
+    out = limits.sample_complexity("regression", "central", target=t, epsilon=0.5, beta=1.0, d=2)
     assert out.shape == (3,)
     for i in range(3):
-        assert out[i] == limits.sample_complexity("regression", "central", target=float(t[i]), eps=0.5, beta=1.0, d=2)
+        assert out[i] == limits.sample_complexity("regression", "central", target=float(t[i]), epsilon=0.5, beta=1.0, d=2)
     assert np.all(np.diff(out) > 0)
-    grid = limits.sample_complexity("regression", "local", target=t[:, None], eps=np.array([0.1, 1.0]), beta=1.0, d=2)
+    grid = limits.sample_complexity("regression", "local", target=t[:, None], epsilon=np.array([0.1, 1.0]), beta=1.0, d=2)
     assert grid.shape == (3, 2)
 
 
@@ -103,45 +103,45 @@ def test_crossover_central(task, kw, eps):
     """(εN)^(-b) = N^(-a)  <=>  N = ε^(-b/(b-a)); above it the non-private term dominates."""
     a = limits.rate_exponent(task, "central", term="nonprivate", **kw)
     b = limits.rate_exponent(task, "central", term="privacy", **kw)
-    n = limits.crossover(task, "central", eps=eps, **kw)
+    n = limits.crossover(task, "central", epsilon=eps, **kw)
     assert n == pytest.approx(eps ** (-b / (b - a)), rel=1e-12)
     if n >= 1:
-        rt = limits.rate_terms(task, "central", N=n, eps=eps, **kw)
+        rt = limits.rate_terms(task, "central", N=n, epsilon=eps, **kw)
         assert rt.terms["privacy"] == pytest.approx(rt.terms["nonprivate"], rel=1e-10)
-        assert limits.rate_terms(task, "central", N=n * 2, eps=eps, **kw).dominant == "nonprivate"
+        assert limits.rate_terms(task, "central", N=n * 2, epsilon=eps, **kw).dominant == "nonprivate"
         if n / 2 >= 1:
-            assert limits.rate_terms(task, "central", N=n / 2, eps=eps, **kw).dominant == "privacy"
+            assert limits.rate_terms(task, "central", N=n / 2, epsilon=eps, **kw).dominant == "privacy"
 
 
 def test_crossover_local_heavy_tailed_is_where_privacy_starts_dominating():
     # β=1, d=2, p=3: N^(-1/2) = (9N)^(-2/5)  <=>  N = 9^4 (ε = 3 so that the privacy term starts smaller)
     kw = dict(beta=1.0, d=2, p=3.0)
-    n = limits.crossover("regression_heavy_tailed", "local", eps=3.0, **kw)
+    n = limits.crossover("regression_heavy_tailed", "local", epsilon=3.0, **kw)
     assert n == pytest.approx(9.0**4, rel=1e-12)
-    assert limits.rate_terms("regression_heavy_tailed", "local", N=n * 2, eps=3.0, **kw).dominant == "privacy"
-    assert limits.rate_terms("regression_heavy_tailed", "local", N=n / 2, eps=3.0, **kw).dominant == "nonprivate"
+    assert limits.rate_terms("regression_heavy_tailed", "local", N=n * 2, epsilon=3.0, **kw).dominant == "privacy"
+    assert limits.rate_terms("regression_heavy_tailed", "local", N=n / 2, epsilon=3.0, **kw).dominant == "nonprivate"
 
 
 def test_crossover_errors():
     with pytest.raises(ValueError, match="one-term"):
-        limits.crossover("regression", "local", eps=0.5, beta=1.0, d=2)
+        limits.crossover("regression", "local", epsilon=0.5, beta=1.0, d=2)
     with pytest.raises(ValueError, match="no crossover"):
-        limits.crossover("regression_heavy_tailed", "central", eps=0.5, beta=1.0, d=2, p=2.0)
+        limits.crossover("regression_heavy_tailed", "central", epsilon=0.5, beta=1.0, d=2, p=2.0)
     with pytest.raises(ValueError, match="eps"):
-        limits.crossover("regression", "central", eps=None, beta=1.0, d=2)
+        limits.crossover("regression", "central", epsilon=None, beta=1.0, d=2)
     with pytest.raises(ValueError, match="eps"):
-        limits.crossover("regression", "central", eps=[0.5, 1.0], beta=1.0, d=2)
+        limits.crossover("regression", "central", epsilon=[0.5, 1.0], beta=1.0, d=2)
 
 
 @pytest.mark.parametrize("target", [0.0, -1.0, float("nan"), float("inf"), [1e-2, 0.0]])
 def test_invalid_target(target):
     with pytest.raises(ValueError, match="target"):
-        limits.sample_complexity("regression", "local", target=target, eps=0.5, beta=1.0, d=2)
+        limits.sample_complexity("regression", "local", target=target, epsilon=0.5, beta=1.0, d=2)
 
 
 def test_privacy_cost_none_is_one():
     assert limits.privacy_cost("regression", "none", target=1e-3, beta=1.0, d=2) == 1.0
-    assert math.isclose(limits.privacy_cost("regression", "local", target=1e-3, eps=2.0, beta=1.0, d=2), 1.0)
+    assert math.isclose(limits.privacy_cost("regression", "local", target=1e-3, epsilon=2.0, beta=1.0, d=2), 1.0)
 
 
 def test_sample_complexity_beyond_float_range_raises():

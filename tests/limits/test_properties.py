@@ -16,7 +16,7 @@ params = st.fixed_dictionaries({
     "d": st.integers(1, 12),
     "gamma": st.floats(0.0, 5.0),
     "p": st.floats(2.0, 50.0),
-    "K": st.integers(2, 1000),
+    "num_classes": st.integers(2, 1000),
 })
 log_n = st.floats(0.0, 30.0)            # N in [1, e^30]
 log_eps = st.floats(-8.0, 5.0)          # ε in [3e-4, 150]
@@ -30,7 +30,7 @@ SETTINGS = settings(max_examples=150, deadline=None)
 def test_non_increasing_in_N(cell, kw, l1, l2, le, fl):
     task, privacy = cell
     lo, hi = sorted((l1, l2))
-    r = [limits.minimax_rate(task, privacy, N=math.exp(x), eps=math.exp(le), log_factors=fl[0], variant=fl[1], **kw)
+    r = [limits.minimax_rate(task, privacy, N=math.exp(x), epsilon=math.exp(le), log_factors=fl[0], variant=fl[1], **kw)
          for x in (lo, hi)]
     assert r[1] <= r[0] * (1 + 1e-12)
     assert all(math.isfinite(v) and v > 0 for v in r)
@@ -41,7 +41,7 @@ def test_non_increasing_in_N(cell, kw, l1, l2, le, fl):
 def test_non_increasing_in_eps(cell, kw, ln, e1, e2, fl):
     task, privacy = cell
     lo, hi = sorted((e1, e2))
-    r = [limits.minimax_rate(task, privacy, N=math.exp(ln), eps=math.exp(x), log_factors=fl[0], variant=fl[1], **kw)
+    r = [limits.minimax_rate(task, privacy, N=math.exp(ln), epsilon=math.exp(x), log_factors=fl[0], variant=fl[1], **kw)
          for x in (lo, hi)]
     assert r[1] <= r[0] * (1 + 1e-12)
 
@@ -52,7 +52,7 @@ def test_private_rate_never_below_nonprivate(cell, kw, le):
     """No private rate is below the non-private one (equal for local label DP with ε >= 1)."""
     task, privacy = cell
     for n in (1.0, 1e3, 1e9):
-        priv = limits.minimax_rate(task, privacy, N=n, eps=math.exp(le), **kw)
+        priv = limits.minimax_rate(task, privacy, N=n, epsilon=math.exp(le), **kw)
         nonp = limits.minimax_rate(task, "none", N=n, **kw)
         assert priv >= nonp * (1 - 1e-12)
 
@@ -63,10 +63,10 @@ def test_sample_complexity_round_trip(cell, kw, le, lt):
     task, privacy = cell
     eps, target = math.exp(le), math.exp(lt)
     try:
-        n = limits.sample_complexity(task, privacy, target=target, eps=eps, **kw)
+        n = limits.sample_complexity(task, privacy, target=target, epsilon=eps, **kw)
     except ValueError as err:  # only allowed when N is beyond floating-point range
         assert "beyond floating-point range" in str(err)
         return
     if 1 <= n <= 1e250:
-        back = limits.minimax_rate(task, privacy, N=n, eps=eps, **kw)
+        back = limits.minimax_rate(task, privacy, N=n, epsilon=eps, **kw)
         assert math.isclose(back, target, rel_tol=1e-9)

@@ -115,7 +115,7 @@ def test_values_match_table_formulas(N, eps):
         ("regression_heavy_tailed", "none"): N**-reg,
     }
     for (task, privacy), want in expected.items():
-        got = limits.minimax_rate(task, privacy, N=N, eps=eps, beta=b, d=d, gamma=g, p=p)
+        got = limits.minimax_rate(task, privacy, N=N, epsilon=eps, beta=b, d=d, gamma=g, p=p)
         assert isinstance(got, float)
         assert got == pytest.approx(want, rel=1e-12), (task, privacy)
 
@@ -124,9 +124,9 @@ def test_printed_variant_pins_table1():
     """003 Table 1 as printed: central bounded regression privacy term (εN)^(-2β/(d+2β)); local-full
     classification equal to the local label-DP cell."""
     N, eps, b, d, g = 1e5, 0.3, 1.0, 2, 1.0
-    got = limits.minimax_rate("regression", "central", N=N, eps=eps, beta=b, d=d, variant="printed")
+    got = limits.minimax_rate("regression", "central", N=N, epsilon=eps, beta=b, d=d, variant="printed")
     assert got == pytest.approx(N ** (-2 * b / (2 * b + d)) + (eps * N) ** (-2 * b / (d + 2 * b)), rel=1e-12)
-    got = limits.minimax_rate("classification", "local_full", N=N, eps=eps, beta=b, d=d, gamma=g, variant="printed")
+    got = limits.minimax_rate("classification", "local_full", N=N, epsilon=eps, beta=b, d=d, gamma=g, variant="printed")
     assert got == pytest.approx((N * min(eps**2, 1)) ** (-b * (g + 1) / (2 * b + d)), rel=1e-12)
     # printed central-regression privacy exponent equals the non-private one (the contradiction)
     assert limits.rate_exponent("regression", "central", beta=b, d=d, term="privacy", variant="printed") == \
@@ -148,7 +148,7 @@ def test_symbolic_rate_uses_public_symbols_and_matches_numeric():
     expr = limits.symbolic_rate("regression_heavy_tailed", "central")
     assert expr.free_symbols == {S.N, S.epsilon, S.beta, S.d, S.p}
     vals = {S.N: 1234, S.epsilon: sp.Rational(1, 3), S.beta: sp.Rational(3, 2), S.d: 2, S.p: 3}
-    num = limits.minimax_rate("regression_heavy_tailed", "central", N=1234, eps=1 / 3, beta=1.5, d=2, p=3)
+    num = limits.minimax_rate("regression_heavy_tailed", "central", N=1234, epsilon=1 / 3, beta=1.5, d=2, p=3)
     assert float(expr.subs(vals)) == pytest.approx(num, rel=1e-12)
     cls = limits.symbolic_rate("classification", "central", log_factors=True)
     assert S.K in cls.free_symbols and S.gamma in cls.free_symbols
@@ -161,17 +161,17 @@ def test_log_factors_are_ln_K_of_theorems_2_and_4(privacy, factor_terms):
     a, bb = b * (g + 1) / (2 * b + d), b * (g + 1) / (b + d)
     L = math.log(K)
     want = {"local": (N * eps**2 / L) ** -a, "central": (N / L) ** -a + (eps * N / L) ** -bb}[privacy]
-    got = limits.minimax_rate("classification", privacy, N=N, eps=eps, beta=b, gamma=g, d=d, K=K, log_factors=True)
+    got = limits.minimax_rate("classification", privacy, N=N, epsilon=eps, beta=b, gamma=g, d=d, num_classes=K, log_factors=True)
     assert got == pytest.approx(want, rel=1e-12)
     # without log factors K does not enter
-    assert limits.minimax_rate("classification", privacy, N=N, eps=eps, beta=b, gamma=g, d=d, K=10) == \
-        limits.minimax_rate("classification", privacy, N=N, eps=eps, beta=b, gamma=g, d=d, K=2)
+    assert limits.minimax_rate("classification", privacy, N=N, epsilon=eps, beta=b, gamma=g, d=d, num_classes=10) == \
+        limits.minimax_rate("classification", privacy, N=N, epsilon=eps, beta=b, gamma=g, d=d, num_classes=2)
 
 
 def test_log_factors_do_not_touch_cells_without_logs():
-    kw = dict(N=1e5, eps=0.4, beta=1.0, d=2)
+    kw = dict(N=1e5, epsilon=0.4, beta=1.0, d=2)
     for task, privacy in [("regression", "local"), ("regression", "central"), ("regression", "none")]:
-        assert limits.minimax_rate(task, privacy, log_factors=True, K=50, **kw) == \
+        assert limits.minimax_rate(task, privacy, log_factors=True, num_classes=50, **kw) == \
             limits.minimax_rate(task, privacy, **kw)
 
 
@@ -179,14 +179,14 @@ def test_broadcasting_and_scalar_types():
     N = np.array([[10.0], [1e3], [1e6]])
     eps = np.array([0.1, 0.5, 1.0, 4.0])
     kw = dict(beta=1.0, d=2, gamma=0.5)
-    out = limits.minimax_rate("classification", "central", N=N, eps=eps, **kw)
+    out = limits.minimax_rate("classification", "central", N=N, epsilon=eps, **kw)
     assert out.shape == (3, 4)
     for i in range(3):
         for j in range(4):
-            assert out[i, j] == limits.minimax_rate("classification", "central", N=float(N[i, 0]), eps=float(eps[j]), **kw)
+            assert out[i, j] == limits.minimax_rate("classification", "central", N=float(N[i, 0]), epsilon=float(eps[j]), **kw)
     assert isinstance(limits.minimax_rate("regression", "none", N=np.float64(10), beta=1, d=1), float)
     assert limits.minimax_rate("regression", "none", N=[1, 10, 100], beta=1, d=1).shape == (3,)
-    rt = limits.rate_terms("classification", "central", N=N, eps=eps, **kw)
+    rt = limits.rate_terms("classification", "central", N=N, epsilon=eps, **kw)
     assert rt.terms["privacy"].shape == (3, 4) and rt.dominant.shape == (3, 4)
     np.testing.assert_allclose(rt.total, rt.terms["privacy"] + rt.terms["nonprivate"], rtol=1e-15)
 
@@ -194,12 +194,12 @@ def test_broadcasting_and_scalar_types():
 def test_rate_terms_dominance_and_combine():
     # central regression, β=1, d=2: nonprivate N^(-1/2), privacy (εN)^(-2/3); equal at N = ε^(-4)
     eps = 0.5
-    rt = limits.rate_terms("regression", "central", N=[10.0, 1e3], eps=eps, beta=1, d=2)
+    rt = limits.rate_terms("regression", "central", N=[10.0, 1e3], epsilon=eps, beta=1, d=2)
     assert rt.combine == "sum" and list(rt.dominant) == ["privacy", "nonprivate"]  # crossover at 16
     assert rt.exponents == pytest.approx({"nonprivate": 0.5, "privacy": 2 / 3})
-    one = limits.rate_terms("regression", "local", N=100.0, eps=eps, beta=1, d=2)
+    one = limits.rate_terms("regression", "local", N=100.0, epsilon=eps, beta=1, d=2)
     assert one.combine == "single" and one.dominant == "rate" and one.total == one.terms["rate"]
-    mx = limits.rate_terms("regression_heavy_tailed", "local", N=1e8, eps=2.0, beta=1, d=1, p=3)
+    mx = limits.rate_terms("regression_heavy_tailed", "local", N=1e8, epsilon=2.0, beta=1, d=1, p=3)
     assert mx.combine == "max" and mx.total == max(mx.terms.values())
 
 
@@ -229,8 +229,8 @@ def test_heavy_local_tends_to_bounded_local_numerically(eps):
     b, d, N = 1.0, 2, 1e6
     p = 1e9
     da = abs(2 * b * (p - 1) / (2 * p * b + d * (p - 1)) - 2 * b / (2 * b + d))
-    heavy = limits.minimax_rate("regression_heavy_tailed", "local", N=N, eps=eps, beta=b, d=d, p=p)
-    bounded = limits.minimax_rate("regression", "local", N=N, eps=eps, beta=b, d=d)
+    heavy = limits.minimax_rate("regression_heavy_tailed", "local", N=N, epsilon=eps, beta=b, d=d, p=p)
+    bounded = limits.minimax_rate("regression", "local", N=N, epsilon=eps, beta=b, d=d)
     assert abs(math.log(heavy / bounded)) <= da * abs(math.log(N * eps**2)) * (1 + 1e-9) + 1e-15
 
 
@@ -239,13 +239,13 @@ def test_heavy_local_tends_to_bounded_local_numerically(eps):
 def test_local_rate_equals_nonprivate_for_eps_at_least_one(task, eps):
     """Remark 1(1) and the text after Theorem 6: ε² ∧ 1 = 1 for ε >= 1."""
     kw = dict(N=np.array([1.0, 1e3, 1e7]), beta=0.7, d=3, gamma=0.4)
-    np.testing.assert_array_equal(limits.minimax_rate(task, "local", eps=eps, **kw),
+    np.testing.assert_array_equal(limits.minimax_rate(task, "local", epsilon=eps, **kw),
                                   limits.minimax_rate(task, "none", **kw))
 
 
 def test_local_rate_strictly_above_nonprivate_for_small_eps():
     kw = dict(N=1e4, beta=1.0, d=2, gamma=1.0)
-    assert limits.minimax_rate("classification", "local", eps=0.5, **kw) > limits.minimax_rate("classification", "none", **kw)
+    assert limits.minimax_rate("classification", "local", epsilon=0.5, **kw) > limits.minimax_rate("classification", "none", **kw)
 
 
 def test_heavy_local_reaches_nonprivate_for_large_eps():
@@ -254,9 +254,9 @@ def test_heavy_local_reaches_nonprivate_for_large_eps():
     a, ap = 2 * b / (2 * b + d), 2 * b * (p - 1) / (2 * p * b + d * (p - 1))
     eps_star = math.sqrt(N ** (a / ap - 1))
     for eps in (eps_star * 1.01, eps_star * 100):
-        assert limits.minimax_rate("regression_heavy_tailed", "local", N=N, eps=eps, beta=b, d=d, p=p) == \
+        assert limits.minimax_rate("regression_heavy_tailed", "local", N=N, epsilon=eps, beta=b, d=d, p=p) == \
             limits.minimax_rate("regression_heavy_tailed", "none", N=N, beta=b, d=d, p=p)
-    assert limits.minimax_rate("regression_heavy_tailed", "local", N=N, eps=eps_star / 2, beta=b, d=d, p=p) > \
+    assert limits.minimax_rate("regression_heavy_tailed", "local", N=N, epsilon=eps_star / 2, beta=b, d=d, p=p) > \
         limits.minimax_rate("regression_heavy_tailed", "none", N=N, beta=b, d=d, p=p)
 
 
@@ -273,7 +273,7 @@ def test_central_privacy_term_decays_faster(task, params):
         assert priv == pytest.approx(nonp, rel=1e-13)
     else:
         assert priv > nonp
-        rt = limits.rate_terms(task, "central", N=[1e2, 1e8, 1e14], eps=0.5, **kw)
+        rt = limits.rate_terms(task, "central", N=[1e2, 1e8, 1e14], epsilon=0.5, **kw)
         ratio = rt.terms["privacy"] / rt.terms["nonprivate"]
         assert np.all(np.diff(ratio) < 0)
 

@@ -29,7 +29,7 @@ def test_rates_table_smoke(tmp_path):
     with open(folder / "rates_vs_N.csv") as fh:
         curves = list(csv.DictReader(fh))
     r = next(c for c in curves if c["task"] == "regression" and c["privacy"] == "central" and c["eps"] == "0.5")
-    assert float(r["rate"]) == limits.minimax_rate("regression", "central", N=float(r["N"]), eps=0.5, beta=1.0, d=2)
+    assert float(r["rate"]) == limits.minimax_rate("regression", "central", N=float(r["N"]), epsilon=0.5, beta=1.0, d=2)
     # the Markdown table shows the derived cell and footnotes the printed one
     assert cell_tex("regression", "central") in saved["notes"]
     assert "printed $" + cell_tex("regression", "central", "printed") in saved["notes"]

@@ -141,22 +141,22 @@ def test_theorem12_printed_h_does_not_balance(pv):
 def test_numeric_values_follow_the_theorems():
     Nv, ev, bv, dv, pv, Kv = 1e5, 0.4, 1.0, 2, 3.0, 5
     L = math.log(Kv)
-    t = limits.tuning("local_classification", N=Nv, eps=ev, beta=bv, d=dv, K=Kv)
+    t = limits.tuning("local_classification", N=Nv, epsilon=ev, beta=bv, d=dv, num_classes=Kv)
     assert t == {"h": pytest.approx((Nv * ev**2 / L) ** (-1 / (2 * bv + dv)), rel=1e-12)}
-    t = limits.tuning("central_classification", N=Nv, eps=ev, beta=bv, d=dv, K=Kv)
+    t = limits.tuning("central_classification", N=Nv, epsilon=ev, beta=bv, d=dv, num_classes=Kv)
     assert t["h"] == pytest.approx((L / (ev * Nv)) ** (1 / (bv + dv)) + (L / Nv) ** (1 / (2 * bv + dv)), rel=1e-12)
-    t = limits.tuning("central_classification", N=Nv, eps=ev, beta=bv, d=dv, K=Kv, log_factors=False)
+    t = limits.tuning("central_classification", N=Nv, epsilon=ev, beta=bv, d=dv, num_classes=Kv, log_factors=False)
     assert t["h"] == pytest.approx((1 / (ev * Nv)) ** (1 / (bv + dv)) + (1 / Nv) ** (1 / (2 * bv + dv)), rel=1e-12)
-    t = limits.tuning("local_regression", N=Nv, eps=ev, beta=bv, d=dv)
+    t = limits.tuning("local_regression", N=Nv, epsilon=ev, beta=bv, d=dv)
     assert t == {"k": round(Nv ** (2 * bv / (dv + 2 * bv)) * ev ** (-2 * dv / (dv + 2 * bv)))}
-    t = limits.tuning("central_regression", N=Nv, eps=ev, beta=bv, d=dv)
+    t = limits.tuning("central_regression", N=Nv, epsilon=ev, beta=bv, d=dv)
     assert t["h"] == pytest.approx(Nv ** (-1 / (2 * bv + dv)) + (ev * Nv) ** (-1 / (dv + bv)), rel=1e-12)
     D = 2 * pv * bv + dv * (pv - 1)
-    t = limits.tuning("local_regression_heavy_tailed", N=Nv, eps=ev, beta=bv, d=dv, p=pv)
+    t = limits.tuning("local_regression_heavy_tailed", N=Nv, epsilon=ev, beta=bv, d=dv, p=pv)
     k_expected = round(max(Nv ** (2 * pv * bv / D) * ev ** (-2 * dv * (pv - 1) / D), Nv ** (2 * bv / (2 * bv + dv))))
     assert t["k"] == k_expected
     assert t["T"] == pytest.approx((k_expected * ev**2) ** (1 / (2 * pv)), rel=1e-12)
-    t = limits.tuning("central_regression_heavy_tailed", N=Nv, eps=ev, beta=bv, d=dv, p=pv)
+    t = limits.tuning("central_regression_heavy_tailed", N=Nv, epsilon=ev, beta=bv, d=dv, p=pv)
     h_expected = Nv ** (-1 / (2 * bv + dv)) + (ev * Nv) ** (-(pv - 1) / (pv * bv + dv * (pv - 1)))
     assert t["h"] == pytest.approx(h_expected, rel=1e-12)
     assert t["T"] == pytest.approx((ev * Nv * h_expected**dv) ** (1 / pv), rel=1e-12)
@@ -164,22 +164,22 @@ def test_numeric_values_follow_the_theorems():
 
 def test_printed_variant_numeric():
     Nv, ev, bv, dv, pv = 1e5, 0.4, 1.0, 2, 3.0
-    t = limits.tuning("local_regression_heavy_tailed", N=Nv, eps=ev, beta=bv, d=dv, p=pv, variant="printed")
+    t = limits.tuning("local_regression_heavy_tailed", N=Nv, epsilon=ev, beta=bv, d=dv, p=pv, variant="printed")
     D = 2 * pv * bv + dv * (pv - 1)
     assert t["k"] == round(max((Nv * ev**2) ** (2 * pv * bv / D), Nv ** (2 * bv / (2 * bv + dv))))
-    t = limits.tuning("central_regression_heavy_tailed", N=Nv, eps=ev, beta=bv, d=dv, p=pv, variant="printed")
+    t = limits.tuning("central_regression_heavy_tailed", N=Nv, epsilon=ev, beta=bv, d=dv, p=pv, variant="printed")
     assert t["h"] == pytest.approx(Nv ** (-1 / (2 * bv + dv)) + (ev * Nv) ** (-1 / (pv * bv + dv * (pv - 1))))
     # algorithms without a printed/derived difference give the same rule
     for alg in ("local_classification", "central_classification", "local_regression", "central_regression"):
-        assert limits.tuning(alg, N=Nv, eps=ev, beta=bv, d=dv, variant="printed") == \
-            limits.tuning(alg, N=Nv, eps=ev, beta=bv, d=dv)
+        assert limits.tuning(alg, N=Nv, epsilon=ev, beta=bv, d=dv, variant="printed") == \
+            limits.tuning(alg, N=Nv, epsilon=ev, beta=bv, d=dv)
 
 
 @pytest.mark.parametrize("alg", list(limits.ALGORITHMS))
 @pytest.mark.parametrize("Nv", [1, 1.5, 2, 10, 1e3, 1e12])
 @pytest.mark.parametrize("ev", [1e-3, 0.5, 1.0, 50.0])
 def test_numeric_tuning_is_usable(alg, Nv, ev):
-    t = limits.tuning(alg, N=Nv, eps=ev, beta=1.0, d=2, p=3.0)
+    t = limits.tuning(alg, N=Nv, epsilon=ev, beta=1.0, d=2, p=3.0)
     if "h" in t:
         assert isinstance(t["h"], float) and 0 < t["h"] <= 1
     if "k" in t:
@@ -189,24 +189,24 @@ def test_numeric_tuning_is_usable(alg, Nv, ev):
 
 
 def test_T_uses_rounded_k_and_capped_h():
-    t = limits.tuning("local_regression_heavy_tailed", N=5, eps=0.01, beta=1.0, d=1, p=2.0)
+    t = limits.tuning("local_regression_heavy_tailed", N=5, epsilon=0.01, beta=1.0, d=1, p=2.0)
     assert t["k"] == 5  # the rule asks for more neighbours than samples: clipped to N
     assert t["T"] == pytest.approx((5 * 0.01**2) ** (1 / 4), rel=1e-12)
-    t = limits.tuning("central_regression_heavy_tailed", N=2, eps=0.01, beta=1.0, d=1, p=2.0)
+    t = limits.tuning("central_regression_heavy_tailed", N=2, epsilon=0.01, beta=1.0, d=1, p=2.0)
     assert t["h"] == 1.0
     assert t["T"] == pytest.approx((0.01 * 2 * 1.0) ** (1 / 2), rel=1e-12)
 
 
 @pytest.mark.parametrize("kw,match", [
     (dict(algorithm="local_svm"), "algorithm"),
-    (dict(N=0.5), "N"), (dict(N=float("nan")), "N"), (dict(eps=0.0), "eps"), (dict(eps=None), "eps"),
-    (dict(beta=-1.0), "beta"), (dict(d=0), "d"), (dict(d=2.0), "d"), (dict(K=1), "K"),
+    (dict(N=0.5), "N"), (dict(N=float("nan")), "N"), (dict(epsilon=0.0), "epsilon"), (dict(epsilon=None), "epsilon"),
+    (dict(beta=-1.0), "beta"), (dict(d=0), "d"), (dict(d=2.0), "d"), (dict(num_classes=1), "num_classes"),
     (dict(gamma=-1.0), "gamma"), (dict(variant="typeset"), "variant"),
     (dict(algorithm="central_regression_heavy_tailed", p=None), "p"),
     (dict(algorithm="local_regression_heavy_tailed", p=1.5), "p"),
 ])
 def test_invalid_tuning_arguments(kw, match):
-    args = dict(algorithm="local_regression_heavy_tailed", N=100.0, eps=1.0, beta=1.0, d=2, p=3.0)
+    args = dict(algorithm="local_regression_heavy_tailed", N=100.0, epsilon=1.0, beta=1.0, d=2, p=3.0)
     args.update(kw)
     alg = args.pop("algorithm")
     with pytest.raises(ValueError, match=match):

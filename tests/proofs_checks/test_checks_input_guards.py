@@ -99,11 +99,11 @@ def test_lp_helpers_guards():
 
 
 def test_exact_channels_guards():
-    with pytest.raises(ValueError, match="K must"):
+    with pytest.raises(ValueError, match="num_classes must"):
         exact.rr_channel_exact(0, 2)
     with pytest.raises(ValueError, match="E must"):
         exact.rr_channel_exact(3, -1)
-    with pytest.raises(ValueError, match="K must"):
+    with pytest.raises(ValueError, match="num_classes must"):
         exact.vector_channel_exact(0, 2)
     with pytest.raises(ValueError, match="R must"):
         exact.vector_channel_exact(2, Fraction(0))

@@ -94,7 +94,7 @@ def test_tuning_branches_agree_with_limits(algorithm):
 @pytest.mark.parametrize("b,dd,pp", [(1.0, 1, 2.0), (1.0, 2, 3.0), (2.0, 3, 5.0)])
 def test_numeric_tuning_agrees_with_limits(b, dd, pp):
     Nv, ev = 1e6, 0.5
-    t = limits.tuning("central_regression_heavy_tailed", N=Nv, eps=ev, beta=b, d=dd, p=pp)
+    t = limits.tuning("central_regression_heavy_tailed", N=Nv, epsilon=ev, beta=b, d=dd, p=pp)
     tunings, _ = derive_upper("thm12")
     vals = {N: Nv, eps: ev, beta: b, d: dd, p: pp}
     h_mine = sum(float(x.subs(vals)) for x in tunings[h][0])  # h ~ A + B (eq. (195))

@@ -18,10 +18,12 @@ import math
 import numpy as np
 import pytest
 
+import limits
 from limits import tuning
 from proofs_checks import check_label_dp
 from simulations import kernels
 from simulations.estimators import (
+    ESTIMATORS,
     BinMajorityClassifier,
     BinMeanRegressor,
     ExponentialBinClassifier,
@@ -283,30 +285,47 @@ def test_vector_classifier_calls_mechanism_once_on_raw_labels(monkeypatch):
 
 def test_make_estimator_uses_003_tuning():
     N, eps, beta, d, K = 1e4, 0.5, 1.0, 1, 2
-    est = make_estimator("local_classification", N=N, eps=eps, beta=beta, d=d, K=K)
+    est = make_estimator("local_classification", N=N, epsilon=eps, beta=beta, d=d, num_classes=K)
     # 003 eq. (84) with constants 1: h = (N (ε² ∧ 1) / ln K)^(−1/(2β+d))
     assert isinstance(est, VectorBinClassifier)
     assert est.h == pytest.approx((N * 0.25 / math.log(2)) ** (-1 / 3), rel=1e-12)
-    est = make_estimator("local_regression", N=N, eps=eps, beta=beta, d=d, T=2.0)
+    est = make_estimator("local_regression", N=N, epsilon=eps, beta=beta, d=d, T=2.0)
     # 003 eq. (141): k = N^(2β/(d+2β)) (ε ∧ 1)^(−2d/(d+2β)), rounded
     assert est.k == round(N ** (2 / 3) * 0.5 ** (-2 / 3)) and est.T == 2.0
-    est = make_estimator("central_regression_heavy_tailed", N=N, eps=eps, beta=beta, d=d, p=4.0)
-    assert est.clip and est.h == tuning("central_regression_heavy_tailed", N=N, eps=eps, beta=beta, d=d, p=4.0)["h"]
+    est = make_estimator("central_regression_heavy_tailed", N=N, epsilon=eps, beta=beta, d=d, p=4.0)
+    assert est.clip and est.h == tuning("central_regression_heavy_tailed", N=N, epsilon=eps, beta=beta, d=d, p=4.0)["h"]
     est = make_estimator("nonprivate_regression", N=N, beta=beta, d=d)
     assert est.h == pytest.approx(N ** (-1 / 3), rel=1e-12)  # h ~ N^(−1/(2β+d))
-    est = make_estimator("central_classification", N=N, eps=eps, beta=beta, d=d, h=0.1, K=5)
+    est = make_estimator("central_classification", N=N, epsilon=eps, beta=beta, d=d, h=0.1, num_classes=5)
     assert est.h == 0.1 and est.num_classes == 5  # override
 
 
 def test_make_estimator_invalid():
     with pytest.raises(ValueError, match="algorithm"):
-        make_estimator("local_svm", N=100, beta=1, d=1, eps=1)
-    with pytest.raises(ValueError, match="eps"):
+        make_estimator("local_svm", N=100, beta=1, d=1, epsilon=1)
+    with pytest.raises(ValueError, match=r"\bepsilon\b"):
         make_estimator("local_classification", N=100, beta=1, d=1)
+    with pytest.raises(ValueError, match="does not take"):
+        make_estimator("nonprivate_regression", N=100, beta=1, d=1, k=5)  # a k for a histogram
     with pytest.raises(ValueError, match="T"):
-        make_estimator("central_regression", N=100, beta=1, d=1, eps=1)
+        make_estimator("central_regression", N=100, beta=1, d=1, epsilon=1)
     with pytest.raises(ValueError, match="does not take"):
         make_estimator("nonprivate_regression", N=100, beta=1, d=1, T=1.0)
+
+
+@pytest.mark.parametrize("algorithm", sorted(limits.ALGORITHMS))
+def test_every_algorithm_of_limits_has_its_estimator(algorithm):
+    """make_estimator reads the record: kNN algorithms get k, histograms h; private ones get epsilon."""
+    alg = limits.ALGORITHMS[algorithm]
+    bounded = algorithm in ("local_regression", "central_regression")  # 003 Assumption 2: labels in [-T, T]
+    est = make_estimator(algorithm, N=1e4, beta=1.0, d=2, epsilon=0.5, num_classes=3, p=3.0, T=1.0 if bounded else None)
+    assert hasattr(est, "k" if alg.neighbourhood == "knn" else "h")
+    assert (getattr(est, "epsilon", None) == 0.5) == alg.private
+    assert (getattr(est, "num_classes", None) == 3) == (alg.task == "classification")
+
+
+def test_estimator_table_covers_the_algorithm_table():
+    assert set(ESTIMATORS) == set(limits.ALGORITHMS)
 
 
 # ------------------------------------------------------------------------------ invalid input
@@ -347,10 +366,10 @@ def test_estimators_invalid_arguments():
 def test_clipping_level_follows_an_overridden_bin_width():
     # 003 Theorem 12 / eq. (194): T ~ (eps N h^d)^(1/p) for the h actually used (constants 1).
     N, eps, d, p, h = 10_000, 0.5, 2, 4.0, 0.25
-    est = make_estimator("central_regression_heavy_tailed", N=N, beta=1.0, d=d, eps=eps, p=p, h=h)
+    est = make_estimator("central_regression_heavy_tailed", N=N, beta=1.0, d=d, epsilon=eps, p=p, h=h)
     assert est.h == h
     assert est.T == pytest.approx((eps * N * h**d) ** (1 / p), rel=1e-12)
     # 003 Theorem 10 / eq. (181): T ~ (k eps^2)^(1/(2p)) for the k actually used.
-    est = make_estimator("local_regression_heavy_tailed", N=N, beta=1.0, d=d, eps=eps, p=p, k=50)
+    est = make_estimator("local_regression_heavy_tailed", N=N, beta=1.0, d=d, epsilon=eps, p=p, k=50)
     assert est.k == 50
     assert est.T == pytest.approx((50 * eps**2) ** (1 / (2 * p)), rel=1e-12)

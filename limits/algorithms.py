@@ -1,0 +1,168 @@
+"""The upper-bound algorithms of 003 and their non-private baselines: one frozen record each.
+
+An :class:`Algorithm` says which theorem it is, the task and privacy model it solves (the cell of
+003 Table 1 it attains), whether it partitions the cube into bins or averages k nearest neighbours,
+and its tuning rules (a :class:`TuningRule` per parameter h / k / T, by variant). Everything that
+needs to know about an algorithm — :func:`limits.tuning`, ``simulations.estimators.make_estimator``,
+the rate experiments — reads this table; nothing parses algorithm names.
+
+Tuning rules have constants 1. A rule ``h ~ A + B`` or ``k ~ A ∨ B`` names its branches
+"nonprivate" and "privacy"; a rule with one branch calls it "rule". Variant ``"derived"`` (the
+default) balances the bias and variance terms of the theorem's own proof; ``"printed"`` is the
+theorem statement where it differs:
+
+* Theorem 10 (local, heavy-tailed regression): printed ``k ~ (Nε²)^(2pβ/(2pβ+d(p-1))) ∨ N^(2β/(2β+d))``;
+  balancing eq. (180) gives ``k ~ N^(2pβ/(2pβ+d(p-1))) ε^(-2d(p-1)/(2pβ+d(p-1))) ∨ N^(2β/(2β+d))``;
+* Theorem 12 (central, heavy-tailed regression): the statement prints
+  ``h ~ N^(-1/(2β+d)) + (εN)^(-1/(pβ+d(p-1)))``; its proof, eq. (195), and the balance of eq. (194)
+  give ``(εN)^(-(p-1)/(pβ+d(p-1)))``.
+
+The non-private baselines use the ε-free branch of the matching private rule: Theorem 2's bin width at
+ε ≥ 1, Theorem 6's k at ε ≥ 1, Theorem 8's ``h ~ N^(-1/(2β+d))``.
+
+References: 003 Theorems 2, 4, 6, 8, 10, 12; eq. (84), (119), (141), (154), (181), (194), (195).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+import sympy as sp
+
+from . import symbols as S
+from ._args import PRIVACY, TASKS, VARIANTS
+
+__all__ = ["ALGORITHMS", "NEIGHBOURHOODS", "Algorithm", "TuningRule"]
+
+#: how an algorithm localizes: a partition into cubes of side h, or the k nearest neighbours
+NEIGHBOURHOODS = ("bins", "knn")
+
+_N, _e, _b, _d, _p, _K = S.N, S.epsilon, S.beta, S.d, S.p, S.K
+_D_heavy = 2 * _p * _b + _d * (_p - 1)
+
+
+@dataclass(frozen=True, slots=True)
+class TuningRule:
+    """A tuning rule ``param ~ combine(branches)`` (constants 1).
+
+    param : "h", "k" or "T".
+    branches : name -> sympy expression ("nonprivate" / "privacy", or "rule" for a single branch).
+        Expressions are in N, epsilon, beta, d, p, K and may use an earlier parameter (T uses k or h).
+    combine : "single", "sum" or "max".
+    source : equation in 003.
+    """
+
+    param: str
+    branches: dict
+    combine: str
+    source: str
+
+    @property
+    def expr(self) -> sp.Expr:
+        parts = list(self.branches.values())
+        if self.combine == "single":
+            return parts[0]
+        return sp.Add(*parts) if self.combine == "sum" else sp.Max(*parts)
+
+    def drop_log_factors(self) -> "TuningRule":
+        """The same rule with every ``ln K`` replaced by 1 (constants-only form of the theorem)."""
+        return TuningRule(self.param, {n: e.subs(sp.log(_K), 1) for n, e in self.branches.items()},
+                          self.combine, self.source)
+
+
+@dataclass(frozen=True, slots=True)
+class Algorithm:
+    """An algorithm of 003 with its tuning.
+
+    name : key in :data:`ALGORITHMS` (e.g. ``"central_regression"``).
+    theorem : where it is stated (``"003 Theorem 8"``), or what a baseline is taken from.
+    task : a task of :data:`limits.TASKS` (the Table 1 row it attains).
+    privacy : a privacy model of :data:`limits.PRIVACY` (``"none"`` for the baselines).
+    neighbourhood : ``"bins"`` (a partition of the cube) or ``"knn"``.
+    rules : variant -> the tuning rules, in the order they are evaluated (T may use h or k).
+    """
+
+    name: str
+    theorem: str
+    task: str
+    privacy: str
+    neighbourhood: str
+    rules: MappingProxyType = field(compare=False)  # a mapping is unhashable; the name identifies
+
+    def __post_init__(self):
+        if self.task not in TASKS or self.privacy not in PRIVACY or self.neighbourhood not in NEIGHBOURHOODS:
+            raise ValueError(f"inconsistent algorithm record {self.name!r}: task={self.task!r}, "
+                             f"privacy={self.privacy!r}, neighbourhood={self.neighbourhood!r}")
+        if "derived" not in self.rules or set(self.rules) - set(VARIANTS):
+            raise ValueError(f"rules of {self.name!r} must be keyed by {VARIANTS} with 'derived' present, "
+                             f"got {tuple(self.rules)}")
+
+    @property
+    def private(self) -> bool:
+        return self.privacy != "none"
+
+    @property
+    def params(self) -> tuple[str, ...]:
+        """The tuned parameters, in evaluation order (e.g. ``("k", "T")``)."""
+        return tuple(r.param for r in self.rules["derived"])
+
+    def tuning_rules(self, variant: str = "derived", *, log_factors: bool = True) -> dict:
+        """``{param: TuningRule}`` of ``variant`` (the derived rule where no printed one differs)."""
+        chosen = self.rules.get(variant, self.rules["derived"])
+        if not log_factors:
+            chosen = tuple(r.drop_log_factors() for r in chosen)
+        return {r.param: r for r in chosen}
+
+
+def _rule(param, combine, source, **branches):
+    return TuningRule(param, dict(branches), combine, source)
+
+
+def _algorithm(name, theorem, task, privacy, neighbourhood, **rules):
+    return Algorithm(name, theorem, task, privacy, neighbourhood, MappingProxyType(rules))
+
+
+_h_np_cls = (_N * sp.Min(_e**2, 1) / sp.log(_K)) ** (-1 / (2 * _b + _d))  # eq. (84); ε-free at ε >= 1
+_k_np_loc = _N ** (2 * _b / (_d + 2 * _b)) * sp.Min(_e, 1) ** (-2 * _d / (_d + 2 * _b))  # eq. (141)
+_k_np = _N ** (2 * _b / (2 * _b + _d))
+_h_np_reg = _N ** (-1 / (2 * _b + _d))
+_T_heavy_local = _rule("T", "single", "003 Theorem 10, eq. (181)", rule=(S.k * _e**2) ** (1 / (2 * _p)))
+_T_heavy_central = _rule("T", "single", "003 Theorem 12, eq. (194)", rule=(_e * _N * S.h**_d) ** (1 / _p))
+
+_TABLE = (
+    _algorithm("local_classification", "003 Theorem 2", "classification", "local", "bins", derived=(
+        _rule("h", "single", "003 Theorem 2, eq. (84)", rule=_h_np_cls),)),
+    _algorithm("central_classification", "003 Theorem 4", "classification", "central", "bins", derived=(
+        _rule("h", "sum", "003 Theorem 4, eq. (119)",
+              nonprivate=(sp.log(_K) / _N) ** (1 / (2 * _b + _d)),
+              privacy=(sp.log(_K) / (_e * _N)) ** (1 / (_b + _d))),)),
+    _algorithm("local_regression", "003 Theorem 6", "regression", "local", "knn", derived=(
+        _rule("k", "single", "003 Theorem 6, eq. (141)", rule=_k_np_loc),)),
+    _algorithm("central_regression", "003 Theorem 8", "regression", "central", "bins", derived=(
+        _rule("h", "sum", "003 Theorem 8, eq. (154)", nonprivate=_h_np_reg, privacy=(_e * _N) ** (-1 / (_d + _b))),)),
+    _algorithm("local_regression_heavy_tailed", "003 Theorem 10", "regression_heavy_tailed", "local", "knn",
+               derived=(_rule("k", "max", "003 Theorem 10: balance of eq. (180)", nonprivate=_k_np,
+                              privacy=_N ** (2 * _p * _b / _D_heavy) * _e ** (-2 * _d * (_p - 1) / _D_heavy)),
+                        _T_heavy_local),
+               printed=(_rule("k", "max", "003 Theorem 10 statement and eq. (181) as printed",
+                              nonprivate=_k_np, privacy=(_N * _e**2) ** (2 * _p * _b / _D_heavy)),
+                        _T_heavy_local)),
+    _algorithm("central_regression_heavy_tailed", "003 Theorem 12", "regression_heavy_tailed", "central", "bins",
+               derived=(_rule("h", "sum", "003 Theorem 12 proof, eq. (195)", nonprivate=_h_np_reg,
+                              privacy=(_e * _N) ** (-(_p - 1) / (_p * _b + _d * (_p - 1)))),
+                        _T_heavy_central),
+               printed=(_rule("h", "sum", "003 Theorem 12 statement as printed", nonprivate=_h_np_reg,
+                              privacy=(_e * _N) ** (-1 / (_p * _b + _d * (_p - 1)))),
+                        _T_heavy_central)),
+    # non-private baselines: the ε-free branch of the matching private rule
+    _algorithm("nonprivate_classification", "baseline: 003 Theorem 2's rule at ε >= 1", "classification", "none",
+               "bins", derived=(_rule("h", "single", "003 eq. (84) at ε = 1", rule=_h_np_cls.subs(_e, 1)),)),
+    _algorithm("nonprivate_regression", "baseline: 003 Theorem 8's non-private branch", "regression", "none",
+               "bins", derived=(_rule("h", "single", "003 eq. (154), first term", rule=_h_np_reg),)),
+    _algorithm("nonprivate_regression_knn", "baseline: 003 Theorem 6's rule at ε >= 1", "regression", "none",
+               "knn", derived=(_rule("k", "single", "003 eq. (141) at ε = 1", rule=_k_np_loc.subs(_e, 1)),)),
+)
+
+#: algorithm name -> :class:`Algorithm` (003 Theorems 2, 4, 6, 8, 10, 12 and three non-private baselines)
+ALGORITHMS = MappingProxyType({a.name: a for a in _TABLE})
