@@ -3,12 +3,18 @@
 
     python benchmarks/bench_rates.py [--profile quick] [--jobs 1] [--only NAME,NAME] [--keep DIR]
     python benchmarks/bench_rates.py --per-trial [--N 1000000] [--repeat 5]
+    python benchmarks/bench_rates.py --line-knn [--repeat 5]
 
 ``--per-trial``: for every partition estimator of the rate experiments (003 Theorems 2, 4, 8, 12), the
 time of one trial of :func:`simulations.experiments.rates.rate_trial` (count level: counts drawn from the
 law's cell masses, cost independent of N) and of :func:`~simulations.experiments.rates.rate_trial_point_level`
 (N points sampled, privatized and binned) at the same point (same N, bins, law), best of ``--repeat``, and
 their ratio; then the count-level time at N = 10^10, where the point level would need 10^10 points.
+
+``--line-knn``: the k-NN query of the local (Theorems 6, 10) cases on the line at the paper profile's
+largest sizes (N = 3·10^4-10^5, 4096 evaluation points, k up to 10^4): scipy's kd-tree query plus the
+neighbour average against :meth:`~simulations.estimators.line_knn.LineIndex.neighbour_mean` (the same
+floats), best of ``--repeat``.
 
 Runs each ``rates_*`` experiment through the same runner as ``paper_repro.py`` (compute, figures,
 CSV, results.json) into a temporary folder with a fresh cache (``force``), and prints per experiment
@@ -65,9 +71,30 @@ def per_trial(N: int, repeat: int) -> None:
         print(f"{alg:34s} {tp:9.4f} {tc:9.5f} {tp / tc:9.0f} {tb:14.5f}")
 
 
+LINE_KNN_SIZES = ((32768, 1024), (32768, 4096), (100000, 10000))  # (N, k) of 003 Theorem 10's tuning, d = 1
+
+
+def line_knn(repeat: int) -> None:
+    import numpy as np
+
+    from simulations import kernels
+    from simulations.estimators.knn import build_tree
+    from simulations.estimators.line_knn import LineIndex
+
+    rng = np.random.default_rng(0)
+    print(f"{'N':>7s} {'k':>6s} {'tree+mean s':>12s} {'line s':>9s} {'ratio':>7s}   (4096 queries, d = 1)")
+    for N, k in LINE_KNN_SIZES:
+        X, Q, V = rng.random((N, 1)), rng.random((4096, 1)), rng.standard_normal(N)
+        LineIndex(X).neighbour_mean(Q[:2], k, V)  # load the compiled kernel
+        tt = _best(lambda r: kernels.neighbour_mean(V, build_tree(X).query(Q, k=k)[1]), repeat)
+        tl = _best(lambda r: LineIndex(X).neighbour_mean(Q, k, V), repeat)
+        print(f"{N:7d} {k:6d} {tt:12.3f} {tl:9.3f} {tt / tl:7.1f}")
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--per-trial", action="store_true", help="count-level vs point-level time per trial")
+    ap.add_argument("--line-knn", action="store_true", help="kd-tree vs sorted-line k-NN query, d = 1")
     ap.add_argument("--N", type=int, default=10 ** 6)
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--profile", default="quick", choices=("smoke", "quick", "paper"))
@@ -77,6 +104,9 @@ def main(argv=None) -> int:
     args = ap.parse_args(argv)
     if args.per_trial:
         per_trial(args.N, args.repeat)
+        return 0
+    if args.line_knn:
+        line_knn(args.repeat)
         return 0
     names = RATE_EXPERIMENTS if not args.only else tuple(n.strip() for n in args.only.split(","))
     ctx = RunContext(profile=args.profile, jobs=args.jobs, force=True, progress=False)

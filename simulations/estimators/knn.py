@@ -7,7 +7,11 @@ the mechanism description in ``mechanism_``.
 
 Neighbours come from ``scipy.spatial.cKDTree(leafsize=32, balanced_tree=False,
 compact_nodes=False)``, the fastest build/query combination measured for d <= 5 and k <= 200
-(DESIGN.md); the neighbour average is the numba kernel :func:`simulations.kernels.neighbour_mean`.
+(DESIGN.md), and on the line (d = 1) from :class:`~simulations.estimators.line_knn.LineIndex`, a
+sorted array walked outwards from each query: the same neighbours in the same nearest-first order,
+hence the same predictions bit for bit, 13-23x faster than tree + average at N = 3·10^4-10^5,
+k = 10^3-10^4 (one run, ``benchmarks/bench_rates.py --line-knn``), the sizes 003 Theorem 10's
+tuning asks for. Elsewhere the neighbour average is the numba kernel :func:`simulations.kernels.neighbour_mean`.
 Queries use ``workers`` threads (default 1: the engine parallelizes over trials, not inside one).
 
 References: 003 eq. (20), Theorem 6, Theorem 10.
@@ -21,6 +25,7 @@ from scipy.spatial import cKDTree
 from limits.validation import check_int
 from simulations import kernels
 from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
+from simulations.estimators.line_knn import LineIndex
 from simulations.mechanisms import ClippedLaplaceLabels, LaplaceLabels
 
 __all__ = ["KNNRegressor", "LaplaceKNNRegressor", "build_tree"]
@@ -46,7 +51,7 @@ class KNNRegressor:
         self.k = k
         self.workers = workers
 
-    def _fit_tree(self, X, Y):
+    def _fit_index(self, X, Y):
         check_int("k", self.k, low=1)
         if check_int("workers", self.workers, low=-1) == 0:
             raise ValueError("workers must be -1 (all cores) or >= 1, got workers=0")
@@ -55,13 +60,13 @@ class KNNRegressor:
         if self.k > X.shape[0]:
             raise ValueError(f"k must be <= the number of training points {X.shape[0]}, got k={self.k}")
         self.n_features_ = X.shape[1]
-        self.tree_ = build_tree(X)
+        self.index_ = LineIndex(X) if X.shape[1] == 1 else build_tree(X)
         return Y
 
     def fit(self, X, Y, rng=None):
-        """Store the tree and the labels; ``rng`` is accepted (and checked) for a uniform interface, unused."""
+        """Store the neighbour index and the labels; ``rng`` is accepted (and checked) for a uniform interface, unused."""
         check_rng(rng, required=False)
-        self.targets_ = self._fit_tree(X, Y)
+        self.targets_ = self._fit_index(X, Y)
         self.mechanism_ = None
         return self
 
@@ -69,13 +74,19 @@ class KNNRegressor:
         """Indices of the ``k`` nearest training points of each row of ``X``: int64 (m, k)."""
         check_fitted(self, "targets_")
         X = check_features(X, unit_cube=False, d=self.n_features_)
-        _, idx = self.tree_.query(X, k=self.k, workers=self.workers)
+        if isinstance(self.index_, LineIndex):
+            _, idx = self.index_.query(X, self.k)
+        else:
+            _, idx = self.index_.query(X, k=self.k, workers=self.workers)
         return np.asarray(idx, dtype=np.int64).reshape(X.shape[0], self.k)
 
     def predict(self, X) -> np.ndarray:
         """``η̂(x)`` for each row of ``X`` (m, d) -> (m,)."""
-        idx = self.neighbours(X)  # checks fitted state before ``targets_`` is read
-        return kernels.neighbour_mean(self.targets_, idx)
+        check_fitted(self, "targets_")
+        if isinstance(self.index_, LineIndex):  # same floats as the lists below, without them
+            X = check_features(X, unit_cube=False, d=self.n_features_)
+            return self.index_.neighbour_mean(X, self.k, self.targets_)
+        return kernels.neighbour_mean(self.targets_, self.neighbours(X))
 
 
 class LaplaceKNNRegressor(KNNRegressor):
@@ -104,6 +115,6 @@ class LaplaceKNNRegressor(KNNRegressor):
             raise ValueError(f"clip must be a bool, got clip={self.clip!r}")
         cls = ClippedLaplaceLabels if self.clip else LaplaceLabels
         self.mechanism_ = cls(T=self.T, epsilon=self.epsilon)
-        Y = self._fit_tree(X, Y)
+        Y = self._fit_index(X, Y)
         self.targets_ = self.mechanism_.sample(Y, check_rng(rng, required=True))
         return self

@@ -212,7 +212,7 @@ def test_knn_bias_bound_eq134_noise_free():
     eta = lambda P: np.sin(3 * P[:, 0]) + 0.5 * P[:, 1]  # Lipschitz constant <= sqrt(9 + 0.25)
     est = KNNRegressor(k=20).fit(X, eta(X))
     Xq = r.random((500, 2))
-    dist, _ = est.tree_.query(Xq, k=20)
+    dist, _ = est.index_.query(Xq, k=20)
     assert np.all(np.abs(est.predict(Xq) - eta(Xq)) <= math.sqrt(9.25) * dist[:, -1] + 1e-12)
 
 

@@ -1,0 +1,68 @@
+"""LineIndex: exact k-NN on the line, the same neighbour lists and order as scipy's kd-tree."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.spatial import cKDTree
+
+from simulations import kernels
+from simulations.estimators import KNNRegressor, LaplaceKNNRegressor
+from simulations.estimators.line_knn import LineIndex
+
+
+@pytest.mark.parametrize("n,m,k", [(1, 5, 1), (7, 20, 7), (200, 300, 1), (1000, 500, 37), (5000, 400, 4096)])
+def test_same_neighbours_in_the_same_order_as_the_kd_tree(n, m, k):
+    rng = np.random.default_rng(n + k)
+    X = rng.random((n, 1))
+    Q = rng.uniform(-0.2, 1.2, size=(m, 1))  # queries outside the sample's range too
+    dist, idx = LineIndex(X).query(Q, k)
+    d_ref, i_ref = cKDTree(X).query(Q, k=k)
+    np.testing.assert_array_equal(idx, np.asarray(i_ref).reshape(m, k))
+    np.testing.assert_allclose(dist, np.asarray(d_ref).reshape(m, k), rtol=0, atol=1e-15)
+    assert np.all(np.diff(dist, axis=1) >= 0)  # nearest first
+
+
+def test_brute_force_on_a_small_grid_of_queries():
+    X = np.array([[0.9], [0.1], [0.45], [0.3], [0.7]])
+    for q in np.linspace(-1, 2, 31):
+        _, idx = LineIndex(X).query([[q]], 3)
+        want = np.argsort(np.abs(X[:, 0] - q), kind="stable")[:3]
+        assert set(idx[0]) == set(want)
+
+
+def test_knn_regressors_on_the_line_predict_exactly_what_the_tree_gives():
+    rng = np.random.default_rng(3)
+    X, Y = rng.random((3000, 1)), rng.standard_normal(3000)
+    Xq = rng.random((500, 1))
+    for est in (KNNRegressor(k=300), LaplaceKNNRegressor(k=300, epsilon=1.0, T=2.0, clip=True)):
+        est.fit(X, Y, np.random.default_rng(4))
+        assert isinstance(est.index_, LineIndex)
+        _, i_ref = cKDTree(X).query(Xq, k=300)
+        np.testing.assert_array_equal(est.predict(Xq), kernels.neighbour_mean(est.targets_, i_ref))
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="X"):
+        LineIndex(np.zeros((3, 2)))
+    with pytest.raises(ValueError, match="X"):
+        LineIndex([[np.nan]])
+    idx = LineIndex([[0.0], [1.0]])
+    with pytest.raises(ValueError, match="k"):
+        idx.query([[0.5]], 3)
+    with pytest.raises(ValueError, match="k"):
+        idx.query([[0.5]], 0)
+    with pytest.raises(ValueError, match="Q"):
+        idx.query([[np.inf]], 1)
+
+
+def test_neighbour_mean_without_lists_is_the_same_float_sum():
+    rng = np.random.default_rng(5)
+    X, V = rng.random((2000, 1)), rng.standard_normal(2000) * 1e3
+    Q = rng.uniform(-0.1, 1.1, size=(300, 1))
+    index = LineIndex(X)
+    for k in (1, 17, 2000):
+        _, idx = index.query(Q, k)
+        np.testing.assert_array_equal(index.neighbour_mean(Q, k, V), kernels.neighbour_mean(V, idx))
+    with pytest.raises(ValueError, match="values"):
+        index.neighbour_mean(Q, 3, V[:-1])
