@@ -107,7 +107,7 @@ PROFILE_SIZES = {
                    trials_counts=8, decades_counts=1.0, max_cells=400, margin=0.1),
     "quick": Sizes(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
                    trials_counts=100, decades_counts=4.0, max_cells=20000, margin=0.03),
-    "paper": Sizes(points=8, trials=60, decades_d1=2.0, decades_d2=1.5, n_eval=4096,
+    "paper": Sizes(points=8, trials=100, decades_d1=2.5, decades_d2=1.5, n_eval=4096,
                    trials_counts=200, decades_counts=7.0, max_cells=30000, margin=0.02),
 }
 
