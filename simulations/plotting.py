@@ -13,7 +13,7 @@ matplotlib.use("Agg")  # files only; no display on CI or clusters
 import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 
-__all__ = ["PALETTE", "MARKERS", "figure", "band", "color"]
+__all__ = ["PALETTE", "MARKERS", "figure", "band", "color", "verdict_bars"]
 
 # Okabe & Ito (2008) colour-blind-safe palette.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
@@ -56,3 +56,14 @@ def band(ax, x, mean, lo, hi, *, label=None, i=0, marker=True):
     ax.plot(x, mean, color=color(i), marker=MARKERS[i % len(MARKERS)] if marker else None,
             ms=4, lw=1.4, label=label)
     ax.fill_between(x, lo, hi, color=color(i), alpha=0.2, lw=0)
+
+
+def verdict_bars(ax, labels, values, holds, *, xlabel: str, fontsize: float = 7) -> None:
+    """Horizontal bars of exact / stated privacy parameters, green where the guarantee holds, red where
+    it does not, with the line at 1 (the stated value); first row on top."""
+    ax.barh(range(len(values)), values, color=[color(2) if h else color(1) for h in holds])
+    ax.axvline(1.0, color="k", lw=1, ls="--")
+    ax.set_yticks(range(len(values)))
+    ax.set_yticklabels(labels, fontsize=fontsize)
+    ax.set_xlabel(xlabel)
+    ax.invert_yaxis()

@@ -29,7 +29,7 @@ from proofs_checks.full_dp import (full_dp_noisy_majority, full_dp_pcde, full_dp
                                    full_dp_stability_histogram)
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
 from simulations.mechanisms import NoisyMajority, StabilityHistogram
-from simulations.plotting import figure
+from simulations.plotting import figure, verdict_bars
 
 __all__ = ["PURE_CASES"]
 
@@ -140,13 +140,8 @@ def plot(result) -> dict:
     rows = result.data["rows"]
     fig, axes = figure(1, 1, width=7.5, height=0.28 * len(rows) + 1.3,
                        title="001 under full DP: exact ε / stated ε (pure) or exact δ / stated δ")
-    ax = axes[0]
-    ax.barh(range(len(rows)), [r[2] for r in rows], color=["#009E73" if r[3] else "#D55E00" for r in rows])
-    ax.axvline(1.0, color="k", lw=1, ls="--")
-    ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([f"{c} (ε={e:g})" for c, e, _, _ in rows], fontsize=6)
-    ax.set_xlabel("exact / stated (<= 1: the guarantee holds; < 1: slack)")
-    ax.invert_yaxis()
+    verdict_bars(axes[0], [f"{c} (ε={e:g})" for c, e, _, _ in rows], [r[2] for r in rows], [r[3] for r in rows],
+                 xlabel="exact / stated (<= 1: the guarantee holds; < 1: slack)", fontsize=6)
     return {"full_dp_checks": fig}
 
 

@@ -16,7 +16,7 @@ import numpy as np
 
 from proofs_checks.lp_mst_check import check_lp_mst
 from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
-from simulations.plotting import figure
+from simulations.plotting import figure, verdict_bars
 
 __all__ = ["CASES"]
 
@@ -81,14 +81,8 @@ def plot(result) -> dict:
     rows = result.data["rows"]
     fig, axes = figure(1, 1, width=7.0, height=0.35 * len(rows) + 1.2,
                        title="LP-MST: exact privacy loss / ε over all neighbouring labellings (004 Observation 4)")
-    ax = axes[0]
-    vals = [min(r.loss / e, 3.0) for _, e, r in rows]
-    ax.barh(range(len(rows)), vals, color=["#009E73" if r.holds else "#D55E00" for _, _, r in rows])
-    ax.axvline(1.0, color="k", lw=1, ls="--")
-    ax.set_yticks(range(len(rows)))
-    ax.set_yticklabels([lab for lab, _, _ in rows], fontsize=7)
-    ax.set_xlabel("exact loss / ε (∞ drawn at 3)")
-    ax.invert_yaxis()
+    verdict_bars(axes[0], [lab for lab, _, _ in rows], [min(r.loss / e, 3.0) for _, e, r in rows],
+                 [r.holds for _, _, r in rows], xlabel="exact loss / ε (∞ drawn at 3)")
     return {"lp_mst_privacy": fig}
 
 
