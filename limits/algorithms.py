@@ -103,6 +103,12 @@ class Algorithm:
         return self.privacy != "none"
 
     @property
+    def needs_label_bound(self) -> bool:
+        """Private bounded regression (003 Theorems 6 and 8): the mechanism's noise scale uses the label
+        bound T of Assumption 2, an input of the algorithm rather than a tuning parameter."""
+        return self.private and self.task == "regression"
+
+    @property
     def params(self) -> tuple[str, ...]:
         """The tuned parameters, in evaluation order (e.g. ``("k", "T")``)."""
         return tuple(r.param for r in self.rules["derived"])

@@ -94,7 +94,7 @@ def make_estimator(algorithm, *, N, beta, d, epsilon=None, num_classes=2, p=None
     # h / k overrides go into the rule so that a T derived from them (Theorems 10, 12) follows them
     tuned = tuning(algorithm, N=N, epsilon=epsilon if alg.private else None, beta=beta, d=d,
                    num_classes=num_classes, p=p, variant=variant, log_factors=log_factors, h=h, k=k)
-    if alg.private and alg.task == "regression" and T is None:
+    if alg.needs_label_bound and T is None:
         raise ValueError(f"T (the label bound of 003 Assumption 2) is required for {algorithm!r}, got T=None")
     params = dict(fixed, **tuned)
     params.update({name: v for name, v in (("h", h), ("k", k), ("T", T)) if v is not None})

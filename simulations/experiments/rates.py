@@ -196,7 +196,7 @@ def estimator(pt: RatePoint):
 @lru_cache(maxsize=256)
 def _prototype(pt: RatePoint):
     alg = limits.ALGORITHMS[pt.algorithm]
-    T = 1.0 if alg.private and alg.task == "regression" else None  # labels are ±1 (003 Assumption 2)
+    T = 1.0 if alg.needs_label_bound else None  # the constructions' labels are ±1
     scale = {"h": 1.0 / pt.g} if alg.neighbourhood == "bins" else {"k": pt.k}
     return make_estimator(pt.algorithm, N=pt.N, beta=pt.beta, d=pt.d, epsilon=pt.eps, p=pt.p, T=T, **scale)
 

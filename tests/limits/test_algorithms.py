@@ -98,3 +98,9 @@ def test_records_are_frozen_and_validated():
             dataclasses.replace(alg, **bad)
     with pytest.raises(ValueError, match="derived"):
         Algorithm("x", "003 Theorem 8", "regression", "central", "bins", {"printed": ()})
+
+
+def test_only_private_bounded_regression_needs_the_label_bound():
+    # 003 Theorems 6 and 8 scale the Laplace noise by Assumption 2's T; Theorems 10, 12 clip at a tuned T
+    want = {"local_regression", "central_regression"}
+    assert {n for n, a in limits.ALGORITHMS.items() if a.needs_label_bound} == want
