@@ -3,7 +3,12 @@
 Nothing is ever downloaded: the files must already be in the folder the user names (``--data-dir``).
 Each data set lives in its usual sub-folder of that folder (the name its archive unpacks to); the
 folder itself is also searched, so ``data_dir`` may point at the sub-folder directly. A missing file
-raises a ``ValueError`` that lists every file expected and where it was looked for.
+raises a ``ValueError`` that lists every file expected and where it was looked for; a corrupt one
+(not gzip, truncated, a wrong IDX header, a header that disagrees with the payload, label and image
+counts that differ, labels out of range, a pickle that does not load or lacks its keys, a malformed
+``ratings.dat`` line) raises a ``ValueError`` that names the data set, the file and the reason, e.g.
+``"MNIST: /data/mnist/train-images-idx3-ubyte.gz is not a valid gzip file (corrupt or truncated?):
+..."``. :func:`validate_data_dir` reads every data set present that way before any experiment runs.
 
 =============== ========================================= ==========================================
 name            files (in ``<data_dir>/<subdir>/``)        format
@@ -27,8 +32,6 @@ categorical labels).
 
 from __future__ import annotations
 
-import gzip
-import pickle
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,8 +39,10 @@ import numpy as np
 
 from limits.validation import check_choice, check_int, check_real
 
+from .formats import read_cifar_batch, read_idx, read_idx_split, read_ratings
+
 __all__ = ["DATASETS", "DIGITS_TEST_SIZE", "DIGITS_SPLIT_SEED", "Dataset", "available_datasets", "expected_files", "load_dataset",
-           "load_digits", "read_idx"]
+           "load_digits", "read_idx", "validate_data_dir"]
 
 # The fixed split of the bundled digits: a permutation drawn from default_rng(DIGITS_SPLIT_SEED),
 # the last DIGITS_TEST_SIZE images of it are the test set (25 %, scikit-learn's default fraction).
@@ -56,11 +61,10 @@ _LAYOUT = {
     "movielens1m": ("ml-1m", ("ratings.dat",)),
 }
 DATASETS = ("digits",) + tuple(_LAYOUT)
-
-# IDX type codes (third magic byte) -> numpy dtype (big-endian for multi-byte types)
-_IDX_DTYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"),
-               0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
-
+# how error messages name each data set
+_TITLES = {"mnist": "MNIST", "fashion_mnist": "Fashion-MNIST", "kmnist": "KMNIST", "cifar10": "CIFAR-10",
+           "cifar100": "CIFAR-100", "movielens1m": "MovieLens-1M"}
+_IDX_SHAPE = (28, 28)  # the images of the three IDX sets
 
 @dataclass(frozen=True, slots=True)
 class Dataset:
@@ -120,7 +124,30 @@ def load_digits() -> Dataset:
 
 
 def expected_files(name: str, data_dir) -> list[Path]:
-    """Where :func:`load_dataset` looks for the files of ``name`` (the sub-folder layout)."""
+    """Where :func:`load_dataset` looks for the files of ``name`` (the sub-folder layout).
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`DATASETS` other than ``"digits"``.
+    data_dir : str or Path
+        The folder given as ``--data-dir``.
+
+    Returns
+    -------
+    list of Path
+        ``<data_dir>/<subdir>/<file>`` for every file of the data set (the module table).
+
+    Raises
+    ------
+    ValueError
+        When ``name`` is not a data set read from files.
+
+    Examples
+    --------
+    >>> [p.as_posix() for p in expected_files("movielens1m", "data")]
+    ['data/ml-1m/ratings.dat']
+    """
     check_choice("name", name, tuple(_LAYOUT))
     sub, files = _LAYOUT[name]
     return [Path(data_dir) / sub / f for f in files]
@@ -129,8 +156,32 @@ def expected_files(name: str, data_dir) -> list[Path]:
 def available_datasets(data_dir) -> list[str]:
     """Names of the data sets whose files are all present in ``data_dir`` (sub-folder or the folder itself).
 
-    Raises ValueError naming ``data_dir`` when it is not an existing folder, or when it holds none of
-    them (the message lists every expected file): what ``--data-dir`` is checked with.
+    Only checks that the files exist; :func:`validate_data_dir` also reads them.
+
+    Parameters
+    ----------
+    data_dir : str or Path
+        The folder given as ``--data-dir``.
+
+    Returns
+    -------
+    list of str
+        The names (in :data:`DATASETS` order) whose files are all there.
+
+    Raises
+    ------
+    ValueError
+        Naming ``data_dir`` when it is not an existing folder, or when it holds none of them (the
+        message lists every expected file).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     available_datasets(d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: data_dir=... holds none of the data sets (nothing is downloaded); expected, ...
     """
     base = Path(data_dir)
     if not base.is_dir():
@@ -141,6 +192,61 @@ def available_datasets(data_dir) -> list[str]:
         layout = "; ".join(f"{name}: {[str(p) for p in expected_files(name, base)]}" for name in _LAYOUT)
         raise ValueError(f"data_dir={str(data_dir)!r} holds none of the data sets (nothing is downloaded); "
                          f"expected, for at least one of them: {layout}")
+    return found
+
+
+def validate_data_dir(data_dir) -> list[str]:
+    """Read every data set present in ``data_dir`` in full and check it, before any experiment runs.
+
+    Each data set that :func:`available_datasets` finds is read with the loader
+    :func:`load_dataset` uses (so it checks exactly what a trial would read: gzip integrity, IDX
+    headers against their payloads, pickle keys and shapes, label ranges, the ``ratings.dat``
+    lines). A sub-folder of the layout that holds some of its data set's files but not all is an
+    error too (an unpacking that stopped half way), not a data set silently skipped.
+
+    Parameters
+    ----------
+    data_dir : str or Path
+        The folder given as ``--data-dir``.
+
+    Returns
+    -------
+    list of str
+        The names of the data sets found, all valid (as :func:`available_datasets` returns them).
+
+    Raises
+    ------
+    ValueError
+        When ``data_dir`` is not a folder or holds no data set (the message of
+        :func:`available_datasets`), when a sub-folder is incomplete, or when a file is corrupt: the
+        message names the data set, the file and the reason.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     (Path(d) / "mnist").mkdir()
+    ...     for f in expected_files("mnist", d):
+    ...         _ = f.write_bytes(b"not gzip")
+    ...     validate_data_dir(d)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: MNIST: .../mnist/train-images-idx3-ubyte.gz is not a valid gzip file (corrupt or truncated?): ...
+    """
+    base = Path(data_dir)
+    for name, (sub, files) in _LAYOUT.items():
+        missing = [f for f in files if not (base / sub / f).is_file()]
+        if 0 < len(missing) < len(files):
+            raise ValueError(f"{_TITLES[name]}: {str(base / sub)!r} holds only some of the files of {name}; "
+                             f"missing: {missing} (expected {list(files)}; unpack the official archive there)")
+    found = available_datasets(data_dir)
+    read = set()  # the IDX sets share file names: files directly in data_dir are read once
+    for name in found:
+        folder = _locate(name, data_dir)
+        if (folder, _LAYOUT[name][1]) not in read:
+            read.add((folder, _LAYOUT[name][1]))
+            _load_files(name, folder)
     return found
 
 
@@ -161,70 +267,39 @@ def _locate(name: str, data_dir) -> Path:
                      f"Nothing is downloaded: unpack the official archive there.")
 
 
-def read_idx(path) -> np.ndarray:
-    """Read an IDX file (gzip-compressed when the name ends in ``.gz``) into an array.
-
-    Format: two zero bytes, a type code (0x08 = uint8, ...), the number of dimensions, then each
-    dimension as a big-endian uint32, then the data in C order.
-    """
-    path = Path(path)
-    opener = gzip.open if path.suffix == ".gz" else open
-    with opener(path, "rb") as fh:
-        raw = fh.read()
-    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
-        raise ValueError(f"{str(path)!r} is not an IDX file (bad magic number {raw[:4]!r})")
-    dtype, ndim = _IDX_DTYPES[raw[2]], raw[3]
-    shape = tuple(int(d) for d in np.frombuffer(raw, dtype=">u4", count=ndim, offset=4))
-    offset = 4 + 4 * ndim
-    if len(raw) - offset != int(np.prod(shape, dtype=np.int64)) * dtype.itemsize:
-        raise ValueError(f"{str(path)!r}: IDX header announces shape {shape} but the file holds "
-                         f"{len(raw) - offset} data bytes")
-    return np.frombuffer(raw, dtype=dtype, offset=offset).reshape(shape).astype(dtype.newbyteorder("="))
-
-
 def _load_idx_set(name: str, folder: Path) -> Dataset:
-    xtr, ytr, xte, yte = (read_idx(folder / f) for f in _IDX_FILES)
-    return Dataset(name, xtr.astype(np.uint8), ytr.astype(np.int64), xte.astype(np.uint8), yte.astype(np.int64), 10)
-
-
-def _unpickle(path: Path) -> dict:
-    with open(path, "rb") as fh:
-        d = pickle.load(fh, encoding="bytes")
-    return {(k.decode() if isinstance(k, bytes) else k): v for k, v in d.items()}
-
-
-def _cifar_images(data) -> np.ndarray:
-    """(n, 3072) channel-major rows -> (n, 32, 32, 3) uint8."""
-    a = np.asarray(data, dtype=np.uint8)
-    return a.reshape(a.shape[0], 3, 32, 32).transpose(0, 2, 3, 1).copy()
+    xtr, ytr = read_idx_split(folder / _IDX_FILES[0], folder / _IDX_FILES[1], _IDX_SHAPE, 10)
+    xte, yte = read_idx_split(folder / _IDX_FILES[2], folder / _IDX_FILES[3], _IDX_SHAPE, 10)
+    return Dataset(name, xtr, ytr, xte, yte, 10)
 
 
 def _load_cifar(name: str, folder: Path) -> Dataset:
     key, K = ("labels", 10) if name == "cifar10" else ("fine_labels", 100)
     _, files = _LAYOUT[name]
-    parts = [_unpickle(folder / f) for f in files]
-    train, test = parts[:-1], parts[-1]
-    xtr = np.concatenate([_cifar_images(p["data"]) for p in train])
-    ytr = np.concatenate([np.asarray(p[key], dtype=np.int64) for p in train])
-    return Dataset(name, xtr, ytr, _cifar_images(test["data"]), np.asarray(test[key], dtype=np.int64), K)
+    batches = [read_cifar_batch(folder / f, key, K) for f in files]
+    train, (xte, yte) = batches[:-1], batches[-1]
+    return Dataset(name, np.concatenate([x for x, _ in train]), np.concatenate([y for _, y in train]), xte, yte, K)
 
 
 def _load_movielens(folder: Path, test_fraction: float, seed: int) -> Dataset:
-    path = folder / "ratings.dat"
-    with open(path, "r", encoding="latin-1") as fh:
-        rows = [line.split("::") for line in fh if line.strip()]
-    try:
-        arr = np.array([[int(r[0]), int(r[1]), int(r[2])] for r in rows], dtype=np.int64).reshape(-1, 3)
-    except (ValueError, IndexError) as exc:
-        raise ValueError(f"{str(path)!r} is not in the MovieLens-1M format "
-                         f"'UserID::MovieID::Rating::Timestamp' ({exc})") from exc
-    if arr.size and (arr[:, 2].min() < 1 or arr[:, 2].max() > 5):
-        raise ValueError(f"{str(path)!r}: ratings must lie in 1..5, got {arr[:, 2].min()}..{arr[:, 2].max()}")
+    arr = read_ratings(folder / "ratings.dat")
     n = arr.shape[0]
     perm = np.random.default_rng(seed).permutation(n)
     n_test = int(round(test_fraction * n))
     te, tr = perm[:n_test], perm[n_test:]
     return Dataset("movielens1m", arr[tr, :2], arr[tr, 2] - 1, arr[te, :2], arr[te, 2] - 1, 5)
+
+
+def _load_files(name: str, folder: Path, *, test_fraction: float = 0.2, seed: int = 0) -> Dataset:
+    """Read data set ``name`` from ``folder``; every error of a file names the data set and the file."""
+    try:
+        if name in ("mnist", "fashion_mnist", "kmnist"):
+            return _load_idx_set(name, folder)
+        if name in ("cifar10", "cifar100"):
+            return _load_cifar(name, folder)
+        return _load_movielens(folder, test_fraction, seed)
+    except ValueError as exc:  # the readers name the file and the reason; add which data set it is
+        raise ValueError(f"{_TITLES[name]}: {exc}") from exc
 
 
 def load_dataset(name: str, data_dir=None, *, test_fraction: float = 0.2, seed: int = 0) -> Dataset:
@@ -243,15 +318,29 @@ def load_dataset(name: str, data_dir=None, *, test_fraction: float = 0.2, seed: 
     Returns
     -------
     Dataset
+
+    Raises
+    ------
+    ValueError
+        When a file is missing (the message lists every expected file and where it was looked
+        for), or corrupt: the message starts with the data set (``"MNIST: "``, ``"CIFAR-10: "``,
+        ...), names the file and says what is wrong with it.
+
+    Examples
+    --------
+    >>> ds = load_dataset("digits")
+    >>> ds.x_train.shape, ds.num_classes
+    ((1347, 8, 8), 10)
+    >>> load_dataset("mnist", None)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: data_dir must name a folder holding the mnist files, got data_dir=None; ...
     """
     check_choice("name", name, DATASETS)
     if name == "digits":
         return load_digits()
     folder = _locate(name, data_dir)
-    if name in ("mnist", "fashion_mnist", "kmnist"):
-        return _load_idx_set(name, folder)
-    if name in ("cifar10", "cifar100"):
-        return _load_cifar(name, folder)
-    check_real("test_fraction", test_fraction, low=0.0, high=1.0, low_open=True, high_open=True)
-    check_int("seed", seed, low=0)
-    return _load_movielens(folder, test_fraction, seed)
+    if name == "movielens1m":
+        check_real("test_fraction", test_fraction, low=0.0, high=1.0, low_open=True, high_open=True)
+        check_int("seed", seed, low=0)
+    return _load_files(name, folder, test_fraction=test_fraction, seed=seed)

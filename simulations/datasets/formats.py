@@ -1,0 +1,238 @@
+"""The file formats of the real data sets, each read and checked: IDX, CIFAR pickles, MovieLens-1M.
+
+Each reader takes one file (or an images/labels pair) and either returns arrays of the documented
+shapes and ranges or raises ``ValueError`` naming the file and what is wrong with it, the low-level
+exception (``gzip.BadGzipFile``, ``EOFError``, ``zlib.error``, ``pickle.UnpicklingError``, ...)
+chained as its cause. :mod:`simulations.datasets.loaders` adds which data set the file belongs to,
+and is the only caller: the loaders and :func:`~simulations.datasets.validate_data_dir` read through
+the same functions.
+
+References: 004 Appendix B (data sets); the IDX format of LeCun et al.'s MNIST page; the CIFAR
+"python version" batches (Krizhevsky 2009); the MovieLens-1M README (``ratings.dat``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import math
+import pickle
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+__all__ = ["read_cifar_batch", "read_idx", "read_idx_split", "read_ratings"]
+
+# IDX type codes (third magic byte) -> numpy dtype (big-endian for multi-byte types)
+_IDX_DTYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"),
+               0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
+
+
+def read_idx(path) -> np.ndarray:
+    """Read an IDX file (gzip-compressed when the name ends in ``.gz``) into an array.
+
+    Format: two zero bytes, a type code (0x08 = uint8, ...), the number of dimensions, then each
+    dimension as a big-endian uint32, then the data in C order.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file, e.g. ``train-images-idx3-ubyte.gz``.
+
+    Returns
+    -------
+    ndarray
+        Of the shape the header announces, in the type its code names (native byte order).
+
+    Raises
+    ------
+    ValueError
+        Naming ``path`` and the reason, when the file cannot be read, is not valid gzip (random
+        bytes, truncated, failed CRC), has no IDX magic number, a truncated header, or a payload
+        whose size differs from the header's shape.
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d) / "one-image-idx3-ubyte.gz"
+    ...     header = bytes([0, 0, 8, 3, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3])  # uint8, shape (1, 2, 3)
+    ...     _ = path.write_bytes(gzip.compress(header + bytes([1, 2, 3, 4, 5, 6])))
+    ...     read_idx(path)
+    array([[[1, 2, 3],
+            [4, 5, 6]]], dtype=uint8)
+    """
+    path = Path(path)
+    try:
+        if path.suffix == ".gz":
+            with gzip.open(path, "rb") as fh:
+                raw = fh.read()
+        else:
+            raw = path.read_bytes()
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:  # not gzip, truncated, corrupt stream, bad CRC
+        raise ValueError(f"{path} is not a valid gzip file (corrupt or truncated?): {exc}") from exc
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc}") from exc
+    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
+        raise ValueError(f"{path} is not an IDX file (bad magic number {raw[:4]!r}; expected two zero bytes "
+                         f"and a type code in {sorted(_IDX_DTYPES)})")
+    dtype, ndim = _IDX_DTYPES[raw[2]], raw[3]
+    offset = 4 + 4 * ndim
+    if len(raw) < offset:
+        raise ValueError(f"{path}: IDX header announces {ndim} dimensions but the file ends after {len(raw)} bytes")
+    shape = tuple(int(d) for d in np.frombuffer(raw, dtype=">u4", count=ndim, offset=4))
+    if len(raw) - offset != math.prod(shape) * dtype.itemsize:
+        raise ValueError(f"{path}: IDX header announces shape {shape} of {dtype.name} but the file holds "
+                         f"{len(raw) - offset} data bytes (expected {math.prod(shape) * dtype.itemsize})")
+    return np.frombuffer(raw, dtype=dtype, offset=offset).reshape(shape).astype(dtype.newbyteorder("="))
+
+
+def _check_labels(path: Path, labels: np.ndarray, n: int, num_classes: int, what: str = "labels") -> np.ndarray:
+    """``labels`` as int64 after checking: 1-D integers, one per image, in ``[0, num_classes)``."""
+    if labels.ndim != 1 or labels.dtype.kind not in "iu":
+        raise ValueError(f"{path}: {what} must be a 1-D array of integers, got {labels.dtype} of shape {labels.shape}")
+    if labels.size != n:
+        raise ValueError(f"{path} holds {labels.size} {what} for {n} images")
+    bad = np.flatnonzero((labels < 0) | (labels >= num_classes))
+    if bad.size:
+        raise ValueError(f"{path}: {what} must lie in 0..{num_classes - 1}, got {labels[bad[0]]} at index {bad[0]} "
+                         f"({bad.size} out of range)")
+    return labels.astype(np.int64)
+
+
+def read_idx_split(images_path, labels_path, image_shape: tuple[int, int], num_classes: int):
+    """One split of an IDX data set (MNIST layout): uint8 images and their labels, checked together.
+
+    Parameters
+    ----------
+    images_path, labels_path : Path
+        ``*-images-idx3-ubyte.gz`` (type 0x08, 3 dimensions) and ``*-labels-idx1-ubyte.gz``
+        (type 0x08, 1 dimension).
+    image_shape : (H, W)
+        The size every image must have (28 x 28 for MNIST, Fashion-MNIST, KMNIST).
+    num_classes : int
+        Labels must lie in ``[0, num_classes)``.
+
+    Returns
+    -------
+    images : ndarray of uint8, shape (n, H, W)
+    labels : ndarray of int64, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        Those of :func:`read_idx`; or naming the file whose type or shape is not the expected one,
+        both files when their counts differ, or the labels file and the first label out of range.
+    """
+    images_path, labels_path = Path(images_path), Path(labels_path)
+    x = read_idx(images_path)
+    if x.dtype != np.uint8 or x.ndim != 3 or x.shape[1:] != tuple(image_shape):
+        raise ValueError(f"{images_path}: expected uint8 images of shape (n, {image_shape[0]}, {image_shape[1]}) "
+                         f"(IDX type 0x08, 3 dimensions), got {x.dtype} of shape {x.shape}")
+    y = read_idx(labels_path)
+    if y.dtype != np.uint8:
+        raise ValueError(f"{labels_path}: expected uint8 labels (IDX type 0x08), got {y.dtype}")
+    if y.ndim == 1 and y.size != x.shape[0]:
+        raise ValueError(f"{labels_path} holds {y.size} labels but {images_path} holds {x.shape[0]} images")
+    return x, _check_labels(labels_path, y, x.shape[0], num_classes)
+
+
+def _unpickle(path: Path) -> dict:
+    """A CIFAR batch file as a dict with str keys."""
+    try:
+        with open(path, "rb") as fh:
+            d = pickle.load(fh, encoding="bytes")
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc}") from exc
+    # pickle.load raises these (and documents that it may raise others) on corrupt or truncated input;
+    # LookupError covers KeyError / IndexError, MemoryError a corrupt length field
+    except (pickle.UnpicklingError, EOFError, ValueError, TypeError, LookupError, AttributeError, ImportError,
+            OverflowError, MemoryError) as exc:
+        raise ValueError(f"{path} is not a readable python pickle (corrupt or truncated?): "
+                         f"{type(exc).__name__}: {exc}") from exc
+    if not isinstance(d, dict):
+        raise ValueError(f"{path} should hold a pickled dict (keys 'data' and labels), got a {type(d).__name__}")
+    return {(k.decode("latin-1") if isinstance(k, bytes) else k): v for k, v in d.items()}
+
+
+def read_cifar_batch(path, key: str, num_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    """One CIFAR batch file (a pickled dict): its images and labels, checked.
+
+    The pickle is loaded: only read files from a source you trust (pickle can run code).
+
+    Parameters
+    ----------
+    path : Path
+        ``data_batch_1`` ... ``test_batch`` (CIFAR-10) or ``train`` / ``test`` (CIFAR-100).
+    key : str
+        The labels' key: ``"labels"`` (CIFAR-10) or ``"fine_labels"`` (CIFAR-100).
+    num_classes : int
+        Labels must lie in ``[0, num_classes)``.
+
+    Returns
+    -------
+    images : ndarray of uint8, shape (n, 32, 32, 3)
+        From the ``data`` rows of 3072 bytes: 1024 red, 1024 green, 1024 blue, each row-major.
+    labels : ndarray of int64, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        Naming ``path`` when it cannot be read or unpickled, is not a dict, lacks ``data`` or
+        ``key``, has ``data`` that is not (n, 3072) bytes, or labels that are not n integers in range.
+    """
+    path = Path(path)
+    d = _unpickle(path)
+    missing = [k for k in ("data", key) if k not in d]
+    if missing:
+        raise ValueError(f"{path} lacks the key(s) {missing} (has {sorted(map(str, d))})")
+    try:
+        data, labels = np.asarray(d["data"]), np.asarray(d[key])
+    except (ValueError, TypeError) as exc:  # ragged lists
+        raise ValueError(f"{path}: 'data' and {key!r} must be arrays ({exc})") from exc
+    if data.ndim != 2 or data.shape[1] != 3072 or data.dtype.kind not in "iu" or (
+            data.size and (data.min() < 0 or data.max() > 255)):
+        raise ValueError(f"{path}: 'data' must be (n, 3072) bytes 0..255, got {data.dtype} of shape {data.shape}")
+    images = data.astype(np.uint8).reshape(data.shape[0], 3, 32, 32).transpose(0, 2, 3, 1).copy()
+    return images, _check_labels(path, labels, data.shape[0], num_classes, what=repr(key))
+
+
+def read_ratings(path) -> np.ndarray:
+    """MovieLens-1M ``ratings.dat``: lines ``UserID::MovieID::Rating::Timestamp``, checked.
+
+    Parameters
+    ----------
+    path : Path
+
+    Returns
+    -------
+    ndarray of int64, shape (n, 3)
+        ``(user id, movie id, rating)`` per non-blank line, ratings in 1..5.
+
+    Raises
+    ------
+    ValueError
+        Naming ``path`` when it cannot be read or holds no ratings, and the line number and text of
+        the first line that is not four ``::``-separated integers or whose rating is outside 1..5.
+    """
+    path = Path(path)
+    rows = []
+    try:
+        with open(path, "r", encoding="latin-1") as fh:
+            for lineno, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    user, movie, rating, _ = map(int, line.split("::"))
+                except ValueError as exc:  # a field that is no integer, or not four fields
+                    raise ValueError(f"{path} line {lineno} is not in the MovieLens-1M format "
+                                     f"'UserID::MovieID::Rating::Timestamp': {line.strip()[:80]!r} ({exc})") from exc
+                if not 1 <= rating <= 5:
+                    raise ValueError(f"{path}: ratings must lie in 1..5, got {rating} on line {lineno}")
+                rows.append((user, movie, rating))
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc}") from exc
+    if not rows:
+        raise ValueError(f"{path} holds no ratings (empty file?)")
+    return np.array(rows, dtype=np.int64)
