@@ -1,6 +1,8 @@
 """Estimators of 003 and the numba kernels.
 
-* kernels equal their numpy references bit for bit (parametrized over d, sizes, edge points);
+* kernels equal their numpy references (parametrized over d, sizes, edge points): bit for bit where the
+  result is exact whatever the order of the additions (cell indices, integer counts and sums, dyadic
+  values), within the summation error bound for general float sums (tests/_ulp.py);
 * each estimator equals an independent re-composition of its algorithm from the paper's equations
   (mechanism sample -> bin sums -> argmax / per-bin mechanism / neighbour average) at the same seed;
 * deterministic accuracy bounds on noise-free data (Hölder bias bounds of 003 eqs. (63), (134), (148));
@@ -44,6 +46,7 @@ from simulations.mechanisms import (
     NoisyBinMean,
     VectorMechanism,
 )
+from tests._ulp import U, assert_within, gamma
 
 Z = 4.5
 
@@ -69,18 +72,37 @@ def test_kernels_equal_numpy_references(n, d, bins):
     X = _points(n, d, 1)
     labels = rng(2).integers(0, 4, n)
     Z_bits = (rng(3).random((n, 4)) < 0.3).astype(np.uint8)
-    values = rng(4).standard_normal(n)
+    # dyadic values k/1024, |k| < 2^20: every partial sum of <= 1000 of them is a multiple of 2^-10 below
+    # 2^20 in magnitude (< 2^30 units), so float64 adds them exactly in any order
+    dyadic = rng(4).integers(-(2 ** 20) + 1, 2 ** 20, n) / 1024.0
+    # exact: the cell index is floor(x · bins) in both (one correctly rounded product, then truncation), and
+    # the counts and sums below are exact whatever the order of the additions -- on every CPU
     pairs = [
         (kernels.bin_index(X, bins), kernels.bin_index_numpy(X, bins)),
         (kernels.bin_label_counts(X, bins, labels, 4), kernels.bin_label_counts_numpy(X, bins, labels, 4)),
         (kernels.bin_row_sums(X, bins, Z_bits), kernels.bin_row_sums_numpy(X, bins, Z_bits)),
-        (kernels.bin_value_sums(X, bins, values), kernels.bin_value_sums_numpy(X, bins, values)),
+        (kernels.bin_value_sums(X, bins, dyadic), kernels.bin_value_sums_numpy(X, bins, dyadic)),
     ]
     for got, ref in pairs:
         got, ref = (got, ref) if isinstance(got, tuple) else ((got,), (ref,))
         for a, b in zip(got, ref):
             assert a.dtype == b.dtype and a.shape == b.shape
-            assert np.array_equal(a, b)  # bit for bit (floats summed in the same order)
+            assert np.array_equal(a, b)
+    # general float values: the kernel adds in input order, the reference is numpy's bincount, whose order
+    # is numpy's business. Any order of summing the n_l values of a cell errs by at most γ_{n_l} Σ|v| (Higham
+    # eq. (4.4)), so the two sums differ by at most twice that (from ~1e-13 for the 60-point cells to ~1e-10
+    # for the single 1000-point cell: far below the |v| ~ 1 that a value in the wrong cell would move a sum).
+    values = rng(5).standard_normal(n)
+    (sums, counts), (ref_sums, ref_counts) = kernels.bin_value_sums(X, bins, values), \
+        kernels.bin_value_sums_numpy(X, bins, values)
+    np.testing.assert_array_equal(counts, ref_counts)
+    abs_sums = np.bincount(kernels.bin_index_numpy(X, bins), weights=np.abs(values), minlength=bins ** d)
+    assert sums.dtype == np.float64
+    assert_within(sums, ref_sums, 2 * gamma(counts) * abs_sums)
+    # and each is the exactly rounded sum up to that bound (math.fsum: correctly rounded, independent)
+    cells = kernels.bin_index_numpy(X, bins)
+    exact = np.array([math.fsum(values[cells == c]) for c in range(bins ** d)])
+    assert_within(sums, exact, gamma(counts) * abs_sums + U * np.abs(exact))
 
 
 def test_bin_index_by_hand():
@@ -94,8 +116,14 @@ def test_neighbour_mean_equals_reference(M, k):
     values = rng(5).standard_normal(1000)
     idx = rng(6).integers(0, 1000, (M, k))
     got = kernels.neighbour_mean(values, idx)
+    # exact: the reference spells out the kernel's order (rank 0, then 1, ...: elementwise `+=`, one correctly
+    # rounded addition per element and rank, then one division by k), so both run the same IEEE operations
     assert np.array_equal(got, kernels.neighbour_mean_numpy(values, idx))
-    np.testing.assert_allclose(got, values[idx].mean(axis=1), rtol=1e-13, atol=1e-15)
+    # numpy's mean sums in its own (pairwise) order: each order errs by at most γ_{k-1} Σ|v| on the sum,
+    # then the division by k rounds once (U relative): the two means differ by at most the sum of both
+    ref = values[idx].mean(axis=1)
+    bound = 2 * (gamma(k - 1) * np.abs(values[idx]).sum(axis=1) / k + U * np.abs(ref))
+    assert_within(got, ref, bound)
 
 
 # ---------------------------------------------------------------------------- tie breaking

@@ -1,4 +1,12 @@
-"""GridIndex (exact planar k-NN on a grid) against scipy's kd-tree and brute force."""
+"""GridIndex (exact planar k-NN on a grid) against scipy's kd-tree and brute force.
+
+Neighbour lists are compared exactly. Two implementations may round a squared distance differently in
+the last bit (scipy's compiled loop may, for instance, be contracted to a fused multiply-add on CPUs
+that have one), which can reorder two neighbours only if their distances are within a few ulp; the tests
+assert that their data has no such near-ties (relative gaps > 1e-12, ~4500 ulp, among the k + 1 nearest).
+GridIndex and the brute force of ``private_knn`` run the same correctly rounded operations, so they
+agree exactly up to exact ties (probability 0 for continuous data).
+"""
 
 import numpy as np
 import pytest
@@ -7,6 +15,7 @@ from scipy.spatial import cKDTree
 from simulations.estimators.grid_knn import GridIndex
 from simulations.estimators.private_knn import brute_force_neighbours
 from simulations.laws import CircleMixture
+from tests._ulp import assert_no_near_neighbour_ties as _assert_no_near_ties
 
 
 @pytest.mark.parametrize("K,sigma,N,M,k", [(100, 0.05, 4000, 300, 200), (2, 1.0, 3000, 500, 200),
@@ -18,9 +27,13 @@ def test_same_neighbours_as_kdtree(K, sigma, N, M, k):
     X, _ = law.sample(N, rng)
     Q, _ = law.sample(M, rng)
     Q = np.vstack([Q, [[6.0, 6.0], [-4.0, 0.1], X[0]]])  # far outside the grid, and an indexed point
+    _assert_no_near_ties(X, Q, k)
     d, i = GridIndex(X, k).query(Q, k)
     dk, ik = cKDTree(X).query(Q, k=k)
     np.testing.assert_array_equal(i, np.asarray(ik).reshape(len(Q), k))
+    # distances: the difference, squares and sum round once each (relative error <= 4U on d², U = 2^-53), the
+    # correctly rounded sqrt halves that and adds U: each side within 3U of the true distance, so they differ
+    # by <= 6U ≈ 7e-16 relative; rtol 1e-14 leaves a factor 15. atol: the query X[0] at distance 0 in both.
     np.testing.assert_allclose(d, np.asarray(dk).reshape(len(Q), k), rtol=1e-14, atol=1e-15)
     _, iu = GridIndex(X, k).query(Q, k, sort=False)
     np.testing.assert_array_equal(np.sort(iu, axis=1), np.sort(i, axis=1))
@@ -30,6 +43,7 @@ def test_brute_force_and_k_equal_N():
     rng = np.random.default_rng(3)
     X = rng.uniform(-1, 1, size=(40, 2))
     Q = rng.normal(size=(15, 2))
+    _assert_no_near_ties(X, Q, 40)  # exact ties would leave the order to each implementation's tie rule
     np.testing.assert_array_equal(GridIndex(X, 5).query(Q, 5)[1], brute_force_neighbours(X, Q, 5))
     np.testing.assert_array_equal(GridIndex(X, 40).query(Q, 40)[1], brute_force_neighbours(X, Q, 40))
     Xd = np.zeros((10, 2))  # all points equal: a degenerate grid still answers

@@ -1,4 +1,10 @@
-"""LineIndex: exact k-NN on the line, the same neighbour lists and order as scipy's kd-tree."""
+"""LineIndex: exact k-NN on the line, the same neighbour lists and order as scipy's kd-tree.
+
+Neighbour lists of two implementations are compared exactly: LineIndex compares gaps |x − q|, the tree
+squared distances, and a last-bit difference could reorder two neighbours only if their distances are
+within a few ulp. The tests assert that their data has no such near-ties (squared distances > 1e-12 apart
+relatively, ~4500 ulp, among the k + 1 nearest of every query), so the comparison does not depend on the CPU.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +15,7 @@ from scipy.spatial import cKDTree
 from simulations import kernels
 from simulations.estimators import KNNRegressor, LaplaceKNNRegressor
 from simulations.estimators.line_knn import LineIndex
+from tests._ulp import assert_no_near_neighbour_ties as _assert_no_near_ties
 
 
 @pytest.mark.parametrize("n,m,k", [(1, 5, 1), (7, 20, 7), (200, 300, 1), (1000, 500, 37), (5000, 400, 4096)])
@@ -16,9 +23,11 @@ def test_same_neighbours_in_the_same_order_as_the_kd_tree(n, m, k):
     rng = np.random.default_rng(n + k)
     X = rng.random((n, 1))
     Q = rng.uniform(-0.2, 1.2, size=(m, 1))  # queries outside the sample's range too
+    _assert_no_near_ties(X, Q, k)
     dist, idx = LineIndex(X).query(Q, k)
     d_ref, i_ref = cKDTree(X).query(Q, k=k)
     np.testing.assert_array_equal(idx, np.asarray(i_ref).reshape(m, k))
+    # |x − q| (one rounding) vs the tree's sqrt((x − q)²): distances below 1.4, ulp 2.2e-16: atol ≈ 4.5 ulp
     np.testing.assert_allclose(dist, np.asarray(d_ref).reshape(m, k), rtol=0, atol=1e-15)
     assert np.all(np.diff(dist, axis=1) >= 0)  # nearest first
 
@@ -35,6 +44,9 @@ def test_knn_regressors_on_the_line_predict_exactly_what_the_tree_gives():
     rng = np.random.default_rng(3)
     X, Y = rng.random((3000, 1)), rng.standard_normal(3000)
     Xq = rng.random((500, 1))
+    # exact: the same neighbour lists in the same order (no near-ties, asserted) and the same numba sum
+    # order (nearest first, then one division by k) in LineIndex's walk and in kernels.neighbour_mean
+    _assert_no_near_ties(X, Xq, 300)
     for est in (KNNRegressor(k=300), LaplaceKNNRegressor(k=300, epsilon=1.0, T=2.0, clip=True)):
         est.fit(X, Y, np.random.default_rng(4))
         assert isinstance(est.index_, LineIndex)
