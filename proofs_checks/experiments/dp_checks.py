@@ -19,13 +19,12 @@ from proofs_checks.planted_bugs import (RRTopKShortKeep, RRTopKUniformFallback, 
 from proofs_checks.planted_bugs_central import (ExponentialNoHalf, GeometricFullBudget, LaplaceHalfScale,
                                                 NoisyBinMeanEq23AsPrinted, StabilityNoPlusOne)
 from proofs_checks.stability import stability_profile
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, RunContext
+from simulations.experiments.base import Claim, ExperimentResult, RunContext
 from simulations.mechanisms import (ALIBI, ClippedLaplaceLabels, ExponentialMechanism, GeometricHistogram,
                                     LaplaceLabels, NoisyBinMean, NoisyMajority, RandomizedResponse, RRTopK,
                                     RRWithPrior, StabilityHistogram, VectorMechanism)
 from simulations.plotting import MARKERS, color, figure
 
-from . import register
 
 K = 5  # classes of the local randomizers
 BIN = 6  # labels per bin for the exponential mechanism (its exact loss is below ε at finite n)
@@ -199,7 +198,4 @@ def plot(result: ExperimentResult) -> dict:
     return {"dp_checks": fig}
 
 
-register(Experiment(name="dp_checks",
-                    reproduces="privacy claims of every mechanism: 004 eq. (1), Alg. 1, 2, 4; 000 eq. (12)-(13); "
-                               "003 eq. (17), (23), (28), Thm 6, 10; 001 Alg. 1 (Thm 2.4), Alg. 2 (Thm 3.1)",
-                    compute=compute, plot=plot, order=20))
+# Registered through proofs_checks/experiments/catalogue.py ("dp_checks"): name, what it reproduces, report order.

@@ -27,7 +27,7 @@ import math
 from proofs_checks.dp import is_tight
 from proofs_checks.full_dp import (full_dp_noisy_majority, full_dp_pcde, full_dp_pcl, full_dp_pcl2, full_dp_pcl2b,
                                    full_dp_stability_histogram)
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.mechanisms import NoisyMajority, StabilityHistogram
 from simulations.plotting import figure, verdict_bars
 
@@ -145,8 +145,5 @@ def plot(result) -> dict:
     return {"full_dp_checks": fig}
 
 
-register(Experiment(
-    name="full_dp_checks",
-    reproduces="001 Theorems 2.4, 3.1, 4.2, A.12, A.14 under 001's full-DP relation (replace one record), "
-               "exact enumeration, compared with label-only neighbours",
-    compute=compute, plot=plot, order=64))
+# Registered through proofs_checks/experiments/catalogue.py ("full_dp_checks"):
+# name, what it reproduces, report order.

@@ -15,7 +15,7 @@ import math
 import numpy as np
 
 from proofs_checks.lp_mst_check import check_lp_mst
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.plotting import figure, verdict_bars
 
 __all__ = ["CASES"]
@@ -86,8 +86,5 @@ def plot(result) -> dict:
     return {"lp_mst_privacy": fig}
 
 
-register(Experiment(
-    name="lp_mst_privacy",
-    reproduces="004 Observation 4: LP-MST (Algorithm 3) is ε-label DP, by exact enumeration on tiny data sets; "
-               "planted leak caught",
-    compute=compute, plot=plot, order=63))
+# Registered through proofs_checks/experiments/catalogue.py ("lp_mst_privacy"):
+# name, what it reproduces, report order.

@@ -16,7 +16,7 @@ import numpy as np
 from proofs_checks.findings import findings
 from proofs_checks.proof_steps import all_checks
 from proofs_checks.proof_steps.inequalities import chernoff_knn_curve
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.plotting import PALETTE, figure
 
 __all__ = ["GROUPS", "compute", "group_of", "plot"]
@@ -116,8 +116,4 @@ def plot(result: ExperimentResult) -> dict:
     return {"proof_checks": fig}
 
 
-register(Experiment(name="proof_checks",
-                    reproduces="symbolic and numeric checks of the proofs of 000/002 (eq. (24), (33), Theorem 1), 001 "
-                               "Theorem 2.7, 003 (Theorems 1-12, Table 1, eq. (17), (46)-(47), (60)-(61), (67), (80)-(81), "
-                               "(109), (113), Lemma 2) and 004 (Lemma 1, eq. (7), Lemma 18), with the list of findings",
-                    compute=compute, plot=plot, order=90))
+# Registered through proofs_checks/experiments/catalogue.py ("proof_checks"): name, what it reproduces, report order.

@@ -19,7 +19,7 @@ import numpy as np
 from limits.validation import check_choice, check_int
 from proofs_checks.dp import check_channel
 from proofs_checks.rrwithprior_lp import rrwithprior_k, rrwithprior_lp, rrwithprior_value
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, RunContext, register
+from simulations.experiments.base import Claim, ExperimentResult, RunContext
 from simulations.seeding import DATA, stream
 
 __all__ = ["PRIOR_KINDS", "LPConfig", "CONFIGS", "sample_prior"]
@@ -254,10 +254,5 @@ def _plot(result: ExperimentResult) -> dict:
     return {"rrwithprior_lp": fig}
 
 
-register(Experiment(
-    name="rrwithprior_lp",
-    reproduces="004 Theorem 3 (optimality of RRWithPrior via LP1/LP2, Section 3.2) and Algorithm 2",
-    compute=_compute,
-    plot=_plot,
-    order=60,
-))
+# Registered through proofs_checks/experiments/catalogue.py ("rrwithprior_lp"):
+# name, what it reproduces, report order.

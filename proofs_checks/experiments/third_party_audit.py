@@ -35,7 +35,7 @@ from limits.validation import check_int, check_positive
 from proofs_checks.audit import clopper_pearson_lower, clopper_pearson_upper
 from proofs_checks.dp import check_label_dp, is_tight, within
 from proofs_checks.rrwithprior_lp import rrwithprior_k, utility_gap
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, RunContext, register
+from simulations.experiments.base import Claim, ExperimentResult, RunContext
 from simulations.mechanisms import RRTopK
 from simulations.mechanisms.labels import check_priors
 from simulations.seeding import DATA, stream
@@ -200,11 +200,5 @@ def _plot(result: ExperimentResult) -> dict:
     return {"third_party_audit": fig}
 
 
-register(Experiment(
-    name="third_party_audit",
-    reproduces="004 Algorithm 2, Theorem 3 and Corollary 2 applied to a published RRWithPrior k* rule "
-               "(google-research label_dp, rr_with_prior)",
-    compute=_compute,
-    plot=_plot,
-    order=65,
-))
+# Registered through proofs_checks/experiments/catalogue.py ("third_party_audit"):
+# name, what it reproduces, report order.

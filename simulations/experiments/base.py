@@ -5,18 +5,44 @@ the registry and hands each experiment to :func:`simulations.experiments.runner.
 ``compute(ctx)`` returns an :class:`ExperimentResult` (CSV tables, claims, notes and free-form data
 for the plot); ``plot(result)`` returns named matplotlib figures. Output format: DESIGN.md
 "Experiments and their outputs".
+
+The suite's experiments are listed in one catalogue per layer (:mod:`simulations.experiments.catalogue`,
+:mod:`proofs_checks.experiments.catalogue`) with ``compute`` / ``plot`` given as
+``"package.module:function"`` references, imported on first use: listing the experiments
+(``paper_repro.py --list``) imports none of their modules, nor numpy, scipy, sympy or matplotlib.
+This module must stay that cheap (standard library only).
 """
 
 from __future__ import annotations
 
+import importlib
 import math
-from dataclasses import dataclass, field
+from dataclasses import FrozenInstanceError, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["PROFILES", "Claim", "Experiment", "ExperimentResult", "RunContext", "REGISTRY", "register"]
+__all__ = ["PROFILES", "Claim", "Experiment", "ExperimentResult", "ExperimentSkipped", "RunContext", "REGISTRY",
+           "register", "resolve_reference"]
 
 PROFILES = ("smoke", "quick", "paper")
+
+
+class ExperimentSkipped(Exception):
+    """Raised by ``compute`` when the experiment cannot run here (an optional extra is missing).
+
+    The runner then leaves the experiment's earlier outputs untouched and lists it at the end of
+    the run as skipped, with this message (which should carry the install line).
+
+    Parameters
+    ----------
+    reason : str
+        Why, and how to make it run, e.g. ``"torch not installed: pip install -e '.[torch]'"``.
+
+    Examples
+    --------
+    >>> str(ExperimentSkipped("torch not installed: pip install -e '.[torch]'"))
+    "torch not installed: pip install -e '.[torch]'"
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,13 +103,98 @@ class RunContext:
     data_dir: Path | None = None  # user folder of real data sets (``--data-dir``); never downloaded into
 
 
-@dataclass(frozen=True, slots=True)
+def resolve_reference(ref: str) -> Callable:
+    """Import ``"package.module:function"`` and return the callable it names.
+
+    Raises ``ImportError`` if the module cannot be imported, ``AttributeError`` if it does not define
+    the name, ``TypeError`` if the name is not callable.
+    """
+    module, _, attr = ref.partition(":")
+    fn = getattr(importlib.import_module(module), attr)
+    if not callable(fn):
+        raise TypeError(f"{ref!r} must name a callable, got {type(fn).__name__}")
+    return fn
+
+
+def _check_callable_or_reference(field_name: str, value) -> None:
+    if callable(value):
+        return
+    if not isinstance(value, str):
+        raise TypeError(f"{field_name} must be a callable or a 'package.module:function' string, got {value!r}")
+    module, sep, attr = value.partition(":")
+    if not (sep and module and attr.isidentifier() and all(part.isidentifier() for part in module.split("."))):
+        raise ValueError(f"{field_name} must be a callable or a 'package.module:function' string, got {value!r}")
+
+
 class Experiment:
-    name: str
-    reproduces: str  # the paper claim / figure / table, with file and equation
-    compute: Callable[[RunContext], ExperimentResult]
-    plot: Callable[[ExperimentResult], dict]  # figure name -> matplotlib Figure
-    order: int = 100  # position in the report (rates table first)
+    """One experiment of the report: its name, the paper claim it reproduces, how it computes and plots.
+
+    Parameters
+    ----------
+    name : str
+        Stable name: the output folder ``figures/<name>/`` and the ``--only`` key.
+    reproduces : str
+        The paper claim / figure / table, with file and equation (``paper_repro.py --list`` prints it).
+    compute : callable ``(RunContext) -> ExperimentResult``, or ``"package.module:function"``
+    plot : callable ``(ExperimentResult) -> dict`` (figure name -> matplotlib Figure), or ``"package.module:function"``
+        A string reference is imported on first access of ``exp.compute`` / ``exp.plot`` and cached,
+        so ``exp.compute(ctx)`` and ``exp.plot(result)`` read the same either way, and a catalogue of
+        experiments costs no import of the code that runs them.
+    order : int, default 100
+        Position in the report (rates table first; ties broken by name).
+
+    ``compute_ref`` / ``plot_ref`` hold what was passed (the callable or the string). Instances are
+    immutable, compare and hash by those five values, and pickle by their constructor arguments.
+    """
+
+    __slots__ = ("name", "reproduces", "compute_ref", "plot_ref", "order", "_resolved")
+
+    def __init__(self, name: str, reproduces: str, compute: Callable[[RunContext], ExperimentResult] | str,
+                 plot: Callable[[ExperimentResult], dict] | str, order: int = 100):
+        _check_callable_or_reference("compute", compute)
+        _check_callable_or_reference("plot", plot)
+        for slot, value in (("name", name), ("reproduces", reproduces), ("compute_ref", compute),
+                            ("plot_ref", plot), ("order", order), ("_resolved", {})):
+            object.__setattr__(self, slot, value)
+
+    def _get(self, which: str) -> Callable:
+        ref = getattr(self, f"{which}_ref")
+        if not isinstance(ref, str):
+            return ref
+        fn = self._resolved.get(which)
+        if fn is None:
+            fn = self._resolved[which] = resolve_reference(ref)
+        return fn
+
+    @property
+    def compute(self) -> Callable[[RunContext], ExperimentResult]:
+        return self._get("compute")
+
+    @property
+    def plot(self) -> Callable[[ExperimentResult], dict]:
+        return self._get("plot")
+
+    def _key(self) -> tuple:
+        return (self.name, self.reproduces, self.compute_ref, self.plot_ref, self.order)
+
+    def __setattr__(self, name, value):
+        raise FrozenInstanceError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name):
+        raise FrozenInstanceError(f"cannot delete field {name!r}")
+
+    def __eq__(self, other):
+        return self._key() == other._key() if isinstance(other, Experiment) else NotImplemented
+
+    def __hash__(self):
+        return hash(self._key())
+
+    def __reduce__(self):
+        return (Experiment, self._key())
+
+    def __repr__(self):
+        return (f"Experiment(name={self.name!r}, reproduces={self.reproduces!r}, compute={self.compute_ref!r}, "
+                f"plot={self.plot_ref!r}, order={self.order!r})")
 
 
 REGISTRY: dict[str, Experiment] = {}

@@ -26,7 +26,7 @@ import numpy as np
 
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.pcl import PCL
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.laws.consistency import RoughEta, SmoothEta, StepEta
 from simulations.plotting import band, figure
 from simulations.stats import fit_loglog_slope, t_interval
@@ -186,11 +186,5 @@ def plot(result: ExperimentResult) -> dict:
     return {"excess_vs_n": fig}
 
 
-register(Experiment(
-    name="bayes_consistency",
-    reproduces="001 Theorems 1.5 / 3.2: PCL (Algorithm 2) is universally consistent; excess error -> 0 on smooth, "
-               "discontinuous and rough η, d = 1..3, ε ∈ {0.1, 1}, vs the non-private histogram rule",
-    compute=compute,
-    plot=plot,
-    order=60,
-))
+# Registered through simulations/experiments/catalogue.py ("bayes_consistency"):
+# name, what it reproduces, report order.

@@ -33,7 +33,7 @@ import numpy as np
 from limits.validation import check_choice
 from simulations.datasets import load_digits
 from simulations.engine import engine_options, run_trials, trial_streams
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.experiments.lp_mst_digits import N_NEIGHBORS, digits_pool
 from simulations.learning import ClusterPriors, IndexedKNNClassifier, cluster_prior_rr, kmeans_clusters
 from simulations.mechanisms import RandomizedResponse
@@ -227,8 +227,5 @@ def plot(result) -> dict:
     return {"cluster_priors_digits": fig}
 
 
-register(Experiment(
-    name="cluster_priors_digits",
-    reproduces="004 Algorithm 4, Section 5.2 / Figure 1(b) and Appendix B Figure 2 on real data (digits): "
-               "accuracy vs ε_p of k-means cluster priors",
-    compute=compute, plot=plot, order=61))
+# Registered through simulations/experiments/catalogue.py ("cluster_priors_digits"):
+# name, what it reproduces, report order.

@@ -24,7 +24,8 @@ the 28x28 sets, 200 for CIFAR: a GPU job); the papers' recipes also differ (004 
 Inception-style CNN with SGD, augmentation and 40 epochs per stage), so a measured cell is not
 expected to match the published one, only to be put next to it.
 
-Without torch the experiment returns no claims and says which extra to install.
+Without torch the experiment raises :class:`ExperimentSkipped` with the install line: its earlier
+outputs stay as they were and the run lists it as skipped.
 
 References: 000 Section 4.3, Section 5.2, Tables 1-3; 004 Algorithm 3, Appendix B, Tables 1, 2, 4, 5.
 """
@@ -40,7 +41,7 @@ import numpy as np
 from limits.validation import check_choice
 from simulations.datasets import expected_files, load_dataset, load_digits
 from simulations.engine import config_key, engine_options, run_trials
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkipped
 from simulations.experiments.cnn_published import published_for
 from simulations.plotting import band, color, figure
 from simulations.seeding import DATA, PRIVACY, stable_key, stream
@@ -224,8 +225,8 @@ def _file_notes(name: str, eps: tuple, acc, acc_np, settings: str) -> tuple[list
 
 def compute(ctx) -> ExperimentResult:
     check_choice("profile", ctx.profile, tuple(_PROFILES))
-    if not torch_available():
-        return ExperimentResult(notes=f"Not run: {INSTALL_HINT}.", data={"missing_torch": True})
+    if not torch_available():  # the runner keeps earlier outputs and lists the experiment as skipped
+        raise ExperimentSkipped(INSTALL_HINT)
     prof = _PROFILES[ctx.profile]
     files = image_datasets_in(ctx.data_dir) if ctx.data_dir is not None else []
     if ctx.data_dir is not None and not files:
@@ -284,8 +285,6 @@ def _curves(ax, eps, acc, acc_np):
 
 def plot(result) -> dict:
     d = result.data
-    if d.get("missing_torch"):
-        return {}
     fig, ax = figure(1, 1, width=6.0, height=4.0,
                      title="Digits (K = 10): simple CNN trained on privatized labels")
     ax = np.atleast_1d(ax)[0]
@@ -309,9 +308,4 @@ def plot(result) -> dict:
     return figs
 
 
-register(Experiment(
-    name="cnn_benchmarks",
-    reproduces="000 Section 5.2 / Tables 1-3 and 004 Tables 1, 2, 4, 5 (optional torch path): CNNs trained on "
-               "RR, LP-2ST, ALIBI and vector-approximation labels; bundled digits on CPU, published vs measured "
-               "grids from --data-dir",
-    compute=compute, plot=plot, order=65))
+# Registered through simulations/experiments/catalogue.py ("cnn_benchmarks"): name, what it reproduces, report order.

@@ -23,7 +23,7 @@ import numpy as np
 
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.pcde import PCDE
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.laws.densities import ProductDensity
 from simulations.plotting import band, figure
 from simulations.stats import t_interval
@@ -132,11 +132,5 @@ def plot(result: ExperimentResult) -> dict:
     return {"tv_vs_n": fig}
 
 
-register(Experiment(
-    name="private_density_estimation",
-    reproduces="001 Theorems 1.7 / 4.3: PCDE (Algorithm 3, stability histogram over cubes) is an (ε, δ)-DP "
-               "universally consistent density estimator on R^d, heavy tails included; Remark 4.1",
-    compute=compute,
-    plot=plot,
-    order=62,
-))
+# Registered through simulations/experiments/catalogue.py ("private_density_estimation"):
+# name, what it reproduces, report order.

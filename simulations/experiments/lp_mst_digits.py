@@ -32,7 +32,7 @@ import numpy as np
 from limits.validation import check_choice
 from simulations.datasets import load_digits
 from simulations.engine import engine_options, run_trials, trial_streams
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.learning import LPMST, IndexedKNNClassifier, neighbour_order
 from simulations.mechanisms import ALIBI, VectorMechanism
 from simulations.plotting import band, color, figure
@@ -268,8 +268,4 @@ def plot(result) -> dict:
     return {"lp_mst_digits": fig}
 
 
-register(Experiment(
-    name="lp_mst_digits",
-    reproduces="004 Section 5.1 / Figure 1(a) on real data (scikit-learn digits): RR vs LP-2ST vs LP-3ST vs ALIBI vs "
-               "vector approximation, accuracy vs ε; beyond the paper: ε reaching 90 % of non-private accuracy",
-    compute=compute, plot=plot, order=60))
+# Registered through simulations/experiments/catalogue.py ("lp_mst_digits"): name, what it reproduces, report order.

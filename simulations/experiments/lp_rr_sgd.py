@@ -33,7 +33,7 @@ import numpy as np
 
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.learning.private_sgd import gaussian_sigma, lp_sgd_logistic
 from simulations.plotting import band, figure
 from simulations.seeding import EVAL, stream
@@ -229,8 +229,4 @@ def plot(result) -> dict:
     return {"lp_rr_sgd": fig}
 
 
-register(Experiment(
-    name="lp_rr_sgd",
-    reproduces="004 Theorem 9 (LP-RR-SGD, Algorithm 5, eq. 7) and Proposition 11 (LP-Normal-SGD, Algorithm 6): "
-               "excess population loss vs n and vs dimension p",
-    compute=compute, plot=plot, order=62))
+# Registered through simulations/experiments/catalogue.py ("lp_rr_sgd"): name, what it reproduces, report order.

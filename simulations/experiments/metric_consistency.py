@@ -34,7 +34,7 @@ import numpy as np
 
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.pcl2 import PCL2, PCL2b, pcl2_radius
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.metric_spaces import LatticePacking, SpherePacking
 from simulations.plotting import band, figure
 from simulations.stats import t_interval
@@ -151,11 +151,5 @@ def plot(result: ExperimentResult) -> dict:
     return {"excess_vs_n": fig}
 
 
-register(Experiment(
-    name="metric_space_consistency",
-    reproduces="001 Appendix A (Theorems A.6, A.12, A.13, A.15): PCL2 (Algorithm 4) on S² and PCL2b (Algorithm 5) on "
-               "R², universally consistent on doubling metric spaces; plus pure-DP PCL2 on R²",
-    compute=compute,
-    plot=plot,
-    order=63,
-))
+# Registered through simulations/experiments/catalogue.py ("metric_space_consistency"):
+# name, what it reproduces, report order.

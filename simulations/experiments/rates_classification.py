@@ -7,7 +7,6 @@ the tuned bin width, ``C_M h^{γβ−d}`` bumps with random signs, K = 2, γ = 1
 
 from __future__ import annotations
 
-from simulations.experiments.base import Experiment, register
 from simulations.experiments.rates import RateCase, compute_rate_study, plot_rate_study
 
 CASES_DB = [(d, b) for d in (1, 2, 3) for b in (0.5, 1.0)]  # (d, β)
@@ -71,21 +70,16 @@ def compute_central(ctx):
     return compute_rate_study(ctx, "rates_central_classification", _central_cases(), intro=_WHY_CENTRAL)
 
 
-register(Experiment(
-    name="rates_local_classification",
-    reproduces="003 Table 1 (classification, local label DP): excess risk ≍ (N(ε²∧1))^{-β(γ+1)/(2β+d)}, Theorems 1–2",
-    compute=compute_local,
-    plot=lambda r: plot_rate_study(r, ncols=2, title="Local label DP classification (vector mechanism + bins, ε = 1): "
-                                            "excess risk vs N on the 003 construction"),
-    order=20,
-))
+def plot_local(result):
+    return plot_rate_study(result, ncols=2, title="Local label DP classification (vector mechanism + bins, ε = 1): "
+                                                  "excess risk vs N on the 003 construction")
 
-register(Experiment(
-    name="rates_central_classification",
-    reproduces="003 Table 1 (classification, central label DP): privacy term (εN)^{-β(γ+1)/(β+d)}, Theorems 3–4",
-    compute=compute_central,
-    plot=lambda r: plot_rate_study(r, ncols=3, title=f"Central label DP classification (exponential mechanism per bin, "
-                                            f"ε = {CENTRAL_EPS}, {CENTRAL_EPS_D1B1} at d=1 β=1): excess risk vs N on the 003 "
-                                            "construction"),
-    order=21,
-))
+
+def plot_central(result):
+    title = (f"Central label DP classification (exponential mechanism per bin, ε = {CENTRAL_EPS}, {CENTRAL_EPS_D1B1} "
+             "at d=1 β=1): excess risk vs N on the 003 construction")
+    return plot_rate_study(result, ncols=3, title=title)
+
+
+# Registered through simulations/experiments/catalogue.py ("rates_local_classification",
+# "rates_central_classification"): name, what it reproduces, report order.

@@ -20,7 +20,7 @@ import limits
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.experiments.rates import (PROFILE_SIZES, RateCase, excess_risk, fit_case, grid_for_case,
                                           run_rate_grids)
 from simulations.laws import AdditiveRegression, BoundaryClassification, UniformNoise
@@ -448,15 +448,5 @@ def plot_vs(result) -> dict:
     return {"rates_local_vs_central": fig}
 
 
-register(Experiment(
-    name="rates_eps_collapse",
-    reproduces="003 Remark 1(1) and below Theorem 4: local risk depends on (N, ε) through Nε²; the central "
-               "privacy term fades with N",
-    compute=compute_collapse, plot=plot_collapse, order=25,
-))
-
-register(Experiment(
-    name="rates_local_vs_central",
-    reproduces="003 Table 1 rows Local / Central / Non-private: risk vs ε at fixed N",
-    compute=compute_vs, plot=plot_vs, order=26,
-))
+# Registered through simulations/experiments/catalogue.py ("rates_eps_collapse", "rates_local_vs_central"):
+# name, what it reproduces, report order.

@@ -8,7 +8,6 @@ T = 1). See :mod:`simulations.experiments.rates` for the design.
 
 from __future__ import annotations
 
-from simulations.experiments.base import Experiment, register
 from simulations.experiments.rates import RateCase, compute_rate_study, plot_rate_study
 
 CASES_DB = [(1, 0.5), (1, 1.0), (2, 0.5), (2, 1.0)]  # (d, β) of the local (k-NN, point-level) cases
@@ -67,20 +66,15 @@ def compute_central(ctx):
     return compute_rate_study(ctx, "rates_central_regression", _central_cases(), intro=_WHY_CENTRAL)
 
 
-register(Experiment(
-    name="rates_local_regression",
-    reproduces="003 Table 1 (regression, bounded noise, local label DP): (N(ε²∧1))^{-2β/(d+2β)}, Theorems 5–6",
-    compute=compute_local,
-    plot=lambda r: plot_rate_study(r, ncols=2, title="Local label DP regression (Laplace labels + k-NN, ε = 1): "
-                                                     "excess risk vs N on the 003 construction"),
-    order=22,
-))
+def plot_local(result):
+    return plot_rate_study(result, ncols=2, title="Local label DP regression (Laplace labels + k-NN, ε = 1): "
+                                                  "excess risk vs N on the 003 construction")
 
-register(Experiment(
-    name="rates_central_regression",
-    reproduces="003 Theorems 7–8 (regression, bounded noise, central label DP): privacy term (εN)^{-2β/(d+β)}",
-    compute=compute_central,
-    plot=lambda r: plot_rate_study(r, ncols=3, title=f"Central label DP regression (bin mean + Laplace, "
-                                                     f"ε = {CENTRAL_EPS}): excess risk vs N on the 003 construction"),
-    order=23,
-))
+
+def plot_central(result):
+    return plot_rate_study(result, ncols=3, title=f"Central label DP regression (bin mean + Laplace, "
+                                                  f"ε = {CENTRAL_EPS}): excess risk vs N on the 003 construction")
+
+
+# Registered through simulations/experiments/catalogue.py ("rates_local_regression", "rates_central_regression"):
+# name, what it reproduces, report order.

@@ -21,9 +21,9 @@ import limits
 from limits import symbols as S
 
 from ..plotting import color, figure
-from .base import Claim, Experiment, ExperimentResult, register
+from .base import Claim, ExperimentResult
 
-__all__ = ["EXPERIMENT", "cell_tex"]
+__all__ = ["cell_tex", "compute", "plot"]
 
 TASK_LABELS = {"classification": "Classification", "regression": "Regression, bounded noise",
                "regression_heavy_tailed": "Regression, heavy-tailed noise"}
@@ -242,11 +242,4 @@ def plot(result: ExperimentResult) -> dict:
     return {"table1": _plot_table(), "rates_vs_N": _plot_curves(result.data["curves"])}
 
 
-EXPERIMENT = register(Experiment(
-    name="rates_table",
-    reproduces="003 Table 1 (minimax rates under local / central / local-full label DP) and the exponent "
-               "relations of Sections 1, 4-6",
-    compute=compute,
-    plot=plot,
-    order=0,
-))
+# Registered through simulations/experiments/catalogue.py ("rates_table"): name, what it reproduces, report order.

@@ -27,7 +27,7 @@ import numpy as np
 
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.experiments.rates import PROFILE_SIZES, RateCase, grid_for_case, n_for_scale, rate_trial
 from simulations.experiments.rates_fit import _ols
 from simulations.plotting import band, color, figure
@@ -147,9 +147,5 @@ def plot(result) -> dict:
     return {"rates_upper_bound": fig}
 
 
-register(Experiment(
-    name="rates_upper_bound",
-    reproduces="003 Theorems 2, 4, 8, 12 as upper bounds: worst excess risk over laws not tied to the estimator's h "
-               "decays at least at the Table 1 rate",
-    compute=compute, plot=plot, order=27,
-))
+# Registered through simulations/experiments/catalogue.py ("rates_upper_bound"):
+# name, what it reproduces, report order.

@@ -1,28 +1,66 @@
 """Run registered experiments and write ``figures/<name>/`` and ``figures/REPORT.md``.
 
 Per experiment: PNG and PDF figures, one CSV per table (data only), and ``results.json`` with the
-claims, the profile, the seed and the runtime (DESIGN.md "Experiments and their outputs").
+claims and the run's provenance (DESIGN.md "Experiments and their outputs").
+
+Never destroy a result: an experiment computes and writes into a private staging folder
+(``<out>/.staging/<name>-<unique>/``); only when everything is written are its files moved into
+``<out>/<name>/`` one by one with :func:`os.replace` (``results.json`` last) and files of the old
+output set that the new one lacks removed. A crash, a Ctrl-C or a skip (an optional extra is
+missing) removes the staging folder and leaves ``<out>/<name>/`` byte for byte as it was. Every
+file, ``REPORT.md`` included, is written under a unique temporary name and renamed into place, so
+two concurrent runs into one ``--out`` each leave complete files.
 """
 
 from __future__ import annotations
 
 import csv
+import io
 import json
 import os
+import shutil
+import sys
+import tempfile
 import time
 import traceback
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from datetime import datetime, timezone
 from pathlib import Path
 
-import matplotlib.pyplot as plt
 import numpy as np
 
-from .base import REGISTRY, Experiment, ExperimentResult, RunContext
+from simulations.atomic import atomic_write_text
+from simulations.engine import worker_cpu_seconds
+from simulations.provenance import provenance
 
-__all__ = ["regenerate_command", "run_all", "run_experiment", "write_csv", "write_report"]
+from .base import REGISTRY, Experiment, ExperimentResult, ExperimentSkipped, RunContext
+
+__all__ = ["Outcome", "check_output_folder", "regenerate_command", "run_all", "run_experiment", "summary_table", "write_csv",
+           "write_report"]
+
+STAGING = ".staging"  # under --out; one private folder per running experiment
+_OUTPUT_SUFFIXES = (".png", ".pdf", ".csv", ".json")  # what a run writes into <out>/<name>/
 
 
 def regenerate_command(name: str, ctx: RunContext) -> str:
+    """The command line that regenerates one experiment's outputs.
+
+    Parameters
+    ----------
+    name : str
+        Registered experiment name.
+    ctx : RunContext
+        Its profile and seed are part of the command.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> regenerate_command("rates_table", RunContext(profile="smoke", seed=3))
+    'python paper_repro.py --only rates_table --profile smoke --seed 3'
+    """
     return f"python paper_repro.py --only {name} --profile {ctx.profile} --seed {ctx.seed}"
 
 
@@ -35,69 +73,174 @@ def _cell(v) -> str:
 
 
 def write_csv(path: Path, columns: dict) -> None:
-    """Write ``{column: 1-D sequence}`` as CSV; all columns must have the same length."""
+    """Write ``{column: 1-D sequence}`` as CSV, atomically (unique temporary name, then rename).
+
+    Parameters
+    ----------
+    path : path-like
+        Destination; its folder must exist.
+    columns : dict
+        Column name -> 1-D sequence; floats are written as their shortest round-trip text.
+
+    Raises
+    ------
+    ValueError
+        If the columns differ in length.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> p = pathlib.Path(tempfile.mkdtemp()) / "t.csv"
+    >>> write_csv(p, {"a": [0.1, 1 / 3], "b": [1, 2]})
+    >>> p.read_text()
+    'a,b\\n0.1,1\\n0.3333333333333333,2\\n'
+    """
     names = list(columns)
     cols = [np.asarray(columns[c]).ravel() for c in names]
     lengths = {len(c) for c in cols}
     if len(lengths) > 1:
         raise ValueError(f"table columns differ in length: { {n: len(c) for n, c in zip(names, cols)} }")
-    tmp = path.with_suffix(".csv.tmp")
-    with open(tmp, "w", newline="") as fh:
-        w = csv.writer(fh, lineterminator="\n")
-        w.writerow(names)
-        for row in zip(*cols):
-            w.writerow([_cell(v) for v in row])
-    os.replace(tmp, path)
+    buf = io.StringIO()
+    w = csv.writer(buf, lineterminator="\n")
+    w.writerow(names)
+    for row in zip(*cols):
+        w.writerow([_cell(v) for v in row])
+    atomic_write_text(path, buf.getvalue())
 
 
 def _write_json(path: Path, obj) -> None:
-    tmp = path.with_suffix(".json.tmp")
-    tmp.write_text(json.dumps(obj, indent=2, allow_nan=False) + "\n")
-    os.replace(tmp, path)
+    atomic_write_text(path, json.dumps(obj, indent=2, allow_nan=False) + "\n")
 
 
-def run_experiment(exp: Experiment, ctx: RunContext, out: Path) -> dict:
+def _cpu_seconds() -> float:
+    return time.process_time() + worker_cpu_seconds()
+
+
+def _publish(staging: Path, folder: Path) -> None:
+    """Move every file of ``staging`` into ``folder`` (results.json last), drop stale outputs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    new = sorted(p.name for p in staging.iterdir() if p.is_file())
+    for name in sorted(new, key=lambda n: n == "results.json"):
+        os.replace(staging / name, folder / name)
+    for old in folder.iterdir():  # a renamed figure or table of an earlier run must not linger
+        if old.is_file() and old.suffix in _OUTPUT_SUFFIXES and old.name not in new:
+            old.unlink(missing_ok=True)
+
+
+def check_output_folder(out) -> Path:
+    """Make sure ``out`` is, or can be made, a writable folder, before any experiment runs.
+
+    Parameters
+    ----------
+    out : path-like
+        The ``--out`` folder; created (with parents) if missing.
+
+    Returns
+    -------
+    pathlib.Path
+
+    Raises
+    ------
+    ValueError
+        If ``out`` is a file, cannot be created, or a file cannot be written in it.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "a_file"
+    >>> _ = f.write_text("x")
+    >>> check_output_folder(f)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: out must be a folder, got out='.../a_file' (a file)
+    """
+    out = Path(out)
+    if out.exists() and not out.is_dir():
+        raise ValueError(f"out must be a folder, got out={str(out)!r} (a file)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        raise ValueError(f"out must be a writable folder, got out={str(out)!r}: {exc.strerror or exc}") from None
+    return out
+
+
+def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) -> dict:
     """Compute, plot and write one experiment; returns the results.json content.
 
-    A crash is recorded in results.json (``"error"``) and re-raised, so the caller can carry on
-    with the other experiments and still exit non-zero.
+    Parameters
+    ----------
+    exp : Experiment
+    ctx : RunContext
+        Without a ``cache_dir``, trials are cached under ``<out>/.cache/<name>/``.
+    out : path-like
+        Output root; the experiment's files go to ``<out>/<name>/``.
+    argv : sequence of str, optional
+        The command line recorded in the provenance (default ``sys.argv``).
+
+    Returns
+    -------
+    dict
+        The ``results.json`` object: name, reproduces, profile, seed, command, runtime_s,
+        compute_s, figures, tables, claims, notes and provenance.
+
+    Raises
+    ------
+    ExperimentSkipped
+        If the experiment needs an extra that is not installed; nothing is written.
+    Exception, KeyboardInterrupt
+        Whatever ``compute`` or ``plot`` raised; ``<out>/<name>/`` is left as it was.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from simulations.experiments.base import Claim
+    >>> toy = Experiment("toy", "nothing", lambda ctx: ExperimentResult(claims=[Claim("1 = 1", True)]),
+    ...                  lambda result: {})
+    >>> rec = run_experiment(toy, RunContext(profile="smoke"), tempfile.mkdtemp())
+    >>> rec["claims"][0]["holds"], rec["provenance"]["profile"]
+    (True, 'smoke')
     """
-    folder = Path(out) / exp.name
-    folder.mkdir(parents=True, exist_ok=True)
+    import matplotlib.pyplot as plt  # imported here so that `paper_repro.py --list` stays light
+
+    out = Path(out)
+    folder = out / exp.name
     if ctx.cache_dir is None:
-        ctx = replace(ctx, cache_dir=Path(out) / ".cache" / exp.name)
-    for old in folder.iterdir():  # drop outputs of a previous run (renamed figures must not linger)
-        if old.is_file():
-            old.unlink()
+        ctx = replace(ctx, cache_dir=out / ".cache" / exp.name)
+    (out / STAGING).mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{exp.name}-", dir=out / STAGING))
     record = {"name": exp.name, "reproduces": exp.reproduces, "profile": ctx.profile, "seed": ctx.seed,
               "command": regenerate_command(exp.name, ctx)}
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), _cpu_seconds()
     try:
         result: ExperimentResult = exp.compute(ctx)
         t1 = time.perf_counter()
         figures = exp.plot(result) or {}
         names = []
         for fname, fig in figures.items():
-            fig.savefig(folder / f"{fname}.png")
-            fig.savefig(folder / f"{fname}.pdf", metadata={"CreationDate": None})
+            fig.savefig(staging / f"{fname}.png")
+            fig.savefig(staging / f"{fname}.pdf", metadata={"CreationDate": None})
             plt.close(fig)
             names.append(f"{fname}.png")
         for tname, columns in result.tables.items():
-            write_csv(folder / f"{tname}.csv", columns)
-    except Exception:
-        record.update(error=traceback.format_exc(), runtime_s=round(time.perf_counter() - t0, 3),
-                      claims=[], figures=[], tables=[], notes="")
-        _write_json(folder / "results.json", record)
-        raise
-    record.update(
-        runtime_s=round(time.perf_counter() - t0, 3),
-        compute_s=round(t1 - t0, 3),
-        figures=names,
-        tables=[f"{t}.csv" for t in result.tables],
-        claims=[c.to_json() for c in result.claims],
-        notes=result.notes,
-    )
-    _write_json(folder / "results.json", record)
+            write_csv(staging / f"{tname}.csv", columns)
+        wall = time.perf_counter() - t0
+        record.update(
+            runtime_s=round(wall, 3),
+            compute_s=round(t1 - t0, 3),
+            figures=names,
+            tables=[f"{t}.csv" for t in result.tables],
+            claims=[c.to_json() for c in result.claims],
+            notes=result.notes,
+            provenance={**provenance(profile=ctx.profile, seed=ctx.seed, argv=sys.argv if argv is None else argv,
+                                     wall_s=wall, cpu_s=_cpu_seconds() - c0),
+                        "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+        )
+        _write_json(staging / "results.json", record)
+        _publish(staging, folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
     return record
 
 
@@ -121,11 +264,43 @@ def _claims_table(claims: list[dict]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _provenance_line(p: dict | None) -> str:
+    if not p:
+        return "**Provenance:** not recorded (these outputs predate provenance records)"
+    code = p.get("code") or {}
+    commit = (code.get("commit") or "unknown")[:12] + (" (uncommitted changes)" if code.get("dirty") else "")
+    pk = p.get("packages") or {}
+    versions = ", ".join(f"{k} {v}" for k, v in pk.items() if v)
+    return (f"**Provenance:** commit {commit} · Python {p.get('python')} · {p.get('cpu')} · "
+            f"wall {p.get('wall_s')} s, CPU {p.get('cpu_s')} s · finished {p.get('finished_utc', '?')} UTC  \n"
+            f"`{p.get('command_line', '')}`  \n{versions}")
+
+
 def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Path:
-    """Stitch every experiment's results.json into ``out/REPORT.md`` (registry order).
+    """Stitch every experiment's results.json into ``out/REPORT.md`` (registry order), atomically.
 
     Built from the files on disk, so running one experiment with ``--only`` keeps the others'
-    sections; an experiment never run is listed as such.
+    sections, and a run that failed leaves its experiment's section as it was; an experiment never
+    run is listed as such.
+
+    Parameters
+    ----------
+    out : path-like
+        Output root holding ``<name>/results.json``.
+    registry : dict, optional
+        Name -> Experiment (default: every registered experiment).
+
+    Returns
+    -------
+    pathlib.Path
+        ``out/REPORT.md``.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> toy = Experiment("toy", "nothing", lambda ctx: None, lambda result: {})
+    >>> "| [toy](#toy) | nothing | not run |" in write_report(tempfile.mkdtemp(), {"toy": toy}).read_text()
+    True
     """
     registry = REGISTRY if registry is None else registry
     out = Path(out)
@@ -156,7 +331,8 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
         if r is None:
             lines += ["_Not run yet:_ `python paper_repro.py --only " + e.name + "`", ""]
             continue
-        lines += [f"**Command:** `{r['command']}`  ", f"**Profile:** {r['profile']} · **runtime:** {r['runtime_s']} s", ""]
+        lines += [f"**Command:** `{r['command']}`  ", f"**Profile:** {r['profile']} · **runtime:** {r['runtime_s']} s",
+                  "", _provenance_line(r.get("provenance")), ""]
         if "error" in r:
             lines += ["**This experiment crashed:**", "", "```", r["error"].strip(), "```", ""]
             continue
@@ -165,26 +341,145 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
         if r.get("notes"):
             lines += [r["notes"].strip(), ""]
         lines += [_claims_table(r["claims"])]
-    path = out / "REPORT.md"
-    path.write_text("\n".join(lines))
-    return path
+    return atomic_write_text(out / "REPORT.md", "\n".join(lines))
 
 
-def run_all(names, ctx: RunContext, out: Path, *, log=print) -> list[str]:
-    """Run the named experiments, then rewrite the report; returns the names that crashed."""
-    crashed = []
-    for name in names:
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """What happened to one experiment in :func:`run_all`.
+
+    Attributes
+    ----------
+    name : str
+    status : {"ok", "crashed", "skipped", "interrupted"}
+    holding, n_claims : int
+        Claims that hold / all claims (0 unless ``status == "ok"``).
+    wall_s : float
+    reason : str
+        Why it was skipped (with the install line), crashed or interrupted; empty when ok.
+    """
+
+    name: str
+    status: str
+    holding: int = 0
+    n_claims: int = 0
+    wall_s: float = 0.0
+    reason: str = ""
+
+
+def summary_table(outcomes) -> str:
+    """The end-of-run table: experiment, result, claims holding, wall seconds, and why not run.
+
+    Parameters
+    ----------
+    outcomes : sequence of Outcome
+
+    Returns
+    -------
+    str
+        Plain text, one row per experiment, then one line per skipped experiment with its reason.
+
+    Examples
+    --------
+    >>> print(summary_table([Outcome("a", "ok", 2, 3, 1.5), Outcome("b", "skipped", reason="pip install x")]))
+    experiment  result   claims  wall (s)
+    a           ok       2/3          1.5
+    b           skipped  –              –
+    skipped: b: pip install x
+    """
+    rows = [("experiment", "result", "claims", "wall (s)")]
+    for o in outcomes:
+        ran = o.status == "ok"
+        rows.append((o.name, o.status, f"{o.holding}/{o.n_claims}" if ran else "–",
+                     f"{o.wall_s:.1f}" if ran else "–"))
+    widths = [max(len(r[i]) for r in rows) for i in range(4)]
+    lines = [f"{r[0]:<{widths[0]}}  {r[1]:<{widths[1]}}  {r[2]:<{widths[2]}}  {r[3]:>{widths[3]}}" for r in rows]
+    lines += [f"{o.status}: {o.name}: {o.reason}" for o in outcomes if o.status == "skipped"]
+    return "\n".join(lines)
+
+
+def _previous_runtime(out: Path, name: str, profile: str) -> float | None:
+    """The wall time of the last finished run of ``name`` at ``profile`` in ``out`` (for the ETA)."""
+    try:
+        r = json.loads((out / name / "results.json").read_text())
+        return float(r["runtime_s"]) if r.get("profile") == profile and "error" not in r else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _clock(seconds: float) -> str:
+    m, s = divmod(int(round(seconds)), 60)
+    return f"{m}m{s:02d}s" if m else f"{s}s"
+
+
+def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None) -> list[Outcome]:
+    """Run the named experiments in order, rewrite the report, print the end-of-run table.
+
+    One line per experiment says ``[k/n]``, the elapsed time and an ETA from the earlier runs'
+    wall times in ``out`` (where known). A crash is reported and the other experiments still run;
+    Ctrl-C stops the run after reporting what was cached; a missing extra skips the experiment.
+    In every one of those cases the experiment's earlier outputs are left as they were.
+
+    Parameters
+    ----------
+    names : sequence of str
+        Registered experiment names.
+    ctx : RunContext
+    out : path-like
+        Output root (``figures/`` by default in ``paper_repro.py``).
+    log : callable
+        Receives each line of console output.
+    argv : sequence of str, optional
+        The command line recorded in the provenance (default ``sys.argv``).
+
+    Returns
+    -------
+    list of Outcome
+        One per experiment started or skipped, in order; the run stops at the first interruption.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from simulations.experiments.base import Claim
+    >>> toy = Experiment("toy", "nothing", lambda ctx: ExperimentResult(claims=[Claim("1 = 1", True)]),
+    ...                  lambda result: {})
+    >>> REGISTRY["toy"] = toy
+    >>> [o.status for o in run_all(["toy"], RunContext(profile="smoke"), tempfile.mkdtemp(), log=lambda s: None)]
+    ['ok']
+    >>> del REGISTRY["toy"]
+    """
+    out = Path(out)
+    outcomes: list[Outcome] = []
+    previous = {n: _previous_runtime(out, n, ctx.profile) for n in names}
+    start = time.perf_counter()
+    for k, name in enumerate(names, 1):
         exp = REGISTRY[name]
-        log(f"[{name}] running ({ctx.profile}) ...")
+        elapsed = time.perf_counter() - start
+        left = [previous[n] for n in names[k - 1:]]
+        eta = f", ETA ~{_clock(sum(left))}" if all(t is not None for t in left) else ""
+        log(f"[{k}/{len(names)}] {name} ({ctx.profile}) ... elapsed {_clock(elapsed)}{eta}")
+        t0 = time.perf_counter()
         try:
-            rec = run_experiment(exp, ctx, out)
-        except Exception:
-            crashed.append(name)
-            log(f"[{name}] CRASHED:\n{traceback.format_exc()}")
+            rec = run_experiment(exp, ctx, out, argv=argv)
+        except ExperimentSkipped as exc:
+            outcomes.append(Outcome(name, "skipped", reason=str(exc)))
+            log(f"[{k}/{len(names)}] {name} skipped: {exc} (earlier outputs kept)")
+            continue
+        except KeyboardInterrupt as exc:
+            reason = str(exc) or "interrupted; rerun the same command to resume"
+            outcomes.append(Outcome(name, "interrupted", wall_s=time.perf_counter() - t0, reason=reason))
+            log(f"[{k}/{len(names)}] {name} {reason} (earlier outputs kept)")
+            break
+        except Exception as exc:
+            outcomes.append(Outcome(name, "crashed", wall_s=time.perf_counter() - t0,
+                                    reason=f"{type(exc).__name__}: {exc}"))
+            log(f"[{k}/{len(names)}] {name} CRASHED (earlier outputs kept):\n{traceback.format_exc()}")
             continue
         ok = sum(c["holds"] for c in rec["claims"])
-        log(f"[{name}] done in {rec['runtime_s']:.1f} s; claims holding {ok}/{len(rec['claims'])}")
+        outcomes.append(Outcome(name, "ok", ok, len(rec["claims"]), rec["runtime_s"]))
+        log(f"[{k}/{len(names)}] {name} done in {rec['runtime_s']:.1f} s; claims holding {ok}/{len(rec['claims'])}")
     write_report(out)
-    return crashed
-
+    log(summary_table(outcomes))
+    log(f"total {_clock(time.perf_counter() - start)}")
+    return outcomes
 

@@ -29,7 +29,7 @@ import numpy as np
 
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.pcl import PCL
-from simulations.experiments.base import Claim, Experiment, ExperimentResult, register
+from simulations.experiments.base import Claim, ExperimentResult
 from simulations.laws.consistency import ConcentratedThreshold
 from simulations.plotting import color, figure
 from simulations.stats import t_interval
@@ -157,11 +157,5 @@ def plot(result: ExperimentResult) -> dict:
     return {"thresholds": fig}
 
 
-register(Experiment(
-    name="thresholds_contrast",
-    reproduces="001 Section 1 (Theorem 1.5 vs the impossibility of private PAC learning of thresholds): PCL's "
-               "excess error vanishes for each fixed threshold law but its worst case over the family does not",
-    compute=compute,
-    plot=plot,
-    order=61,
-))
+# Registered through simulations/experiments/catalogue.py ("thresholds_contrast"):
+# name, what it reproduces, report order.

@@ -51,10 +51,10 @@ from simulations.laws import CircleMixture
 from simulations.stats import t_interval
 
 from ..plotting import band, color, figure
-from .base import Claim, Experiment, ExperimentResult, register
+from .base import Claim, ExperimentResult
 
-__all__ = ["FIG3_K", "K_GRID", "PROFILES", "VectorPoint", "accuracy_experiment", "panel_sigma", "trial",
-           "trial_predictions"]
+__all__ = ["FIG3_K", "FIGURES", "K_GRID", "PROFILES", "VectorPoint", "accuracy_experiment", "compute_figure",
+           "figure_reproduces", "panel_sigma", "plot_figure", "trial", "trial_predictions"]
 
 K_GRID = (2, 5, 10, 20, 50, 100)
 FIG3_K = 100
@@ -238,18 +238,50 @@ def plot_accuracy(result: ExperimentResult, title: str) -> dict:
     return {"accuracy": fig}
 
 
-def _experiment(name, fig, epsilon, k, order):
-    def compute(ctx):
-        return accuracy_experiment(ctx, epsilon=epsilon, k=k)
-
-    def plot(result):
-        return plot_accuracy(result, f"000 Fig. {fig}: kNN accuracy vs K under ε = {epsilon:g} label DP, k = {k} "
-                                     f"({result.data['n_trials']} trials, 95% CI)")
-
-    return register(Experiment(name=name, reproduces=f"000 Section 5.1 / Appendix A, Figure {fig} (ε = {epsilon:g}, "
-                                                      f"k = {k}): RR, LP-2ST, ALIBI and vector approximation vs K",
-                               compute=compute, plot=plot, order=order))
+# ----------------------------------------------------------------------- the three figures
+# Registered through simulations/experiments/catalogue.py ("vector_fig2", "vector_fig3", "vector_fig4"), whose
+# ``reproduces`` texts are figure_reproduces(2 | 3 | 4) (a test keeps them equal).
+FIGURES = {2: (1.0, 200), 3: (2.0, FIG3_K), 4: (1.0, 100)}  # 000 Figure -> (ε, kNN's k)
 
 
-EXPERIMENTS = [_experiment("vector_fig2", 2, 1.0, 200, 60), _experiment("vector_fig3", 3, 2.0, FIG3_K, 61),
-               _experiment("vector_fig4", 4, 1.0, 100, 62)]
+def figure_reproduces(fig: int) -> str:
+    """What experiment ``vector_fig<fig>`` reproduces (the catalogue's text)."""
+    epsilon, k = FIGURES[fig]
+    return (f"000 Section 5.1 / Appendix A, Figure {fig} (ε = {epsilon:g}, k = {k}): RR, LP-2ST, ALIBI and vector "
+            "approximation vs K")
+
+
+def compute_figure(ctx, fig: int) -> ExperimentResult:
+    """000 Figure ``fig`` (2, 3 or 4): :func:`accuracy_experiment` at its (ε, k)."""
+    epsilon, k = FIGURES[fig]
+    return accuracy_experiment(ctx, epsilon=epsilon, k=k)
+
+
+def plot_figure(result: ExperimentResult, fig: int) -> dict:
+    epsilon, k = FIGURES[fig]
+    return plot_accuracy(result, f"000 Fig. {fig}: kNN accuracy vs K under ε = {epsilon:g} label DP, k = {k} "
+                                 f"({result.data['n_trials']} trials, 95% CI)")
+
+
+def compute_fig2(ctx) -> ExperimentResult:
+    return compute_figure(ctx, 2)
+
+
+def plot_fig2(result: ExperimentResult) -> dict:
+    return plot_figure(result, 2)
+
+
+def compute_fig3(ctx) -> ExperimentResult:
+    return compute_figure(ctx, 3)
+
+
+def plot_fig3(result: ExperimentResult) -> dict:
+    return plot_figure(result, 3)
+
+
+def compute_fig4(ctx) -> ExperimentResult:
+    return compute_figure(ctx, 4)
+
+
+def plot_fig4(result: ExperimentResult) -> dict:
+    return plot_figure(result, 4)

@@ -36,7 +36,7 @@ from simulations.mechanisms import VectorMechanism
 from simulations.stats import t_interval
 
 from ..plotting import band, color, figure
-from .base import Claim, Experiment, ExperimentResult, register
+from .base import Claim, ExperimentResult
 from .vector_approx import PANELS, panel_sigma
 
 __all__ = ["PROFILES", "Theorem2Point", "hoeffding_term", "theorem2_trial"]
@@ -270,8 +270,4 @@ def plot(result: ExperimentResult) -> dict:
     return {"theorem2": fig}
 
 
-EXPERIMENT = register(Experiment(
-    name="vector_theorem2",
-    reproduces="000 Theorem 2 (eq. (20)) and Appendix B.1 eq. (34): kNN approximation error Δ and excess risk of the "
-               "vector approximation vs their bounds, over K and N",
-    compute=compute, plot=plot, order=63))
+# Registered through simulations/experiments/catalogue.py ("vector_theorem2"): name, what it reproduces, report order.

@@ -1,0 +1,135 @@
+"""The experiments of the ``simulations`` layer, as data: name, what each reproduces, its report order.
+
+``compute`` / ``plot`` are ``"package.module:function"`` references that
+:class:`~simulations.experiments.base.Experiment` imports on first use, so this list (and
+``paper_repro.py --list``) costs no import of the topic modules or of numpy, scipy, sympy, numba,
+matplotlib or torch. ``simulations/experiments/__init__.py`` registers these records; the topic
+modules only define the functions. A new experiment: write ``compute(ctx)`` and ``plot(result)``
+in ``simulations/experiments/<topic>.py`` and add its record here (``tests/test_experiment_catalogue.py``
+checks that every reference resolves).
+
+The entries are in the order the topic modules were registered before this catalogue existed; the
+report orders them by ``(order, name)``.
+"""
+
+from __future__ import annotations
+
+from .base import Experiment
+
+__all__ = ["EXPERIMENTS"]
+
+
+def _ref(module: str, function: str) -> str:
+    return f"simulations.experiments.{module}:{function}"
+
+
+EXPERIMENTS: tuple[Experiment, ...] = (
+    Experiment(
+        name="rates_table",
+        reproduces="003 Table 1 (minimax rates under local / central / local-full label DP) and the exponent "
+                   "relations of Sections 1, 4-6",
+        compute=_ref("rates_table", "compute"), plot=_ref("rates_table", "plot"), order=0),
+    Experiment(
+        name="rates_local_classification",
+        reproduces="003 Table 1 (classification, local label DP): excess risk ≍ (N(ε²∧1))^{-β(γ+1)/(2β+d)}, "
+                   "Theorems 1–2",
+        compute=_ref("rates_classification", "compute_local"), plot=_ref("rates_classification", "plot_local"),
+        order=20),
+    Experiment(
+        name="rates_central_classification",
+        reproduces="003 Table 1 (classification, central label DP): privacy term (εN)^{-β(γ+1)/(β+d)}, Theorems 3–4",
+        compute=_ref("rates_classification", "compute_central"), plot=_ref("rates_classification", "plot_central"),
+        order=21),
+    Experiment(
+        name="rates_local_regression",
+        reproduces="003 Table 1 (regression, bounded noise, local label DP): (N(ε²∧1))^{-2β/(d+2β)}, Theorems 5–6",
+        compute=_ref("rates_regression", "compute_local"), plot=_ref("rates_regression", "plot_local"), order=22),
+    Experiment(
+        name="rates_central_regression",
+        reproduces="003 Theorems 7–8 (regression, bounded noise, central label DP): privacy term (εN)^{-2β/(d+β)}",
+        compute=_ref("rates_regression", "compute_central"), plot=_ref("rates_regression", "plot_central"),
+        order=23),
+    Experiment(
+        name="rates_heavy_tailed",
+        reproduces="003 Table 1 (regression, heavy-tailed labels): local (Nε²)^{-2β(p−1)/(2pβ+d(p−1))}, central "
+                   "(εN)^{-2β(p−1)/(pβ+d(p−1))}, Theorems 9–12",
+        compute=_ref("rates_heavy_tailed", "compute"), plot=_ref("rates_heavy_tailed", "plot"), order=24),
+    Experiment(
+        name="rates_eps_collapse",
+        reproduces="003 Remark 1(1) and below Theorem 4: local risk depends on (N, ε) through Nε²; the central "
+                   "privacy term fades with N",
+        compute=_ref("rates_epsilon", "compute_collapse"), plot=_ref("rates_epsilon", "plot_collapse"), order=25),
+    Experiment(
+        name="rates_local_vs_central",
+        reproduces="003 Table 1 rows Local / Central / Non-private: risk vs ε at fixed N",
+        compute=_ref("rates_epsilon", "compute_vs"), plot=_ref("rates_epsilon", "plot_vs"), order=26),
+    Experiment(
+        name="rates_upper_bound",
+        reproduces="003 Theorems 2, 4, 8, 12 as upper bounds: worst excess risk over laws not tied to the "
+                   "estimator's h decays at least at the Table 1 rate",
+        compute=_ref("rates_upper", "compute"), plot=_ref("rates_upper", "plot"), order=27),
+    # 000 Figures 2-4: the text is vector_approx.figure_reproduces(fig), i.e. (ε, k) = vector_approx.FIGURES[fig]
+    # (a test keeps them equal).
+    Experiment(
+        name="vector_fig2",
+        reproduces="000 Section 5.1 / Appendix A, Figure 2 (ε = 1, k = 200): RR, LP-2ST, ALIBI and vector "
+                   "approximation vs K",
+        compute=_ref("vector_approx", "compute_fig2"), plot=_ref("vector_approx", "plot_fig2"), order=60),
+    Experiment(
+        name="vector_fig3",
+        reproduces="000 Section 5.1 / Appendix A, Figure 3 (ε = 2, k = 100): RR, LP-2ST, ALIBI and vector "
+                   "approximation vs K",
+        compute=_ref("vector_approx", "compute_fig3"), plot=_ref("vector_approx", "plot_fig3"), order=61),
+    Experiment(
+        name="vector_fig4",
+        reproduces="000 Section 5.1 / Appendix A, Figure 4 (ε = 1, k = 100): RR, LP-2ST, ALIBI and vector "
+                   "approximation vs K",
+        compute=_ref("vector_approx", "compute_fig4"), plot=_ref("vector_approx", "plot_fig4"), order=62),
+    Experiment(
+        name="vector_theorem2",
+        reproduces="000 Theorem 2 (eq. (20)) and Appendix B.1 eq. (34): kNN approximation error Δ and excess risk "
+                   "of the vector approximation vs their bounds, over K and N",
+        compute=_ref("vector_theorem2", "compute"), plot=_ref("vector_theorem2", "plot"), order=63),
+    Experiment(
+        name="bayes_consistency",
+        reproduces="001 Theorems 1.5 / 3.2: PCL (Algorithm 2) is universally consistent; excess error -> 0 on "
+                   "smooth, discontinuous and rough η, d = 1..3, ε ∈ {0.1, 1}, vs the non-private histogram rule",
+        compute=_ref("bayes_consistency", "compute"), plot=_ref("bayes_consistency", "plot"), order=60),
+    Experiment(
+        name="thresholds_contrast",
+        reproduces="001 Section 1 (Theorem 1.5 vs the impossibility of private PAC learning of thresholds): PCL's "
+                   "excess error vanishes for each fixed threshold law but its worst case over the family does not",
+        compute=_ref("thresholds_contrast", "compute"), plot=_ref("thresholds_contrast", "plot"), order=61),
+    Experiment(
+        name="private_density_estimation",
+        reproduces="001 Theorems 1.7 / 4.3: PCDE (Algorithm 3, stability histogram over cubes) is an (ε, δ)-DP "
+                   "universally consistent density estimator on R^d, heavy tails included; Remark 4.1",
+        compute=_ref("density_estimation", "compute"), plot=_ref("density_estimation", "plot"), order=62),
+    Experiment(
+        name="metric_space_consistency",
+        reproduces="001 Appendix A (Theorems A.6, A.12, A.13, A.15): PCL2 (Algorithm 4) on S² and PCL2b "
+                   "(Algorithm 5) on R², universally consistent on doubling metric spaces; plus pure-DP PCL2 on R²",
+        compute=_ref("metric_consistency", "compute"), plot=_ref("metric_consistency", "plot"), order=63),
+    Experiment(
+        name="lp_mst_digits",
+        reproduces="004 Section 5.1 / Figure 1(a) on real data (scikit-learn digits): RR vs LP-2ST vs LP-3ST vs "
+                   "ALIBI vs vector approximation, accuracy vs ε; beyond the paper: ε reaching 90 % of non-private "
+                   "accuracy",
+        compute=_ref("lp_mst_digits", "compute"), plot=_ref("lp_mst_digits", "plot"), order=60),
+    Experiment(
+        name="cluster_priors_digits",
+        reproduces="004 Algorithm 4, Section 5.2 / Figure 1(b) and Appendix B Figure 2 on real data (digits): "
+                   "accuracy vs ε_p of k-means cluster priors",
+        compute=_ref("cluster_priors_digits", "compute"), plot=_ref("cluster_priors_digits", "plot"), order=61),
+    Experiment(
+        name="lp_rr_sgd",
+        reproduces="004 Theorem 9 (LP-RR-SGD, Algorithm 5, eq. 7) and Proposition 11 (LP-Normal-SGD, Algorithm 6): "
+                   "excess population loss vs n and vs dimension p",
+        compute=_ref("lp_rr_sgd", "compute"), plot=_ref("lp_rr_sgd", "plot"), order=62),
+    Experiment(
+        name="cnn_benchmarks",
+        reproduces="000 Section 5.2 / Tables 1-3 and 004 Tables 1, 2, 4, 5 (optional torch path): CNNs trained on "
+                   "RR, LP-2ST, ALIBI and vector-approximation labels; bundled digits on CPU, published vs measured "
+                   "grids from --data-dir",
+        compute=_ref("cnn_benchmarks", "compute"), plot=_ref("cnn_benchmarks", "plot"), order=65),
+)
