@@ -1,14 +1,15 @@
 #!/usr/bin/env python
-"""Regenerate every figure and table of labeldp-suite into ``figures/`` with ``figures/REPORT.md``.
+"""Regenerate every figure and table of labeldp-suite into figures/, with figures/REPORT.md.
 
-    python paper_repro.py                    # every experiment, quick profile (minutes)
-    python paper_repro.py --profile smoke    # seconds, as CI runs it
-    python paper_repro.py --profile paper    # the papers' sizes (hours; use --jobs / --scheduler)
-    python paper_repro.py --list
-    python paper_repro.py --only rates_table,dp_checks
+examples:
+  python paper_repro.py                         every experiment, quick profile (minutes)
+  python paper_repro.py --profile smoke         seconds
+  python paper_repro.py --profile paper         the papers' sizes (hours; use --jobs / --scheduler)
+  python paper_repro.py --list                  the experiments and what each reproduces
+  python paper_repro.py --only rates_table,dp_checks
 
-This script only wires: the experiments live in ``simulations.experiments`` and
-``proofs_checks.experiments`` and register themselves on import.
+A failed, interrupted or skipped experiment leaves its earlier outputs as they were; Ctrl-C keeps
+the finished trials cached, so rerunning the same command resumes.
 """
 
 from __future__ import annotations
@@ -17,13 +18,15 @@ import argparse
 import sys
 from pathlib import Path
 
-import proofs_checks.experiments  # noqa: F401  (registers the checks' experiments)
 from simulations.experiments import PROFILES, REGISTRY, RunContext
-from simulations.experiments.runner import run_all
+import proofs_checks.experiments  # noqa: F401,E402  (adds the checks' experiments to REGISTRY)
+
+EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
 
 
 def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+    p = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0],
+                                epilog=__doc__.split("\n\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--list", action="store_true", help="list the experiments and what they reproduce")
     p.add_argument("--only", default=None, help="comma-separated experiment names (default: all)")
@@ -33,58 +36,88 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=RunContext().seed, help="root seed of every random stream")
     p.add_argument("--jobs", type=int, default=1, help="worker processes for Monte Carlo trials (joblib/loky)")
     p.add_argument("--scheduler", default=None,
-                   help="Dask scheduler address for the trials, or 'local' to start a LocalCluster")
-    p.add_argument("--force", action="store_true", help="ignore cached trial results and recompute")
-    p.add_argument("--no-progress", action="store_true", help="hide progress bars")
+                   help="Dask scheduler address (tcp://host:port), or 'local' to start a LocalCluster")
+    p.add_argument("--force", action="store_true",
+                   help="recompute, ignoring cached trials (the cache is replaced only when a run finishes)")
+    p.add_argument("--no-progress", action="store_true", help="hide the per-trial progress bars")
     p.add_argument("--data-dir", default=None,
                    help="folder with MNIST / CIFAR / MovieLens files for the real-data experiments (never downloaded)")
     return p
 
 
-def main(argv=None) -> int:
-    args = _parser().parse_args(argv)
-    ordered = [e.name for e in sorted(REGISTRY.values(), key=lambda e: (e.order, e.name))]
-    if args.list:
-        for e in sorted(REGISTRY.values(), key=lambda e: (e.order, e.name)):
-            print(f"{e.name:32s} {e.reproduces}")
-        return 0
+def _ordered() -> list[str]:
+    return [e.name for e in sorted(REGISTRY.values(), key=lambda e: (e.order, e.name))]
+
+
+def _check(args) -> list[str]:
+    """Every argument checked before anything runs; returns the experiment names. Raises ValueError."""
+    ordered = _ordered()
     names = ordered
-    if args.only:
+    if args.only is not None:
         names = [n.strip() for n in args.only.split(",") if n.strip()]
         if not names:
-            print(f"error: --only names no experiment, got --only={args.only!r}; known: {ordered}", file=sys.stderr)
-            return 2
+            raise ValueError(f"--only names no experiment, got --only={args.only!r}; known: {', '.join(ordered)}")
         unknown = [n for n in names if n not in REGISTRY]
         if unknown:
-            print(f"error: unknown experiment(s) {unknown}; known: {ordered}", file=sys.stderr)
-            return 2
+            raise ValueError(f"unknown experiment(s) {unknown} in --only; known: {', '.join(ordered)}")
     if args.seed < 0:
-        print(f"error: --seed must be >= 0, got {args.seed}", file=sys.stderr)
-        return 2
+        raise ValueError(f"--seed must be >= 0, got --seed={args.seed}")
+    if args.jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got --jobs={args.jobs}")
+    from simulations.executors import check_scheduler
+    from simulations.experiments.runner import check_output_folder
+
+    try:
+        check_scheduler(args.scheduler)
+    except ValueError as exc:
+        raise ValueError(f"--scheduler: {exc}") from None
+    try:
+        check_output_folder(args.out)
+    except ValueError as exc:
+        raise ValueError(f"--out: {exc}") from None
     if args.data_dir is not None:
         if not Path(args.data_dir).is_dir():
-            print(f"error: --data-dir must be an existing folder, got --data-dir={args.data_dir!r}", file=sys.stderr)
-            return 2
-        from simulations.datasets import available_datasets
+            raise ValueError(f"--data-dir must be an existing folder, got --data-dir={args.data_dir!r}")
+        from simulations.datasets import validate_data_dir
+
         try:
-            available_datasets(args.data_dir)
+            validate_data_dir(args.data_dir)  # reads every file present: a corrupt one is named now
         except ValueError as exc:
-            print(f"error: --data-dir: {exc}", file=sys.stderr)
-            return 2
-    if args.jobs < 1:
-        print(f"error: --jobs must be >= 1, got {args.jobs}", file=sys.stderr)
-        return 2
+            raise ValueError(f"--data-dir: {exc}") from None
+    return names
+
+
+def main(argv=None) -> int:
+    args = _parser().parse_args(argv)
+    if args.list:
+        for name in _ordered():
+            print(f"{name:32s} {REGISTRY[name].reproduces}")
+        return 0
+    try:
+        names = _check(args)
+    except ValueError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    from simulations.experiments.runner import run_all
+
     ctx = RunContext(profile=args.profile, seed=args.seed, jobs=args.jobs, scheduler=args.scheduler,
                      force=args.force, progress=not args.no_progress,
                      data_dir=Path(args.data_dir) if args.data_dir else None)
     out = Path(args.out)
-    crashed = run_all(names, ctx, out)
+    command = [Path(sys.argv[0]).name, *(sys.argv[1:] if argv is None else argv)]
+    outcomes = run_all(names, ctx, out, argv=command)
     print(f"report: {out / 'REPORT.md'}")
-    if crashed:
-        print(f"crashed: {crashed}", file=sys.stderr)
-        return 1
+    if any(o.status == "interrupted" for o in outcomes):
+        return EXIT_INTERRUPTED
+    if any(o.status == "crashed" for o in outcomes):
+        print(f"crashed: {[o.name for o in outcomes if o.status == 'crashed']}", file=sys.stderr)
+        return EXIT_FAILED
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    try:
+        sys.exit(main())
+    except KeyboardInterrupt:  # outside an experiment (run_all reports those itself)
+        print("interrupted; rerun the same command to resume", file=sys.stderr)
+        sys.exit(EXIT_INTERRUPTED)

@@ -3,14 +3,23 @@
 Layout (one folder per experiment point)::
 
     cache_dir/<config_hash>/config.json             # for humans: class, fields, seed, version
-    cache_dir/<config_hash>/chunk_<start>_<stop>.npz  # metric -> array (stop - start, ...)
+    cache_dir/<config_hash>/chunk_<start>_<stop>.npz  # metric -> array (stop - start, ...),
+                                                      # plus the config hash it belongs to
 
-Every file is written to a temporary name in the same folder and moved into place with
-:func:`os.replace`, which is atomic on POSIX and Windows: a reader sees a whole chunk or none.
-Leftover temporary files of a killed run are ignored and unreadable chunks are removed, so a
-resumed run recomputes exactly the trials no readable chunk covers. Chunks may overlap (chunk
-sizes can differ between runs): every trial is a pure function of (config, seed, index), so
-overlapping chunks agree and any one of them may supply a trial.
+Every file is written to a unique temporary name in the same folder and moved into place with
+:func:`os.replace`, which is atomic on POSIX and Windows: a reader sees a whole chunk or none, and
+two processes writing the same chunk cannot tear each other's file. Leftover temporary files of a
+killed run are ignored and unreadable chunks are removed, so a resumed run recomputes exactly the
+trials no readable chunk covers. A chunk whose stored config hash is not its folder's (a file
+copied from another configuration, or written before the hash was stored) is refused with a
+warning and never used. Chunks may overlap (chunk sizes can differ between runs): every trial is a
+pure function of (config, seed, index), so overlapping chunks agree and any one of them may supply
+a trial.
+
+A forced run (``force=True``) never deletes cached chunks before their replacements exist: it
+writes its chunks to a private staging store (``<config_hash>.force-<unique>/``) and only when all
+its trials are done moves the merged result into ``<config_hash>/`` and drops the old chunks
+(:meth:`ChunkStore.adopt`). A forced run that is interrupted leaves the old chunks as they were.
 """
 
 from __future__ import annotations
@@ -18,28 +27,19 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import tempfile
 import warnings
 from pathlib import Path
 
 import numpy as np
 
+from simulations.atomic import atomic_write as _atomic_write
+
 __all__ = ["ChunkStore"]
 
 _CHUNK = re.compile(r"^chunk_(\d+)_(\d+)\.npz$")
-
-
-def _atomic_write(path: Path, write) -> None:
-    """Call ``write(fileobj)`` on a temporary file next to ``path``, then rename it to ``path``."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            write(fh)
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+_KEY = "__config_hash__"  # stored in every chunk beside the metrics; never a metric name
 
 
 class ChunkStore:
@@ -51,17 +51,19 @@ class ChunkStore:
         The cache directory shared by all points.
     config_hash : str
         Hex digest naming the point (see :func:`simulations.engine.config_hash`).
+    staging : bool
+        Write to a private folder ``<config_hash>.force-<unique>/`` instead (a forced run);
+        :meth:`adopt` then moves the finished result into ``<config_hash>/``.
     """
 
-    def __init__(self, root, config_hash: str):
-        self.folder = Path(root) / config_hash
-
-    def clear(self) -> None:
-        """Delete every chunk (``force=True``): a forced run never mixes old and new trials."""
-        if self.folder.is_dir():
-            for f in self.folder.iterdir():
-                if _CHUNK.match(f.name) or f.name.endswith(".tmp"):
-                    f.unlink(missing_ok=True)
+    def __init__(self, root, config_hash: str, *, staging: bool = False):
+        self.config_hash = str(config_hash)
+        self.home = Path(root) / self.config_hash
+        if staging:
+            self.home.parent.mkdir(parents=True, exist_ok=True)
+            self.folder = Path(tempfile.mkdtemp(prefix=f"{self.config_hash}.force-", dir=self.home.parent))
+        else:
+            self.folder = self.home
 
     def write_description(self, description: dict) -> None:
         """Write ``description`` (the full config, as JSON) next to the chunks, atomically."""
@@ -72,8 +74,11 @@ class ChunkStore:
     def save(self, start: int, stop: int, arrays: dict[str, np.ndarray]) -> Path:
         """Atomically write trials ``start .. stop - 1`` (each array has first axis ``stop - start``)."""
         self.folder.mkdir(parents=True, exist_ok=True)
+        if _KEY in arrays:
+            raise ValueError(f"{_KEY!r} is reserved and cannot be a metric name")
         path = self.folder / f"chunk_{start}_{stop}.npz"
-        _atomic_write(path, lambda fh: np.savez(fh, **arrays))
+        key = np.array(self.config_hash)
+        _atomic_write(path, lambda fh: np.savez(fh, **arrays, **{_KEY: key}))
         return path
 
     def ranges(self) -> list[tuple[int, int, Path]]:
@@ -91,7 +96,9 @@ class ChunkStore:
         """Readable chunks that touch trials ``0 .. n_trials - 1``, as ``(start, stop, arrays)``.
 
         A chunk that cannot be read, or whose arrays do not have ``stop - start`` rows, is
-        reported with a warning, deleted and treated as missing.
+        reported with a warning, deleted and treated as missing. A chunk whose stored config hash
+        differs from this store's (or that stores none) is reported with a warning and not used;
+        it is left on disk until a finished run of this point replaces it.
         """
         out = []
         for start, stop, path in self.ranges():
@@ -100,11 +107,18 @@ class ChunkStore:
             try:
                 with np.load(path, allow_pickle=False) as z:
                     arrays = {k: z[k] for k in z.files}
+                stored = arrays.pop(_KEY, None)
                 if not arrays or any(a.ndim == 0 or a.shape[0] != stop - start for a in arrays.values()):
                     raise ValueError("arrays do not match the chunk's trial range")
             except Exception as exc:  # a torn or foreign file: recompute its trials
                 warnings.warn(f"ignoring unreadable cache chunk {path}: {exc}", RuntimeWarning, stacklevel=2)
                 path.unlink(missing_ok=True)
+                continue
+            if stored is None or str(stored) != self.config_hash:
+                found = "none" if stored is None else repr(str(stored))
+                warnings.warn(f"refusing cache chunk {path}: it belongs to config hash {found}, not "
+                              f"{self.config_hash!r} (copied from another configuration?); its trials "
+                              "are recomputed", RuntimeWarning, stacklevel=2)
                 continue
             out.append((start, stop, arrays))
         return out
@@ -122,3 +136,28 @@ class ChunkStore:
         for start, stop, path in ranges:
             if stop <= n_trials and path != merged:
                 path.unlink(missing_ok=True)
+
+    def adopt(self, n_trials: int, arrays: dict[str, np.ndarray]) -> None:
+        """Finish a forced run: make ``arrays`` (trials ``0 .. n_trials - 1``) the point's only chunk.
+
+        The merged file is written into ``<config_hash>/`` first; only then are the old chunks
+        there and this store's staging folder removed. For a store opened without ``staging``
+        this is :meth:`consolidate`.
+        """
+        if self.folder == self.home:
+            self.consolidate(n_trials, arrays)
+            return
+        home = ChunkStore(self.home.parent, self.config_hash)
+        merged = home.save(0, n_trials, arrays)
+        for _, _, path in home.ranges():
+            if path != merged:
+                path.unlink(missing_ok=True)
+        for f in self.folder.glob("config.json"):
+            os.replace(f, self.home / "config.json")
+        shutil.rmtree(self.folder, ignore_errors=True)
+        self.folder = self.home
+
+    def discard(self) -> None:
+        """Remove this store's staging folder (an interrupted forced run); a no-op otherwise."""
+        if self.folder != self.home:
+            shutil.rmtree(self.folder, ignore_errors=True)

@@ -58,8 +58,8 @@ from simulations.cache import ChunkStore
 from simulations.executors import open_executor, validate_scheduler
 from simulations.seeding import DATA, EVAL, PRIVACY, stream
 
-__all__ = ["TrialResults", "TrialStreams", "canonical_json", "config_fields", "config_hash", "config_key",
-           "engine_options", "run_trials", "trial_streams"]
+__all__ = ["RunInterrupted", "TrialResults", "TrialStreams", "canonical_json", "config_fields", "config_hash",
+           "config_key", "engine_options", "run_trials", "trial_streams", "worker_cpu_seconds"]
 
 # Chunk sizing (seconds of work per chunk). The floor keeps the per-chunk overhead (measured by
 # benchmarks/bench_engine.py on a busy 2-core machine: ~0.3 ms to write a chunk file, ~1 ms per
@@ -67,6 +67,54 @@ __all__ = ["TrialResults", "TrialStreams", "canonical_json", "config_fields", "c
 MIN_CHUNK_SECONDS = {"serial": 0.1, "loky": 0.1, "dask": 0.5}
 MAX_CHUNK_SECONDS = 2.0
 CHUNKS_PER_WORKER = 4  # load balance: at least this many chunks per worker when work allows
+
+# CPU seconds spent in worker processes (loky, Dask) on chunks whose results reached this process.
+_WORKER_CPU = [0.0]
+
+
+def worker_cpu_seconds() -> float:
+    """CPU seconds that worker processes reported for the chunks they ran for this process.
+
+    The provenance of an experiment adds the difference of this counter over the run to the
+    process's own CPU time (serial chunks count in the latter), so ``--jobs`` does not hide work.
+
+    Returns
+    -------
+    float
+        Monotone non-decreasing over the life of the process.
+
+    Examples
+    --------
+    >>> worker_cpu_seconds() >= 0.0
+    True
+    """
+    return _WORKER_CPU[0]
+
+
+class RunInterrupted(KeyboardInterrupt):
+    """Ctrl-C during :func:`run_trials`, with what the cache kept for a resumed run.
+
+    A ``KeyboardInterrupt`` (so it still stops the program); ``str()`` says how to resume.
+
+    Attributes
+    ----------
+    n_saved, n_todo : int
+        Trials of the interrupted call written to the cache / that it had to compute.
+    cache_dir : path-like or None
+    force : bool
+    """
+
+    def __init__(self, n_saved: int, n_todo: int, cache_dir, force: bool):
+        self.n_saved, self.n_todo, self.cache_dir, self.force = n_saved, n_todo, cache_dir, force
+        if cache_dir is None:
+            msg = "interrupted; no cache folder was set, so a rerun starts again"
+        elif force:
+            msg = (f"interrupted; --force kept the earlier cache as it was ({n_saved} of {n_todo} new "
+                   "trials discarded): rerun the same command to recompute")
+        else:
+            msg = (f"interrupted; rerun the same command to resume ({n_saved} of {n_todo} trials of "
+                   f"this batch cached under {cache_dir})")
+        super().__init__(msg)
 
 
 # ----------------------------------------------------------------------------------- config keys
@@ -180,14 +228,14 @@ class TrialResults:
 
 # -------------------------------------------------------------------------------------- chunks
 def _run_chunk(trial_fn, config, root_seed, start, stop, tag):
-    """Run trials ``start .. stop - 1``; returns ``(tag, start, stop, arrays, seconds)``.
+    """Run trials ``start .. stop - 1``; returns ``(tag, start, stop, arrays, seconds, cpu_seconds)``.
 
-    Module-level so loky and Dask can pickle it; the timing only sizes later chunks and is never
-    written to a data file.
+    Module-level so loky and Dask can pickle it; the timings only size later chunks and count the
+    run's CPU time (:func:`worker_cpu_seconds`); they are never written to a data file.
     """
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     rows = [trial_fn(config, t, root_seed) for t in range(start, stop)]
-    seconds = time.perf_counter() - t0
+    seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     names = list(rows[0]) if isinstance(rows[0], dict) else None
     if not names or not all(isinstance(n, str) for n in names):
         raise ValueError(f"trial_fn must return a non-empty dict of named values, got {rows[0]!r}")
@@ -200,7 +248,7 @@ def _run_chunk(trial_fn, config, root_seed, start, stop, tag):
                              f"trial; metric {name!r} differs ({exc})") from exc
     if any(set(r) != set(names) for r in rows):
         raise ValueError(f"trial_fn returned different metric names across trials: {names}")
-    return tag, start, stop, arrays, seconds
+    return tag, start, stop, arrays, seconds, cpu
 
 
 def _missing(n_trials: int, chunks) -> list[tuple[int, int]]:
@@ -279,7 +327,8 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
     cache_dir : path-like or None
         Where finished chunks are stored (``<cache_dir>/<config_hash>/``); None keeps nothing.
     force : bool
-        Delete this call's cached chunks first and recompute everything.
+        Recompute everything, ignoring cached chunks; the old chunks are replaced only once all
+        trials are done (an interrupted forced run leaves them as they were).
     progress : bool
         Show a tqdm bar over trials (also hidden when stderr is not a terminal).
     chunk_size : int >= 1 or None
@@ -292,6 +341,13 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
     Returns
     -------
     TrialResults
+
+    Raises
+    ------
+    ValueError
+        On an empty ``configs``, a non-callable ``trial_fn`` or an invalid count / scheduler.
+    RunInterrupted
+        On Ctrl-C; finished chunks stay cached and its message says how to resume.
     """
     configs = list(configs)
     if not configs:
@@ -309,9 +365,15 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
 
     plan = _plan(configs, n_trials, root_seed, version, cache_dir, force)
     n_todo = plan.n_todo()
-    if n_todo:
-        _run(plan, trial_fn, jobs, scheduler, chunk_size, progress)
-    return _collect(plan, n_todo)
+    try:
+        if n_todo:
+            _run(plan, trial_fn, jobs, scheduler, chunk_size, progress)
+        return _collect(plan, n_todo)
+    except KeyboardInterrupt:
+        raise RunInterrupted(plan.n_saved(), n_todo, cache_dir, force) from None
+    finally:
+        for store in plan.stores.values():
+            store.discard()  # an unfinished forced run's staging (a no-op once adopted)
 
 
 @dataclasses.dataclass
@@ -327,6 +389,7 @@ class _Plan:
     stores: dict[str, ChunkStore]          # empty without a cache folder
     chunks: dict[str, list]                # hash -> [(start, stop, arrays)]
     computed: set = dataclasses.field(default_factory=set)
+    saved: int = 0
 
     def gaps(self, h: str) -> list[tuple[int, int]]:
         return _missing(self.n_trials, self.chunks[h])
@@ -334,28 +397,35 @@ class _Plan:
     def n_todo(self) -> int:
         return sum(b - a for h in self.first for a, b in self.gaps(h))
 
-    def record(self, result, bar) -> None:
-        h, start, stop, arrays, _ = result
+    def record(self, result, bar, remote: bool) -> None:
+        h, start, stop, arrays, _, cpu = result
         self.computed.add(h)
         self.chunks[h].append((start, stop, arrays))
         if h in self.stores:
             self.stores[h].save(start, stop, arrays)  # at once, so a kill keeps this chunk
+            self.saved += stop - start
+        if remote:  # this process's own CPU time already counts the serial chunks
+            _WORKER_CPU[0] += cpu
         bar.update(stop - start)
+
+    def n_saved(self) -> int:
+        """Trials of this call written to the cache so far (0 without a cache folder)."""
+        return self.saved
 
 
 def _plan(configs, n_trials, root_seed, version, cache_dir, force) -> _Plan:
     """Hash the configs, open (or, with ``force``, clear) their caches and load the finished chunks."""
     hashes = [config_hash(c, root_seed=root_seed, version=version) for c in configs]
     first = {h: configs[hashes.index(h)] for h in dict.fromkeys(hashes)}
-    stores = {h: ChunkStore(cache_dir, h) for h in first} if cache_dir is not None else {}
+    # force: a private staging store per point, so the old chunks stay until replacements exist
+    stores = {h: ChunkStore(cache_dir, h, staging=force) for h in first} if cache_dir is not None else {}
     chunks: dict[str, list] = {h: [] for h in first}
     for h, store in stores.items():
-        if force:
-            store.clear()
         store.write_description({"class": type(first[h]).__qualname__,
                                  "config": json.loads(canonical_json(first[h])),
                                  "root_seed": root_seed, "version": version, "config_hash": h})
-        chunks[h] = store.load(n_trials)
+        if not force:
+            chunks[h] = store.load(n_trials)
     return _Plan(configs, n_trials, root_seed, hashes, first, stores, chunks)
 
 
@@ -363,13 +433,14 @@ def _run(plan: _Plan, trial_fn, jobs, scheduler, chunk_size, progress) -> None:
     """Compute every missing trial in chunks on the executor, recording each chunk as it finishes."""
     todo = [h for h in plan.first if plan.gaps(h)]
     with open_executor(jobs, scheduler) as ex, _progress_bar(plan.n_todo(), progress) as bar:
+        remote = ex.kind != "serial"
         if chunk_size is None:
             # Probe: one trial per config with work left, timed in the worker, result kept.
             probes = [(trial_fn, plan.first[h], plan.root_seed, plan.gaps(h)[0][0], plan.gaps(h)[0][0] + 1, h)
                       for h in todo]
             per_trial = {}
             for res in ex.map_unordered(_run_chunk, probes):
-                plan.record(res, bar)
+                plan.record(res, bar, remote)
                 per_trial[res[0]] = res[4]
             total = sum(per_trial[h] * sum(b - a for a, b in plan.gaps(h)) for h in per_trial)
             sizes = {h: _chunk_size(per_trial[h], total, ex.n_workers, ex.kind) for h in per_trial}
@@ -378,7 +449,7 @@ def _run(plan: _Plan, trial_fn, jobs, scheduler, chunk_size, progress) -> None:
         tasks = [(trial_fn, plan.first[h], plan.root_seed, a, b, h) for h in todo
                  for a, b in _split(plan.gaps(h), sizes[h])]
         for res in ex.map_unordered(_run_chunk, tasks):
-            plan.record(res, bar)
+            plan.record(res, bar, remote)
 
 
 def _collect(plan: _Plan, n_computed: int) -> TrialResults:
@@ -387,7 +458,7 @@ def _collect(plan: _Plan, n_computed: int) -> TrialResults:
     for h in plan.first:
         per_hash[h] = _assemble(plan.n_trials, plan.chunks[h])
         if h in plan.stores and h in plan.computed:
-            plan.stores[h].consolidate(plan.n_trials, per_hash[h])
+            plan.stores[h].adopt(plan.n_trials, per_hash[h])  # consolidate; a forced run replaces the old
     return TrialResults(configs=plan.configs, n_trials=plan.n_trials, per_config=[per_hash[h] for h in plan.hashes],
                         n_computed=n_computed, n_cached=len(plan.first) * plan.n_trials - n_computed)
 

@@ -22,11 +22,13 @@ from __future__ import annotations
 import atexit
 import contextlib
 import re
+import socket
+from urllib.parse import urlsplit
 from typing import Callable, Iterable, Iterator
 
 from limits.validation import check_int
 
-__all__ = ["Executor", "close_local_clusters", "open_executor", "validate_scheduler"]
+__all__ = ["Executor", "check_scheduler", "close_local_clusters", "open_executor", "validate_scheduler"]
 
 _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
 
@@ -43,6 +45,60 @@ def validate_scheduler(scheduler):
     if type(scheduler).__name__ == "Client" and hasattr(scheduler, "submit"):
         return scheduler
     raise ValueError(f"scheduler must be None, 'local', an address or a distributed.Client, got scheduler={scheduler!r}")
+
+
+def check_scheduler(scheduler, *, timeout: float = 5.0):
+    """Check, before any work starts, that ``scheduler`` can be used: Dask installed, address reachable.
+
+    Parameters
+    ----------
+    scheduler : None, "local", "proto://host:port" or distributed.Client
+        As for :func:`open_executor`. For ``tcp://`` and ``tls://`` addresses a TCP connection to
+        ``host:port`` is attempted; other protocols are only checked for their form.
+    timeout : float
+        Seconds to wait for the connection.
+
+    Returns
+    -------
+    The validated ``scheduler``.
+
+    Raises
+    ------
+    ValueError
+        If the form is wrong, Dask is not installed (the message has the install line), or the
+        address does not answer within ``timeout`` seconds.
+
+    Examples
+    --------
+    >>> check_scheduler(None) is None
+    True
+    >>> check_scheduler("tcp://127.0.0.1:1", timeout=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: scheduler 'tcp://127.0.0.1:1' is not reachable: ...
+    """
+    scheduler = validate_scheduler(scheduler)
+    if scheduler is None or not isinstance(scheduler, str):
+        return scheduler
+    try:
+        _import_distributed()
+    except ImportError as exc:
+        raise ValueError(f"scheduler={scheduler!r}: {exc}") from None
+    if scheduler == "local":
+        return scheduler
+    parts = urlsplit(scheduler)
+    if parts.scheme in ("tcp", "tls"):
+        try:
+            host, port = parts.hostname, parts.port
+        except ValueError as exc:  # a port that is not a number
+            raise ValueError(f"scheduler {scheduler!r} has no valid port: {exc}") from None
+        if not host or port is None:
+            raise ValueError(f"scheduler {scheduler!r} must name a host and a port, e.g. 'tcp://host:8786'")
+        try:
+            socket.create_connection((host, port), timeout=timeout).close()
+        except OSError as exc:
+            raise ValueError(f"scheduler {scheduler!r} is not reachable: {exc}") from None
+    return scheduler
 
 
 def _import_distributed():

@@ -11,7 +11,8 @@ import pytest
 
 import proofs_checks.experiments  # noqa: F401  (registers every experiment, as paper_repro does)
 from simulations.experiments import REGISTRY, Claim, Experiment, ExperimentResult, RunContext
-from simulations.experiments.runner import run_experiment, write_csv, write_report
+from simulations.experiments.base import ExperimentSkipped
+from simulations.experiments.runner import run_all, run_experiment, summary_table, write_csv, write_report
 from simulations.plotting import figure
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,14 +59,125 @@ def test_report_lists_sections_claims_and_missing(tmp_path):
     assert "| [never_run](#never_run) | x | not run |" in text
 
 
-def test_crash_is_recorded_and_reraised(tmp_path):
-    def boom(ctx):
-        raise RuntimeError("kaput")
+def _snapshot(folder: Path) -> dict:
+    """Every file under ``folder`` (hidden ones included) -> its bytes."""
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
 
-    with pytest.raises(RuntimeError):
-        run_experiment(Experiment("bad", "x", boom, _toy_plot), RunContext(), tmp_path)
-    data = json.loads((tmp_path / "bad" / "results.json").read_text())
-    assert "kaput" in data["error"]
+
+def _boom(ctx):
+    raise RuntimeError("kaput")
+
+
+def _ctrl_c(ctx):
+    raise KeyboardInterrupt
+
+
+def _no_extra(ctx):
+    raise ExperimentSkipped("torch is not installed: pip install -e '.[torch]'")
+
+
+@pytest.mark.parametrize("compute, raised", [(_boom, RuntimeError), (_ctrl_c, KeyboardInterrupt),
+                                             (_no_extra, ExperimentSkipped)])
+def test_failed_interrupted_or_skipped_rerun_leaves_outputs_byte_identical(tmp_path, compute, raised):
+    """issue 19: the runner emptied <out>/<name>/ before computing; a failed rerun lost the figures."""
+    run_experiment(TOY, RunContext(profile="smoke", seed=3), tmp_path)
+    write_report(tmp_path, {"toy": TOY})
+    before = _snapshot(tmp_path)
+    with pytest.raises(raised):
+        run_experiment(Experiment("toy", "nothing (test)", compute, _toy_plot), RunContext(), tmp_path)
+    assert not list((tmp_path / ".staging").iterdir())  # the staging folder is cleaned up
+    after = _snapshot(tmp_path)
+    assert after == before
+
+
+def test_run_all_reports_skipped_crashed_and_interrupted_at_the_end(tmp_path, monkeypatch):
+    lines = []
+    for name, fn in [("a_fine", _toy_compute), ("b_boom", _boom), ("c_skip", _no_extra), ("d_stop", _ctrl_c),
+                     ("e_never", _toy_compute)]:
+        monkeypatch.setitem(REGISTRY, name, Experiment(name, "x", fn, _toy_plot))
+    outcomes = run_all(["a_fine", "b_boom", "c_skip", "d_stop", "e_never"], RunContext(profile="smoke"), tmp_path,
+                       log=lines.append)
+    assert [o.status for o in outcomes] == ["ok", "crashed", "skipped", "interrupted"]  # stops at Ctrl-C
+    assert (outcomes[0].holding, outcomes[0].n_claims) == (1, 2)
+    text = "\n".join(lines)
+    assert "[1/5] a_fine (smoke) ... elapsed" in text
+    assert "skipped: c_skip: torch is not installed: pip install -e '.[torch]'" in text
+    assert "kaput" in text
+    table = summary_table(outcomes).splitlines()
+    assert table[0].split() == ["experiment", "result", "claims", "wall", "(s)"]
+    assert table[1].split()[:3] == ["a_fine", "ok", "1/2"]
+    assert not (tmp_path / "b_boom").exists() and not (tmp_path / "c_skip").exists()
+
+
+def test_eta_comes_from_the_previous_runs_wall_times(tmp_path, monkeypatch):
+    monkeypatch.setitem(REGISTRY, "toy", TOY)
+    run_all(["toy"], RunContext(profile="smoke"), tmp_path, log=lambda s: None)
+    lines = []
+    run_all(["toy"], RunContext(profile="smoke"), tmp_path, log=lines.append)
+    assert "ETA ~" in lines[0]
+    lines.clear()
+    run_all(["toy"], RunContext(profile="quick"), tmp_path, log=lines.append)  # no quick run known yet
+    assert "ETA" not in lines[0]
+
+
+def test_results_json_and_report_carry_provenance(tmp_path):
+    rec = run_experiment(TOY, RunContext(profile="smoke", seed=3), tmp_path, argv=["paper_repro.py", "--only", "toy"])
+    p = json.loads((tmp_path / "toy" / "results.json").read_text())["provenance"]
+    assert p == rec["provenance"]
+    assert (p["profile"], p["seed"], p["command_line"]) == ("smoke", 3, "paper_repro.py --only toy")
+    for pkg in ("numpy", "scipy", "numba", "cvxpy", "highspy", "scikit-learn", "torch"):
+        assert pkg in p["packages"]
+    import numpy
+    assert p["packages"]["numpy"] == numpy.__version__
+    assert p["python"] == sys.version.split()[0]
+    assert set(p["code"]) == {"commit", "dirty"} and p["cpu"] and p["wall_s"] >= 0 and p["cpu_s"] >= 0
+    report = write_report(tmp_path, {"toy": TOY}).read_text()
+    assert "**Provenance:** commit" in report and f"numpy {numpy.__version__}" in report
+
+
+_WRITER = """
+import sys
+sys.path.insert(0, {tests!r})
+from pathlib import Path
+from simulations.experiments.runner import write_csv
+for i in range(300):
+    write_csv(Path({path!r}), {{"x": list(range({n}))}})
+"""
+
+
+def test_two_processes_writing_one_table_never_fail_or_tear(tmp_path):
+    """issue 19: every writer used <table>.csv.tmp; two processes raced (65 failures in 600)."""
+    path = tmp_path / "t.csv"
+    procs = [subprocess.Popen([sys.executable, "-c", _WRITER.format(tests=str(ROOT), path=str(path), n=n)],
+                              cwd=ROOT, stderr=subprocess.PIPE, text=True) for n in (50, 80)]
+    errs = [p.communicate(timeout=300)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errs
+    text = path.read_text()
+    assert text in ("x\n" + "".join(f"{i}\n" for i in range(n)) for n in (50, 80))
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.csv"]  # no temporary file left
+
+
+def test_two_concurrent_runs_into_one_out_leave_complete_files(tmp_path):
+    script = (
+        "import sys\n"
+        f"sys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        "from test_paper_repro import TOY\n"
+        "from simulations.experiments import RunContext\n"
+        "from simulations.experiments.runner import run_experiment, write_report\n"
+        "for _ in range(3):\n"
+        f"    run_experiment(TOY, RunContext(profile='smoke'), {str(tmp_path)!r})\n"
+        f"    write_report({str(tmp_path)!r}, {{'toy': TOY}})\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", script], cwd=ROOT, stderr=subprocess.PIPE, text=True)
+             for _ in range(2)]
+    errs = [p.communicate(timeout=300)[1] for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], errs
+    folder = tmp_path / "toy"
+    assert sorted(p.name for p in folder.iterdir()) == ["curve.csv", "results.json", "toy.pdf", "toy.png"]
+    assert json.loads((folder / "results.json").read_text())["name"] == "toy"
+    assert (folder / "curve.csv").read_text() == "x,y\n1.0,1.0\n2.0,0.5\n3.0,0.3333333333333333\n"
+    assert (folder / "toy.png").read_bytes().startswith(b"\x89PNG") and (folder / "toy.pdf").read_bytes().endswith(b"%%EOF\n")
+    assert (tmp_path / "REPORT.md").read_text().startswith("# labeldp-suite")
 
 
 def test_write_csv_is_exact_and_rejects_ragged(tmp_path):
@@ -97,18 +209,55 @@ def test_cli_list_and_bad_arguments():
     (["--jobs", "two"], "invalid int value"),
     (["--data-dir", "/nonexistent/labeldp-data"], "--data-dir must be an existing folder"),
     (["--data-dir", str(ROOT / "tests")], "holds none of the data sets"),
+    (["--only", ""], "--only names no experiment"),
+    (["--scheduler", "tpc:/typo"], "--scheduler: scheduler must be None, 'local' or a Dask scheduler address"),
+    (["--scheduler", "tcp://127.0.0.1:1"], "--scheduler: scheduler 'tcp://127.0.0.1:1' is not reachable"),
+    (["--scheduler", "tcp://host-without-port"], "must name a host and a port"),
+    (["--out", str(ROOT / "README.md")], "--out: out must be a folder"),
+    pytest.param(["--out", "/proc/self/out"], "--out: out must be a writable folder",
+                 marks=pytest.mark.skipif(not Path("/proc/self").is_dir(), reason="needs Linux /proc")),
 ])
-def test_cli_bad_arguments_exit_2(argv, message, capsys):
-    """In process (each subprocess costs seconds of imports); the wiring to sys.exit is tested above."""
+def test_cli_bad_arguments_exit_2(argv, message, capsys, tmp_path):
+    """In process (each subprocess costs seconds of imports); the wiring to sys.exit is tested above.
+
+    issue 19: each is refused in main() with one line before anything runs; before, --only ""
+    ran every experiment and --scheduler/--out were discovered inside the first experiment.
+    """
     import runpy
 
     main = runpy.run_path(str(ROOT / "paper_repro.py"), run_name="paper_repro_under_test")["main"]
+    if "--out" not in argv:
+        argv = [*argv, "--out", str(tmp_path / "out")]
     try:
         code = main(argv)
     except SystemExit as exc:  # argparse rejects before main returns
         code = exc.code
     assert code == 2
-    assert message in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 if "invalid" not in message else True  # one line, no traceback
+    assert not (tmp_path / "out").exists() or not any((tmp_path / "out").iterdir())
+
+
+def test_cli_missing_dask_is_refused_before_anything_runs(capsys, tmp_path, monkeypatch):
+    import runpy
+
+    import simulations.executors as ex
+
+    def no_dask():
+        raise ImportError("scheduler=... needs Dask: pip install 'labeldp-suite[dask]'")
+
+    monkeypatch.setattr(ex, "_import_distributed", no_dask)
+    main = runpy.run_path(str(ROOT / "paper_repro.py"), run_name="paper_repro_under_test")["main"]
+    assert main(["--scheduler", "local", "--out", str(tmp_path / "out")]) == 2
+    assert "pip install 'labeldp-suite[dask]'" in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_cli_help_is_plain_text():
+    out = _cli("--help")
+    assert out.returncode == 0 and "``" not in out.stdout and ":mod:" not in out.stdout
+    assert "--no-progress" in out.stdout and "examples:" in out.stdout
 
 
 @pytest.mark.parametrize("only", [",", " , ,"])
@@ -158,6 +307,39 @@ def test_cli_exit_code_is_nonzero_when_an_experiment_crashes(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
     assert out.returncode == 1, out.stdout[-2000:] + out.stderr[-2000:]
     assert "crashed: ['zz_boom']" in out.stderr
-    assert "planned crash" in json.loads((tmp_path / "zz_boom" / "results.json").read_text())["error"]
+    assert "planned crash" in out.stdout and not (tmp_path / "zz_boom").exists()  # nothing written for it
     fine = json.loads((tmp_path / "zz_fine" / "results.json").read_text())  # ran after the crash
     assert "error" not in fine and fine["claims"][0]["holds"] is True
+    assert "zz_boom     crashed" in out.stdout  # the end-of-run table
+
+
+def test_cli_ctrl_c_exits_130_with_how_to_resume(tmp_path):
+    script = (
+        "import runpy, sys\n"
+        "from simulations.experiments import Experiment, register\n"
+        f"sys.path.insert(0, {str(ROOT / 'tests')!r})\n"
+        "from test_paper_repro import _ctrl_c, _toy_plot\n"
+        "register(Experiment('zz_stop', 'nothing (test)', _ctrl_c, _toy_plot))\n"
+        f"sys.argv = ['paper_repro.py', '--only', 'zz_stop', '--profile', 'smoke', '--out', {str(tmp_path)!r}]\n"
+        f"runpy.run_path({str(ROOT / 'paper_repro.py')!r}, run_name='__main__')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True)
+    assert out.returncode == 130, out.stdout[-2000:] + out.stderr[-2000:]
+    assert "interrupted; rerun the same command to resume" in out.stdout
+    assert "Traceback" not in out.stdout + out.stderr
+
+
+def test_cli_corrupt_data_dir_file_is_named_before_anything_runs(capsys, tmp_path):
+    """issue 19: a corrupt --data-dir file crashed inside a trial with BadGzipFile, naming no file."""
+    import runpy
+
+    from simulations.datasets import expected_files
+
+    for f in expected_files("mnist", tmp_path / "data"):
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_bytes(np.random.default_rng(0).bytes(64))  # random bytes, not gzip
+    main = runpy.run_path(str(ROOT / "paper_repro.py"), run_name="paper_repro_under_test")["main"]
+    assert main(["--data-dir", str(tmp_path / "data"), "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error: --data-dir: MNIST: ") and "not a valid gzip file" in err
+    assert str(tmp_path / "data" / "mnist") in err and len(err.strip().splitlines()) == 1

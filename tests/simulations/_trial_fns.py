@@ -36,11 +36,14 @@ def crashing_trial(config: Point, trial: int, root_seed: int) -> dict:
 
 CALLS: list[int] = []  # trial indices computed in this process (serial runs only)
 RAISE_AT: int | None = None
+INTERRUPT_AT: int | None = None  # Ctrl-C stand-in: KeyboardInterrupt at this trial
 
 
 def counting_trial(config: Point, trial: int, root_seed: int) -> dict:
     """Same numbers as :func:`three_stream_trial`; records calls and raises at RAISE_AT."""
     if RAISE_AT is not None and trial == RAISE_AT:
         raise RuntimeError(f"planned failure at trial {trial}")
+    if INTERRUPT_AT is not None and trial == INTERRUPT_AT:
+        raise KeyboardInterrupt
     CALLS.append(trial)
     return three_stream_trial(config, trial, root_seed)

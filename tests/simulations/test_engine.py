@@ -22,8 +22,8 @@ sys.path.insert(0, str(HERE))  # the workers unpickle the trial functions from t
 
 import _trial_fns as tf  # noqa: E402
 from _trial_fns import Point, counting_trial, three_stream_trial  # noqa: E402
-from simulations.engine import (TrialResults, canonical_json, config_hash, config_key, engine_options,
-                                run_trials, trial_streams)
+from simulations.engine import (RunInterrupted, TrialResults, canonical_json, config_hash, config_key,
+                                engine_options, run_trials, trial_streams)
 from simulations.executors import open_executor
 from simulations.experiments.base import RunContext
 from simulations.experiments.runner import write_csv
@@ -58,10 +58,10 @@ def dask_address():
 @pytest.fixture(autouse=True)
 def _reset_counters():
     tf.CALLS.clear()
-    tf.RAISE_AT = None
+    tf.RAISE_AT = tf.INTERRUPT_AT = None
     yield
     tf.CALLS.clear()
-    tf.RAISE_AT = None
+    tf.RAISE_AT = tf.INTERRUPT_AT = None
 
 
 # ------------------------------------------------------------------------------- config keys
@@ -245,6 +245,65 @@ def test_force_recomputes_and_overwrites(tmp_path):
     assert tf.CALLS == list(range(8)) and forced.n_cached == 0
     assert_identical(first, forced)
     assert _chunk_files(tmp_path) == ["chunk_0_8.npz"]
+
+
+def _snapshot(folder: Path) -> dict:
+    return {p.relative_to(folder).as_posix(): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+@pytest.mark.parametrize("failure", ["crash", "ctrl-c"])
+def test_failed_forced_run_leaves_the_old_chunks_byte_identical(tmp_path, failure):
+    """issue 19: --force used to delete the cache before computing; a failed forced run lost it."""
+    kw = dict(root_seed=1, cache_dir=tmp_path, progress=False, version="f", chunk_size=2)
+    first = run_trials(counting_trial, [Point(5)], 8, **kw)
+    before = _snapshot(tmp_path)
+    if failure == "crash":
+        tf.RAISE_AT = 5
+        with pytest.raises(RuntimeError, match="planned failure"):
+            run_trials(counting_trial, [Point(5)], 8, force=True, **kw)
+    else:
+        tf.INTERRUPT_AT = 5
+        with pytest.raises(KeyboardInterrupt):
+            run_trials(counting_trial, [Point(5)], 8, force=True, **kw)
+    assert _snapshot(tmp_path) == before  # same files, same bytes, no staging folder left behind
+    tf.RAISE_AT = tf.INTERRUPT_AT = None
+    tf.CALLS.clear()
+    again = run_trials(counting_trial, [Point(5)], 8, **kw)  # not forced: the old chunks serve
+    assert tf.CALLS == [] and again.n_cached == 8
+    assert_identical(first, again)
+
+
+def test_chunk_copied_from_another_configuration_is_refused(serial, tmp_path):
+    """issue 19: a well-formed chunk of config B placed in config A's folder was used silently."""
+    kw = dict(root_seed=SEED, cache_dir=tmp_path, progress=False, version="copy")
+    run_trials(counting_trial, CONFIGS[:2], N_TRIALS, **kw)
+    a = tmp_path / config_hash(CONFIGS[0], root_seed=SEED, version="copy")
+    b = tmp_path / config_hash(CONFIGS[1], root_seed=SEED, version="copy")
+    name = f"chunk_0_{N_TRIALS}.npz"
+    (a / name).write_bytes((b / name).read_bytes())  # same metrics and shapes: only the key differs
+    tf.CALLS.clear()
+    with pytest.warns(RuntimeWarning, match="belongs to config hash"):
+        r = run_trials(counting_trial, CONFIGS[:1], N_TRIALS, **kw)
+    assert tf.CALLS == list(range(N_TRIALS))  # recomputed, not read from B's numbers
+    assert_identical(r, run_trials(three_stream_trial, CONFIGS[:1], N_TRIALS, root_seed=SEED, progress=False))
+    tf.CALLS.clear()
+    run_trials(counting_trial, CONFIGS[:1], N_TRIALS, **kw)
+    assert tf.CALLS == []  # the foreign file was replaced by A's own merged chunk
+
+
+def test_ctrl_c_says_how_many_trials_are_cached_and_a_rerun_resumes(serial, tmp_path):
+    kw = dict(root_seed=SEED, cache_dir=tmp_path, progress=False, version="ctrl-c", chunk_size=3)
+    tf.INTERRUPT_AT = 7
+    with pytest.raises(RunInterrupted) as info:
+        run_trials(counting_trial, CONFIGS[:1], N_TRIALS, **kw)
+    assert (info.value.n_saved, info.value.n_todo) == (6, N_TRIALS)  # chunks 0-2 and 3-5 were saved
+    assert isinstance(info.value, KeyboardInterrupt)
+    assert f"rerun the same command to resume (6 of {N_TRIALS} trials" in str(info.value)
+    tf.INTERRUPT_AT = None
+    tf.CALLS.clear()
+    r = run_trials(counting_trial, CONFIGS[:1], N_TRIALS, **kw)
+    assert tf.CALLS == list(range(6, N_TRIALS))
+    assert np.array_equal(r["risk"][0], serial["risk"][0])
 
 
 def test_more_trials_reuse_the_stored_ones(serial, tmp_path):
