@@ -15,6 +15,7 @@ the finished trials cached, so rerunning the same command resumes.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -22,6 +23,14 @@ from simulations.experiments import PROFILES, REGISTRY, RunContext
 import proofs_checks.experiments  # noqa: F401,E402  (adds the checks' experiments to REGISTRY)
 
 EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
+
+
+def _cores() -> int:
+    """Cores this process may run on (the CPU affinity where the platform has it)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -34,7 +43,9 @@ def _parser() -> argparse.ArgumentParser:
                    help="smoke: seconds; quick (default): minutes; paper: the papers' sizes")
     p.add_argument("--out", default="figures", help="output folder (default: figures/)")
     p.add_argument("--seed", type=int, default=RunContext().seed, help="root seed of every random stream")
-    p.add_argument("--jobs", type=int, default=1, help="worker processes for Monte Carlo trials (joblib/loky)")
+    p.add_argument("--jobs", type=int, default=_cores(),
+                   help="worker processes for Monte Carlo trials (joblib/loky; default: the cores available, "
+                        "%(default)s here); results are identical whatever --jobs")
     p.add_argument("--scheduler", default=None,
                    help="Dask scheduler address (tcp://host:port), or 'local' to start a LocalCluster")
     p.add_argument("--force", action="store_true",
@@ -104,7 +115,7 @@ def main(argv=None) -> int:
                      force=args.force, progress=not args.no_progress,
                      data_dir=Path(args.data_dir) if args.data_dir else None)
     out = Path(args.out)
-    command = [Path(sys.argv[0]).name, *(sys.argv[1:] if argv is None else argv)]
+    command = ["paper_repro.py", *(sys.argv[1:] if argv is None else argv)]  # as recorded in provenance
     outcomes = run_all(names, ctx, out, argv=command)
     print(f"report: {out / 'REPORT.md'}")
     if any(o.status == "interrupted" for o in outcomes):
