@@ -37,14 +37,15 @@ References: 003 Table 1; Theorems 1–12; Remark 1; Appendices B–M.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
-from functools import lru_cache
 
 import numpy as np
 import sympy as sp
 
 from . import symbols as S
 from ._args import check_epsilon, check_N, check_params, check_privacy, check_task, check_variant, log_K
+from ._logspace import exponent_value
 
 __all__ = ["Cell", "RateTerms", "Term", "cell", "minimax_rate", "rate_exponent", "rate_terms", "symbolic_rate",
            "printed_rate", "EXPONENTS"]
@@ -209,17 +210,15 @@ def printed_rate(task: str, privacy: str, *, log_factors: bool = False) -> sp.Ex
     return symbolic_rate(task, privacy, variant="printed", log_factors=log_factors)
 
 
-@lru_cache(maxsize=None)
-def _exponent_fn(expr: sp.Expr):
-    return sp.lambdify((S.beta, S.gamma, S.d, S.p), expr, "math")
-
-
 def _exponent_value(t: Term, prm) -> float:
     g = 0.0 if prm.gamma is None else prm.gamma
     p = 2.0 if prm.p is None else prm.p  # unused by terms without p
-    a = float(_exponent_fn(t.exponent)(prm.beta, g, prm.d, p))
-    if not a > 0:  # every exponent of Table 1 is positive for valid parameters
-        raise ValueError(f"exponent of term {t.name!r} is not positive ({a}); check beta, gamma, d, p")
+    a = exponent_value(t.exponent, prm.beta, g, prm.d, p)
+    # every exponent of Table 1 is positive for valid parameters; it can leave the float range only
+    # when beta, gamma or p are themselves near it (e.g. beta * (gamma + 1) > 1.8e308)
+    if not (a > 0 and math.isfinite(a)):
+        raise ValueError(f"exponent of term {t.name!r} is not a finite positive number ({a}) for beta={prm.beta!r}, "
+                         f"gamma={prm.gamma!r}, d={prm.d!r}, p={prm.p!r} (outside floating-point range)")
     return a
 
 
@@ -259,7 +258,8 @@ def _evaluate(task, privacy, N, eps, beta, d, gamma, p, K, log_factors, variant)
         log_base = _BASES[t.base][1](e_b) + np.log(n_b)
         if log_factors and t.log_K:
             log_base = log_base - np.log(log_K(prm.K))
-        values[t.name] = np.exp(-a * log_base)
+        with np.errstate(over="ignore", under="ignore"):  # out-of-range totals are refused just below
+            values[t.name] = np.exp(-a * log_base)
         exps[t.name] = a
     total = _combine(c, list(values.values()))
     # A single term may underflow to 0 next to a larger one (the total is then exact to rounding); a
@@ -288,7 +288,10 @@ def minimax_rate(task, privacy, *, N, epsilon=None, beta, d, gamma=None, p=None,
     privacy : {"local", "central", "local_full", "none"}
         ε-local label DP, ε-central label DP, local DP of features and labels, or non-private.
     N : float or array_like, >= 1
-        Sample size(s).
+        Sample size(s). A real number: the rates are order expressions in N, evaluated as such (the
+        experiments draw them on ``np.logspace`` grids, and :func:`limits.sample_complexity` /
+        :func:`limits.crossover` return real N that round-trip here), so an integral value is not
+        required. With constants 1 a rate can exceed 1 where N ε² < 1: it is an order, not a risk.
     epsilon : float or array_like, > 0
         Privacy parameter; required unless ``privacy="none"``. Broadcast with ``N``.
     beta : float > 0
@@ -311,7 +314,21 @@ def minimax_rate(task, privacy, *, N, epsilon=None, beta, d, gamma=None, p=None,
     -------
     float, or ndarray of shape ``np.broadcast(N, epsilon).shape`` when N or epsilon is an array.
 
-    References: 003 Table 1; Theorems 1–12; Remark 1.
+    Raises
+    ------
+    ValueError
+        An invalid argument (naming it and repeating its value), or a rate outside the floating-point
+        range (computed in log space, so only a rate that is itself below ~4.9e-324 or above ~1.8e308,
+        e.g. ``N=1e300`` with an exponent above 1.08; a single term may underflow next to a larger one).
+
+    References
+    ----------
+    003 Table 1; Theorems 1–12; Remark 1.
+
+    Examples
+    --------
+    >>> round(minimax_rate("regression", "central", N=1e4, epsilon=1.0, beta=1, d=2), 12)  # 0.01 + 1e4^(-2/3)
+    0.01215443469
     """
     return _evaluate(task, privacy, N, epsilon, beta, d, gamma, p, num_classes, log_factors, variant)[2]
 

@@ -18,10 +18,9 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
-import sympy as sp
-
 from . import symbols as S
 from ._args import check_variant
+from ._logspace import compile_log, exp_checked
 from .algorithms import ALGORITHMS
 from .validation import check_choice, check_int, check_positive, check_real
 
@@ -40,9 +39,10 @@ def symbolic_tuning(algorithm: str, *, variant: str = "derived", log_factors: bo
 
 
 @lru_cache(maxsize=None)
-def _numeric(expr: sp.Expr):
-    args = (S.N, S.epsilon, S.beta, S.d, S.p, S.K, S.h, S.k)
-    return sp.lambdify(args, expr, modules=[{"Min": min, "Max": max}, "math"])
+def _log_rules(algorithm: str, variant: str, log_factors: bool) -> tuple:
+    """((param, ln-rule), ...) in evaluation order; built once (a sympy Max of two branches takes ~10 ms)."""
+    return tuple((param, compile_log(rule.expr))
+                 for param, rule in symbolic_tuning(algorithm, variant=variant, log_factors=log_factors).items())
 
 
 def tuning(algorithm, *, N, epsilon=None, beta, d, gamma=None, p=None, num_classes=2, variant="derived",
@@ -57,7 +57,7 @@ def tuning(algorithm, *, N, epsilon=None, beta, d, gamma=None, p=None, num_class
         baseline (``"nonprivate_classification"``, ``"nonprivate_regression"``,
         ``"nonprivate_regression_knn"``).
     N : float >= 1
-        Sample size.
+        Sample size (a real number, as in :func:`limits.minimax_rate`; k is clipped to ``floor(N)``).
     epsilon : float > 0
         Privacy parameter; required for the private algorithms, ignored by the baselines.
     beta, d, gamma, p, num_classes :
@@ -75,12 +75,27 @@ def tuning(algorithm, *, N, epsilon=None, beta, d, gamma=None, p=None, num_class
     dict
         Keys among "h" (float in (0, 1]), "k" (int in [1, floor(N)]) and "T" (float > 0).
 
+    Raises
+    ------
+    ValueError
+        An invalid argument (the message names it and repeats its value), or a value (h or T) outside
+        the floating-point range. Each rule is evaluated on the log scale (``limits._logspace``) and
+        capped / rounded there, so extreme but valid arguments (``epsilon=1e-300``, where ``ε²`` alone
+        underflows to 0) give the rule's value, e.g. ``h = 1`` (the cap) or ``T = (kε²)^(1/(2p))``.
+
+    References
+    ----------
+    003 Theorems 2, 4, 6, 8, 10, 12; eq. (84), (119), (141), (154), (181), (194), (195).
+
     Examples
     --------
     >>> tuning("local_regression", N=1e4, epsilon=1.0, beta=1, d=2)  # k ~ N^(2β/(d+2β)) = 100, eq. (141)
     {'k': 100}
+    >>> tuning("local_classification", N=1e4, epsilon=1e-300, beta=1, d=2)  # (N ε² / ln K)^(-1/(2β+d)) > 1
+    {'h': 1.0}
     """
     check_choice("algorithm", algorithm, tuple(ALGORITHMS))
+    check_variant(variant)
     alg = ALGORITHMS[algorithm]
     N = check_real("N", N, low=1.0)
     if alg.private:
@@ -111,19 +126,31 @@ def tuning(algorithm, *, N, epsilon=None, beta, d, gamma=None, p=None, num_class
         given["k"] = check_int("k", k, low=1)
         if given["k"] > N:
             raise ValueError(f"k must be <= N={N}, got k={k}")
-    for param, rule in symbolic_tuning(algorithm, variant=variant, log_factors=log_factors).items():
+    params = (beta, 0.0, d, p_val)  # (beta, gamma, d, p): no rule uses gamma
+    n_max = math.floor(N)
+    for param, log_rule in _log_rules(algorithm, variant, bool(log_factors)):
         if param in given:
             out[param] = given[param]
             continue
-        h_val = out.get("h", 1.0)
-        k_val = out.get("k", 1)
-        value = float(_numeric(rule.expr)(N, eps_val, beta, d, p_val, num_classes, h_val, k_val))
-        if not (math.isfinite(value) and value > 0):
-            raise ValueError(f"tuning {param} is not a finite positive number ({value}) for N={N}, "
-                             f"epsilon={epsilon}; the arguments are outside floating-point range")
-        if param == "h":
-            value = min(value, 1.0)
-        elif param == "k":
-            value = int(min(max(round(value), 1), math.floor(N)))
+        # In log space (limits._logspace): N ε² or ε^(-x) may leave the float range where the rule's
+        # value does not (ε = 1e-300 gave ZeroDivisionError: Min(ε², 1) = 0.0 raised to a negative power).
+        logs = {S.N: math.log(N), S.epsilon: math.log(eps_val), S.K: math.log(num_classes),
+                S.h: math.log(out.get("h", 1.0)), S.k: math.log(out.get("k", 1))}
+        log_value = log_rule(logs, params)
+        what = (f"tuning {param} of {algorithm!r} for N={N!r}, epsilon={epsilon!r}, beta={beta!r}, d={d!r}, "
+                f"p={p!r}")
+        if math.isnan(log_value):  # an exponent outside the float range (e.g. beta, p near 1e308)
+            exp_checked(log_value, what)
+        if param == "h":  # capped at 1 (one bin per axis)
+            value = exp_checked(min(log_value, 0.0), what)
+        elif param == "k":  # the nearest integer in [1, floor(N)], clipped on the log (no overflow)
+            if log_value >= math.log(n_max):
+                value = n_max
+            elif log_value < 0.0:  # below 1 (possibly below the float range): rounded and clipped to 1
+                value = 1
+            else:
+                value = max(int(round(math.exp(log_value))), 1)
+        else:
+            value = exp_checked(log_value, what)
         out[param] = value
     return out

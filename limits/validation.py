@@ -27,7 +27,10 @@ def check_real(name, value, *, low=None, high=None, low_open=False, high_open=Fa
     """Return ``value`` as a float after checking it is a finite real within the given bounds."""
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {name}={value!r}")
-    v = float(value)
+    try:
+        v = float(value)
+    except OverflowError:  # an int (or Fraction) beyond the float range, e.g. 10**400
+        v = math.inf if value > 0 else -math.inf
     if not math.isfinite(v):
         raise ValueError(f"{name} must be finite, got {name}={value!r}")
     if low is not None and (v <= low if low_open else v < low):

@@ -29,7 +29,7 @@ from simulations.seeding import as_generator, check_generator
 
 from .result import DPCheckResult
 
-__all__ = ["AuditResult", "audit_epsilon", "audit_label_randomizer", "audit_label_sampler", "clopper_pearson_lower",
+__all__ = ["MAX_AUDIT_DRAWS", "AuditResult", "audit_epsilon", "audit_label_randomizer", "audit_label_sampler", "clopper_pearson_lower",
            "clopper_pearson_upper", "output_events", "sample_size_for_power"]
 
 
@@ -220,15 +220,78 @@ def _check_sampler_outputs(out, n: int, num_outputs: int, label: int) -> np.ndar
     return arr.astype(np.int64, copy=False)
 
 
+#: Default cap on the outputs a sampler audit draws (K labels x n samples each), checked before any draw.
+MAX_AUDIT_DRAWS = 10**8
+
+
+def _observed_counts(sampler, K: int, M: int, n: int, gen):
+    """Draw n outputs per label; return the observed (label, output, count) triples, count > 0.
+
+    Memory is proportional to what is observed: at most K * min(n, M) triples, never a K x M table.
+    """
+    ys, cs, ks = [], [], []
+    for y in range(K):
+        out = _check_sampler_outputs(sampler(np.full(n, y, dtype=np.int64), gen), n, M, y)
+        c, k = np.unique(out, return_counts=True)
+        ys.append(np.full(c.size, y, dtype=np.int64))
+        cs.append(c)
+        ks.append(k.astype(np.int64))
+    return np.concatenate(ys), np.concatenate(cs), np.concatenate(ks)
+
+
+def _best_log_ratio(y_obs, c_obs, k_obs, K: int, n: int, alpha: float):
+    """max over (y, y' != y, output c) of ln lower(count[y, c]) - ln upper(count[y', c]) from sparse counts.
+
+    Only observed (y, c) can be a numerator (lower(0) = 0). The upper bound increases with the count, so
+    the best denominator of column c is its smallest count over y' != y: 0 when some label other than
+    y never produced c, else the column's smallest (or, for y itself, second smallest) count. Ties go to
+    the smallest (y, y', c) in lexicographic order, as a dense argmax over a (K, K, M) table would.
+    Returns (value, y, y', c, count[y, c], count[y', c]).
+    """
+    order = np.lexsort((y_obs, k_obs, c_obs))  # by output, then count, then label
+    y_s, c_s, k_s = y_obs[order], c_obs[order], k_obs[order]
+    _, start, nnz = np.unique(c_s, return_index=True, return_counts=True)
+    group = np.repeat(np.arange(start.size), nnz)
+    first = start[group]
+    full = nnz[group] == K  # every label produced c: the denominator is another observed count
+    is_first = np.arange(y_s.size) == first
+    other = np.where(is_first, first + 1, first)  # valid only where full (then nnz = K >= 2)
+    other = np.where(full, other, 0)
+    den_k = np.where(full, k_s[other], 0)
+    # the Clopper-Pearson bounds depend on the count only: evaluate them once per distinct count
+    vals = np.unique(np.concatenate([k_s, den_k]))
+    lower = np.where(vals > 0, stats.beta.ppf(alpha, np.maximum(vals, 1), n - vals + 1), 0.0)
+    upper = np.where(vals < n, stats.beta.isf(alpha, vals + 1, np.maximum(n - vals, 1)), 1.0)
+    with np.errstate(divide="ignore"):
+        log_lower, log_upper = np.log(lower), np.log(upper)
+    lr = log_lower[np.searchsorted(vals, k_s)] - log_upper[np.searchsorted(vals, den_k)]
+    best = lr.max()
+    cands = []
+    for i in np.flatnonzero(lr == best):
+        if full[i]:
+            y2 = int(y_s[other[i]])
+        else:  # the smallest label that never produced this output
+            labels = np.sort(y_s[start[group[i]]:start[group[i]] + nnz[group[i]]])
+            missing = np.flatnonzero(labels != np.arange(labels.size))
+            y2 = int(missing[0]) if missing.size else int(labels.size)
+        cands.append((int(y_s[i]), y2, int(c_s[i]), int(k_s[i]), int(den_k[i])))
+    y, y2, c, ka, kb = min(cands)
+    return float(best), y, y2, c, ka, kb
+
+
 def audit_label_sampler(sampler: Callable, epsilon: float, *, num_classes: int, num_outputs: int | None = None,
                         n: int | None = None, power: float = 0.8, alternative_epsilon: float | None = None,
-                        confidence: float = 0.95, rng=0):
+                        confidence: float = 0.95, rng=0, max_draws: int = MAX_AUDIT_DRAWS):
     """Statistical ε-label-DP audit of a black-box sampler ``(labels, rng) -> outputs`` over all label pairs.
 
     Draws n outputs for each label y in [0, K), counts each output c in [0, M), and bounds
     ln P(c|y)/P(c|y') from below with Clopper-Pearson bounds that hold simultaneously with probability
     >= ``confidence`` (Bonferroni over the 2 K M one-sided bounds). The result is a lower confidence
     bound on the loss, **not** an exact value: ``holds`` means no violation was found at this n.
+
+    The counts are kept sparse (only the (label, output) pairs observed, at most K min(n, M)) and the
+    bounds are evaluated once per distinct count, so memory and time grow with what is drawn, not
+    with K x K x M (the dense table took 1.7 GB at K = M = 600, n = 100).
 
     Parameters
     ----------
@@ -239,42 +302,79 @@ def audit_label_sampler(sampler: Callable, epsilon: float, *, num_classes: int, 
     n : samples per label; default :func:`sample_size_for_power` for ``power`` against
         ``alternative_epsilon`` (default max(2ε, ε + 0.5)).
     rng : seed or Generator
+    max_draws : int
+        Refuse (before drawing anything) an audit of more than this many outputs, K n in all
+        (default :data:`MAX_AUDIT_DRAWS` = 10^8); pass a larger value to run it anyway.
 
     Returns
     -------
-    proofs_checks.dp.DPCheckResult with ``exact=False``.
+    proofs_checks.dp.DPCheckResult with ``exact=False``; the witness holds the best (y, y', output),
+    ``counts`` (the counts of that output on y and on y', out of n each), n and the power settings.
+
+    Raises
+    ------
+    ValueError
+        Invalid arguments; K n above ``max_draws``; a sampler returning the wrong shape, non-integers
+        or outputs outside [0, M).
+
+    References
+    ----------
+    Label DP, 003 Definition 1 / 004 Definition 1 (neighbours differ in one label); the bound is the
+    module's Clopper-Pearson construction.
+
+    Examples
+    --------
+    >>> from simulations.mechanisms import RandomizedResponse
+    >>> rr = RandomizedResponse(3, 1.0)
+    >>> res = audit_label_sampler(lambda labels, rng: rr.sample(labels, rng), 1.0, num_classes=3, n=2000)
+    >>> res.exact, res.holds
+    (False, True)
     """
     epsilon = check_real("epsilon", epsilon, low=0.0)
     K = check_int("num_classes", num_classes, low=2)
     M = K if num_outputs is None else check_int("num_outputs", num_outputs, low=2)
     confidence = check_real("confidence", confidence, low=0.0, high=1.0, low_open=True, high_open=True)
+    max_draws = check_int("max_draws", max_draws, low=1)
     alt = max(2 * epsilon, epsilon + 0.5) if alternative_epsilon is None else check_real(
         "alternative_epsilon", alternative_epsilon, low=0.0)
     alpha = (1.0 - confidence) / (2 * K * M)
-    n_power = sample_size_for_power(epsilon, alt, M, alpha, power) if n is None or alternative_epsilon else None
-    n = n_power if n is None else check_int("n", n, low=1)
+    if n is not None:
+        n = check_int("n", n, low=1)
+    if n is not None and K * n > max_draws:  # refuse before any work (the power search included)
+        raise ValueError(f"the audit would draw n={n} outputs for each of num_classes={K} labels, {K * n:.3g} in "
+                         f"all, above max_draws={max_draws:.3g}; pass max_draws= to allow it, or a smaller n")
+    n_power = None
+    if n is None:  # the power search itself stays within max_draws: at most max_draws // K per label
+        cap = max_draws // K
+        try:
+            n_power = sample_size_for_power(epsilon, alt, M, alpha, power, max_n=max(1, min(10**7, cap)))
+        except ValueError:
+            if cap >= 10**7:
+                raise
+            raise ValueError(f"power {power:g} against alternative_epsilon={alt:g} needs more than max_draws // "
+                             f"num_classes = {cap} samples per label (num_classes={K}, max_draws={max_draws:.3g}); "
+                             f"pass max_draws= to allow more, n=, or a larger alternative_epsilon") from None
+        n = n_power
+    elif alternative_epsilon:  # reported alongside the given n
+        n_power = sample_size_for_power(epsilon, alt, M, alpha, power)
+    if K * n > max_draws:
+        raise ValueError(f"the audit would draw n={n} outputs (for power {power:g}) for each of num_classes={K} "
+                         f"labels, {K * n:.3g} in all, above max_draws={max_draws:.3g}; pass max_draws= to allow "
+                         f"it, or n= / a larger alternative_epsilon")
     gen = as_generator(rng)
-    counts = np.zeros((K, M), dtype=np.int64)
-    for y in range(K):
-        out = _check_sampler_outputs(sampler(np.full(n, y, dtype=np.int64), gen), n, M, y)
-        counts[y] = np.bincount(out, minlength=M)
-    lower = np.where(counts > 0, stats.beta.ppf(alpha, np.maximum(counts, 1), n - counts + 1), 0.0)
-    upper = np.where(counts < n, stats.beta.isf(alpha, counts + 1, np.maximum(n - counts, 1)), 1.0)
-    with np.errstate(divide="ignore"):
-        lr = np.log(lower)[:, None, :] - np.log(upper)[None, :, :]  # (y, y', output)
-    lr[np.arange(K), np.arange(K), :] = -np.inf
-    y, y2, c = np.unravel_index(int(np.argmax(lr)), lr.shape)
-    lb = max(0.0, float(lr[y, y2, c]))
+    y_obs, c_obs, k_obs = _observed_counts(sampler, K, M, n, gen)
+    lr, y, y2, c, ka, kb = _best_log_ratio(y_obs, c_obs, k_obs, K, n, alpha)
+    lb = max(0.0, lr)
     holds = lb <= epsilon
     expl = (f"statistical audit (not exact): epsilon >= {lb:.6g} with confidence {confidence:g} "
             f"({'no violation of' if holds else 'VIOLATES'} epsilon = {epsilon:g}); best event output={c} for "
-            f"y={y} vs y'={y2}: counts {counts[y, c]}/{n} vs {counts[y2, c]}/{n}; Clopper-Pearson, Bonferroni over "
+            f"y={y} vs y'={y2}: counts {ka}/{n} vs {kb}/{n}; Clopper-Pearson, Bonferroni over "
             f"{2 * K * M} bounds; n = {n} per label"
             + (f" (power {power:g} to flag a randomized response at epsilon' = {alt:g} needs {n_power})"
                if n_power is not None else ""))
     return DPCheckResult(holds=holds, epsilon=epsilon, delta=0.0, epsilon_actual=lb, delta_actual=None,
                          method="statistical audit of a black-box sampler (Clopper-Pearson lower bound, not exact)",
-                         witness={"y": int(y), "y_prime": int(y2), "output": int(c), "n": n, "n_for_power": n_power,
+                         witness={"y": y, "y_prime": y2, "output": c, "n": n, "n_for_power": n_power,
                                   "power": power, "alternative_epsilon": alt, "confidence": confidence,
-                                  "counts": counts.tolist()},
+                                  "counts": (ka, kb)},
                          explanation=expl, exact=False)

@@ -32,7 +32,7 @@ from limits.validation import check_int, check_probability, check_real
 from .audit import audit_label_sampler
 from .result import DPCheckResult
 
-__all__ = ["MECHANISM_KINDS", "ROW_SUM_ATOL", "TOL", "DPCheckResult", "as_channel", "as_subchannel", "audit_priors",
+__all__ = ["MAX_ENUMERATION", "MECHANISM_KINDS", "ROW_SUM_ATOL", "TOL", "DPCheckResult", "as_channel", "as_subchannel", "audit_priors",
            "check_channel", "check_label_dp", "check_log_channel", "check_prior_channel", "checker_keywords",
            "event_privacy_loss_witness", "is_tight", "log_privacy_loss_witness", "max_event_privacy_loss",
            "max_privacy_loss", "mechanism_kind", "privacy_loss_witness", "register_checker", "reject_unknown_keywords",
@@ -352,8 +352,19 @@ def audit_priors(num_classes: int, rng=0, *, draws: int = 10, concentrations=(0.
     return out
 
 
+#: Default cap on the exact enumeration of a prior-dependent randomizer: (number of priors) x K x K
+#: channel entries (8 bytes each, one channel at a time). 10^9 allows K ~ 3900 over the 65 drawn
+#: priors; num_classes=10**7 (6.5e15 entries) spent minutes drawing priors before failing.
+MAX_ENUMERATION = 10**9
+
+
+def _n_audit_priors(K: int, draws: int, concentrations=(0.1, 1.0, 10.0), max_point_masses: int = 32) -> int:
+    """The number of priors :func:`audit_priors` returns, computed without drawing them."""
+    return draws * len(concentrations) + (K if K <= max_point_masses else 2 * (max_point_masses // 2)) + 3
+
+
 def check_prior_channel(channel_of, epsilon: float, *, num_classes: int | None = None, prior=None, priors=None,
-                        rng=0, draws: int = 10) -> DPCheckResult:
+                        rng=0, draws: int = 10, max_entries: int = MAX_ENUMERATION) -> DPCheckResult:
     """Exact ε-label-DP check of a prior-dependent randomizer ``prior -> channel`` over a set of priors.
 
     Parameters
@@ -364,6 +375,12 @@ def check_prior_channel(channel_of, epsilon: float, *, num_classes: int | None =
         K; needed when no prior is given (taken from the priors otherwise).
     prior, priors : one prior (K,) or several; when neither is given, :func:`audit_priors` (Dirichlet
         at concentrations 0.1, 1, 10, point masses and ties) drawn with ``rng`` and ``draws``.
+        Priors follow the suite's one rule (:func:`simulations.mechanisms.labels.check_priors`: any
+        real dtype, float32 within its rounding tolerance).
+    max_entries : int
+        Refuse, before drawing a prior or calling ``channel_of``, an enumeration of more than this many
+        channel entries, counted as (number of priors) x K x K (a label randomizer outputs labels);
+        default :data:`MAX_ENUMERATION` = 10^9. Pass a larger value to run a bigger check.
 
     Returns
     -------
@@ -371,26 +388,60 @@ def check_prior_channel(channel_of, epsilon: float, *, num_classes: int | None =
     index and every prior's loss. A prior-dependent mechanism is ε-label DP only if the choice of
     channel uses the prior alone (004 Corollary 2) and every channel is ε-DP: the check covers the
     stated priors, not all priors.
+
+    Raises
+    ------
+    ValueError
+        Invalid arguments or priors, an enumeration above ``max_entries`` (the message gives its size
+        and how to raise the limit), or a channel that is not (K, M) with rows summing to 1.
+
+    References
+    ----------
+    004 Corollary 2; label DP as in 004 Definition 1 (neighbours differ in one label).
+
+    Examples
+    --------
+    >>> from simulations.mechanisms import RRWithPrior
+    >>> res = check_prior_channel(RRWithPrior(4, 1.0).channel_matrix, 1.0, num_classes=4)
+    >>> res.holds, round(res.epsilon_actual, 12)
+    (True, 1.0)
     """
     from simulations.mechanisms.labels import check_priors
 
     epsilon = check_real("epsilon", epsilon, low=0.0)
+    max_entries = check_int("max_entries", max_entries, low=1)
     if prior is not None and priors is not None:
         raise ValueError("give prior= or priors=, not both")
     if prior is not None or priors is not None:
         plist = [prior] if prior is not None else list(priors)
         if not plist:
             raise ValueError("priors must not be empty")
-        K = num_classes if num_classes is not None else np.shape(plist[0])[-1]
-        source = "the given prior" if prior is not None else f"{len(plist)} given priors"
+        if num_classes is None:
+            try:
+                shape = np.shape(plist[0])
+            except ValueError:  # ragged
+                shape = ()
+            if len(shape) == 0:
+                raise ValueError(f"prior must be an array of shape (K,), got prior={plist[0]!r}")
+            num_classes = shape[-1]
+        K = check_int("num_classes", num_classes, low=2)
+        n_priors = len(plist)
+        source = "the given prior" if prior is not None else f"{n_priors} given priors"
     else:
         if num_classes is None:
             raise ValueError("num_classes is needed to draw priors (or pass prior= / priors=)")
-        K = num_classes
+        K = check_int("num_classes", num_classes, low=2)
+        n_priors = _n_audit_priors(K, check_int("draws", draws, low=0))
+    size = n_priors * K * K
+    if size > max_entries:  # before any prior is drawn or any channel built
+        raise ValueError(f"exact enumeration of a prior-dependent randomizer with num_classes={K} over {n_priors} "
+                         f"priors evaluates {n_priors} channels of {K} x {K} entries, {size:.3g} in all, above "
+                         f"max_entries={max_entries:.3g}; pass max_entries= to allow it (time and memory grow as "
+                         f"K^2 per prior), or fewer priors (priors=, draws=)")
+    if prior is None and priors is None:
         plist = audit_priors(K, rng, draws=draws)
         source = (f"{len(plist)} drawn priors (Dirichlet alpha in (0.1, 1, 10) x {draws}, point masses, ties; "
                   f"seed {rng!r})")
-    K = check_int("num_classes", K, low=2)
     best, best_i, losses, witness = -np.inf, 0, [], None
     for i, p in enumerate(plist):
         p = check_priors(p, K)
@@ -424,10 +475,12 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, **kwargs) -> D
       ``channel_matrix()``: exact enumeration (keyword ``num_classes=`` checks the number of rows);
     * a prior-dependent randomizer: a callable ``prior -> channel`` or an object with
       ``channel_matrix(prior)``: :func:`check_prior_channel` over ``prior=``/``priors=`` or drawn priors
-      (keywords ``num_classes``, ``prior``, ``priors``, ``rng``, ``draws``), the worst prior reported;
+      (keywords ``num_classes``, ``prior``, ``priors``, ``rng``, ``draws``, ``max_entries``), the worst
+      prior reported; an enumeration above ``max_entries`` (default 10^9 channel entries; e.g.
+      ``num_classes=10**7``) is refused up front with a ``ValueError`` stating its size;
     * a black-box sampler ``(labels, rng) -> outputs`` with integer outputs in [0, num_outputs):
       :func:`proofs_checks.audit.audit_label_sampler` (keywords ``num_classes``, ``num_outputs``,
-      ``n``, ``power``, ``alternative_epsilon``, ``confidence``, ``rng``); the result has
+      ``n``, ``power``, ``alternative_epsilon``, ``confidence``, ``rng``, ``max_draws``); the result has
       ``exact=False`` (a lower confidence bound, not a proof).
 
     ``kind=`` ("channel", "prior_channel", "sampler") overrides the detection. An unknown keyword
@@ -441,6 +494,7 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, **kwargs) -> D
     """
     epsilon = check_real("epsilon", epsilon, low=0.0)
     delta = check_probability("delta", delta)
+    import proofs_checks.mechanisms  # noqa: F401  (registers every mechanism's exact checker; a no-op once imported)
     for cls in type(mechanism).__mro__:
         if cls in _CHECKERS:
             fn = _CHECKERS[cls]
@@ -452,7 +506,7 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, **kwargs) -> D
         P = mechanism.channel_matrix() if hasattr(mechanism, "channel_matrix") else mechanism
         return _with_delta(check_channel(P, epsilon, **kwargs), delta)
     if kind == "prior_channel":
-        reject_unknown_keywords(kwargs, ("num_classes", "prior", "priors", "rng", "draws"),
+        reject_unknown_keywords(kwargs, ("num_classes", "prior", "priors", "rng", "draws", "max_entries"),
                                 "a prior-dependent randomizer")
         fn = mechanism.channel_matrix if hasattr(mechanism, "channel_matrix") else mechanism
         if kwargs.get("num_classes") is None and getattr(mechanism, "num_classes", None) is not None:

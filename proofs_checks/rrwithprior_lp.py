@@ -52,12 +52,14 @@ References
 
 from __future__ import annotations
 
+import math
 import time
 from dataclasses import dataclass
 
 import numpy as np
 
-from limits.validation import check_choice, check_int, check_positive, check_probability_vector, check_real
+from limits.validation import check_choice, check_int, check_positive, check_real
+from simulations.mechanisms.labels import check_priors
 
 from .dp import as_channel, max_privacy_loss, mechanism_kind, within
 
@@ -88,13 +90,69 @@ _DEFAULT_OPTIONS = {"HIGHS": {"highs_options": {"threads": 1, "primal_feasibilit
                                                 "dual_feasibility_tolerance": 1e-10}}}
 
 
+_HIGHS_BANNER_SWALLOWED = False
+
+
+def _swallow_highs_banner() -> None:
+    """Keep HiGHS's copyright banner off stdout (it appeared in ``paper_repro.py``'s output).
+
+    HiGHS (highspy 1.16) writes ``Running HiGHS ...: Copyright ...`` to the C-level stdout once per
+    process, from the constructor of the first ``Highs`` object, before any option can be set: cvxpy
+    builds that object inside ``Problem.solve`` and only then sets ``log_to_console`` (= ``verbose``,
+    False by default), so neither ``output_flag=False`` nor ``log_to_console=False`` in the solver
+    options reaches it. Here the first ``Highs`` object is built with file descriptor 1 pointed at
+    ``os.devnull`` for the duration of that constructor alone; later solves print nothing (cvxpy's
+    ``verbose=False``), and ``solver_options={"verbose": True}`` still shows the solver log. A no-op
+    after the first call, when highspy is missing, or when the process has no file descriptor 1.
+    """
+    global _HIGHS_BANNER_SWALLOWED
+    if _HIGHS_BANNER_SWALLOWED:
+        return
+    _HIGHS_BANNER_SWALLOWED = True
+    try:
+        import highspy
+    except ImportError:
+        return
+    import os
+    import sys
+
+    try:
+        if sys.stdout is not None:
+            sys.stdout.flush()  # Python's pending output goes out before fd 1 is redirected
+        saved = os.dup(1)
+    except (OSError, ValueError):
+        return
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 1)
+            try:
+                highspy.Highs()
+                try:  # the banner is flushed by HiGHS; flush C stdio anyway before fd 1 is restored
+                    import ctypes
+
+                    ctypes.CDLL(None).fflush(None)
+                except (OSError, AttributeError, TypeError):
+                    pass
+            finally:
+                os.dup2(saved, 1)
+    finally:
+        os.close(saved)
+
+
 # ---------------------------------------------------------------- the closed form (the oracle)
 
 def _check_prior(prior) -> np.ndarray:
-    p = check_probability_vector("prior", prior)
-    if p.ndim != 1:
-        raise ValueError(f"prior must be a 1-D probability vector, got shape {p.shape}")
-    return p
+    """One prior of shape (K,), K >= 1, by the suite's one prior rule
+    (:func:`simulations.mechanisms.labels.check_priors`: any real dtype, float32 within its own
+    rounding tolerance and renormalized in float64), so the closed form, the LPs and utility_gap accept
+    exactly the priors the mechanisms accept."""
+    try:
+        shape = np.shape(prior)
+    except ValueError:  # a ragged nested sequence
+        raise ValueError(f"prior must be a 1-D probability vector, got prior={prior!r}") from None
+    if len(shape) != 1:
+        raise ValueError(f"prior must be a 1-D probability vector, got shape {shape}")
+    return check_priors(prior, shape[0])
 
 
 def rrwithprior_weights(prior, epsilon) -> np.ndarray:
@@ -103,7 +161,9 @@ def rrwithprior_weights(prior, epsilon) -> np.ndarray:
     Parameters
     ----------
     prior : array_like, shape (K,)
-        A probability vector p.
+        A probability vector p, by the suite's one prior rule
+        (:func:`simulations.mechanisms.labels.check_priors`): any real dtype; float64 rows sum to 1
+        within 1e-9 K, float32 rows (a softmax) within 16 eps32 K and are renormalized in float64.
     epsilon : float
         ε > 0.
 
@@ -112,9 +172,19 @@ def rrwithprior_weights(prior, epsilon) -> np.ndarray:
     w : ndarray, shape (K,)
         ``w[k - 1]`` = w_k. Y_k is any set of k labels of largest prior mass; ties do not change w_k.
 
+    Raises
+    ------
+    ValueError
+        A prior that is not one probability vector (shape, dtype, sign, sum), or ε not > 0 and finite.
+
     References
     ----------
     004 Algorithm 2; the identity P[RRTop-k(y) = y | y ~ p] = w_k below 004 Algorithm 1.
+
+    Examples
+    --------
+    >>> rrwithprior_weights([0.5, 0.3, 0.2], math.log(3))  # e^ε = 3: 0.5, 3/4 * 0.8, 3/5 * 1
+    array([0.5, 0.6, 0.6])
     """
     p = _check_prior(prior)
     epsilon = check_positive("epsilon", epsilon)
@@ -127,9 +197,31 @@ def rrwithprior_weights(prior, epsilon) -> np.ndarray:
 def rrwithprior_value(prior, epsilon) -> float:
     """The optimum max_k w_k = Obj_p(RRWithPrior) (004 Algorithm 2; Theorem 3's bound).
 
+    Parameters
+    ----------
+    prior : array_like, shape (K,)
+        As in :func:`rrwithprior_weights` (float32 priors accepted, as by the mechanisms).
+    epsilon : float > 0
+
+    Returns
+    -------
+    float
+        max_k w_k, the largest expected accuracy P_{y~p}[R(y) = y] of an ε-DP label randomizer.
+
+    Raises
+    ------
+    ValueError
+        As :func:`rrwithprior_weights`.
+
     References
     ----------
     004 Algorithm 2 and the end of the proof of Theorem 3.
+
+    Examples
+    --------
+    >>> p = np.array([0.5, 0.3, 0.2], dtype=np.float32)  # float32: the same rule as the mechanisms
+    >>> round(rrwithprior_value(p, math.log(3)), 7)
+    0.6
     """
     return float(np.max(rrwithprior_weights(prior, epsilon)))
 
@@ -169,7 +261,8 @@ def utility_gap(mechanism, prior, epsilon) -> UtilityGap:
     mechanism : the channel for this prior: an array-like (K, K) P(output | label) with outputs in
         the label space, a callable ``prior -> channel``, or an object with ``channel_matrix(prior)``
         (e.g. :class:`simulations.mechanisms.RRWithPrior`) or ``channel_matrix()``.
-    prior : array_like, shape (K,), a probability vector.
+    prior : array_like, shape (K,)
+        A probability vector, by the rule of :func:`rrwithprior_weights` (float32 accepted).
     epsilon : float > 0.
 
     Returns
@@ -177,9 +270,22 @@ def utility_gap(mechanism, prior, epsilon) -> UtilityGap:
     UtilityGap: accuracy Σ_y p_y P[y, y] against the optimum max_k w_k of 004 Theorem 3 (the LP
     value, :func:`rrwithprior_value`), with the channel's exact privacy loss.
 
+    Raises
+    ------
+    ValueError
+        An invalid prior or ε, a black-box sampler, or a channel that is not (K, K) with rows
+        summing to 1.
+
     References
     ----------
     004 Theorem 3, Algorithm 2, LP1-LP2 (Section 3.2).
+
+    Examples
+    --------
+    >>> from simulations.mechanisms import RandomizedResponse
+    >>> g = utility_gap(RandomizedResponse(3, math.log(3)), np.float32([0.5, 0.3, 0.2]), math.log(3))
+    >>> round(g.accuracy, 12), round(g.optimum, 7)  # RR keeps w.p. 3/5; optimum w_2 = w_3 = 0.6
+    (0.6, 0.6)
     """
     p = _check_prior(prior)
     epsilon = check_positive("epsilon", epsilon)
@@ -349,7 +455,8 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
     Parameters
     ----------
     prior : array_like, shape (K,)
-        The prior p over the K labels (non-negative, sums to 1; zeros allowed).
+        The prior p over the K labels (non-negative, sums to 1; zeros allowed), by the rule of
+        :func:`rrwithprior_weights` (float32 accepted).
     epsilon : float
         Privacy parameter, 0 < ε <= :data:`EPS_MAX_LP` (25; see there why).
     formulation : {"lp1", "lp2"}
@@ -371,9 +478,21 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
     RuntimeError
         The solver does not report ``"optimal"`` (the status is in the message).
 
+    Notes
+    -----
+    Nothing is written to stdout: HiGHS's one-time copyright banner is swallowed at its source
+    (``_swallow_highs_banner``) and cvxpy runs with ``verbose=False`` unless ``solver_options`` say
+    otherwise.
+
     References
     ----------
     004 Section 3.2, LP1 (eqs. (2)–(3)) and LP2 (eqs. (4)–(5)).
+
+    Examples
+    --------
+    >>> res = rrwithprior_lp([0.5, 0.3, 0.2], math.log(3))  # LP1 = max_k w_k = 0.6 (004 Theorem 3)
+    >>> round(res.value, 9), res.status
+    (0.6, 'optimal')
     """
     import cvxpy as cp  # here, not at module level: it takes ~1 s to import
 
@@ -391,6 +510,8 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
         problem = cp.Problem(cp.Maximize(p @ cp.diag(q)), cons)
     else:
         problem, x, n = _lp2(p, epsilon, method)
+    if solver == "HIGHS":
+        _swallow_highs_banner()
     try:
         problem.solve(solver=solver, **opts)
     except cp.error.SolverError as exc:

@@ -5,6 +5,8 @@ Labels are 0-based class indices ``0 .. K-1`` (the papers write ``[K] = {1, ...,
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 
 from limits.validation import check_int, check_positive, check_probability_vector
@@ -47,12 +49,52 @@ def prior_sum_tolerance(dtype, num_classes: int) -> float:
 def check_priors(prior, num_classes: int, n: int | None = None) -> np.ndarray:
     """A prior of shape (K,) or one prior per example of shape (n, K); rows non-negative, summing to 1.
 
-    Any real dtype is accepted. Rows must sum to 1 within :func:`prior_sum_tolerance` of their dtype
-    (float32 from a softmax: 16 * 1.2e-7 * K); lower-precision floating rows (float16, float32) are
-    then renormalized in float64, float64 rows are returned as given. Negative, NaN or infinite
-    entries and sums beyond the tolerance are refused with a ``ValueError``.
+    The one prior rule of the suite (the mechanisms, :func:`proofs_checks.check_label_dp`,
+    :func:`proofs_checks.rrwithprior_value`, :func:`proofs_checks.rrwithprior_lp` and
+    :func:`proofs_checks.utility_gap` all call it):
+
+    * any real numeric dtype is accepted (integers, float16/32/64, longdouble, and object arrays of
+      real numbers such as ``fractions.Fraction``); booleans, complex numbers and strings are refused;
+    * entries must be finite and non-negative;
+    * each row must sum to 1 within :func:`prior_sum_tolerance` of its dtype: 1e-9 K for float64
+      (and for integer, longdouble and object input), 16 eps_dtype K for lower-precision floats
+      (float32 from a softmax: 1.9e-6 K);
+    * the result is float64; lower-precision floating rows are renormalized in float64 (so they sum
+      to 1 to float64 rounding), float64 rows are returned as given.
+
+    Parameters
+    ----------
+    prior : array_like, shape (K,) or (n, K)
+    num_classes : int
+        K, the length of the last axis.
+    n : int, optional
+        The number of examples a 2-D prior must have rows for.
+
+    Returns
+    -------
+    ndarray of float64, shape (K,) or (n, K)
+
+    Raises
+    ------
+    ValueError
+        A non-numeric, boolean or complex dtype, a ragged array, a wrong shape, negative / NaN /
+        infinite entries, or a row sum beyond the tolerance (the message names ``prior``).
+
+    References
+    ----------
+    004 Algorithms 1-2 (the prior p of RRTop-k and RRWithPrior).
+
+    Examples
+    --------
+    >>> check_priors(np.array([0.25, 0.75], dtype=np.float32), 2).dtype
+    dtype('float64')
     """
-    raw = np.asarray(prior)
+    try:
+        raw = np.asarray(prior)
+    except ValueError as exc:  # ragged nested sequences
+        raise ValueError(f"prior must be a rectangular array of probabilities, got prior={prior!r} ({exc})") from None
+    if raw.dtype == bool or raw.dtype.kind not in "iufO":
+        raise ValueError(f"prior must hold real numbers, got dtype {raw.dtype} (prior={prior!r})")
     if np.issubdtype(raw.dtype, np.floating) and np.finfo(raw.dtype).eps > np.finfo(np.float64).eps:
         arr = np.asarray(raw, dtype=float)
         if arr.ndim == 0 or arr.shape[-1] != num_classes:
@@ -65,7 +107,16 @@ def check_priors(prior, num_classes: int, n: int | None = None) -> np.ndarray:
             raise ValueError(f"prior must sum to 1 (within {tol:.3g} for dtype {raw.dtype}), got sums {sums.ravel()!r}")
         arr = arr / sums
     else:
-        arr = check_probability_vector("prior", raw if raw.dtype != object else prior, size=num_classes)
+        if raw.dtype == object:
+            if not all(isinstance(x, numbers.Real) and not isinstance(x, bool) for x in raw.ravel()):
+                raise ValueError(f"prior must hold real numbers, got prior={prior!r}")
+            try:
+                arr = np.asarray(raw, dtype=float)
+            except OverflowError:  # e.g. an int beyond the float range: not a probability anyway
+                raise ValueError(f"prior must hold probabilities, got prior={prior!r}") from None
+        else:
+            arr = raw
+        arr = check_probability_vector("prior", arr, size=num_classes)
     if arr.ndim > 2 or (arr.ndim == 2 and n is not None and arr.shape[0] != n):
         raise ValueError(f"prior must have shape ({num_classes},) or ({n}, {num_classes}), got {arr.shape}")
     return arr

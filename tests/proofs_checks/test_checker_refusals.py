@@ -4,6 +4,7 @@ well-shaped samplers, accepts float32 priors, samples correctly at large ε, and
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -297,3 +298,38 @@ def test_solver_channels_need_a_stated_tolerance():
 def test_sampler_has_no_exact_profile():
     with pytest.raises(ValueError, match="black-box sampler"):
         privacy_profile(lambda labels, rng: labels, [0.5], num_classes=3)
+
+
+# ---------------------------------------------------------------- issue 19: an enumeration too large is refused up front
+
+
+@pytest.mark.parametrize("K", [10**5, 10**7])
+def test_prior_enumeration_too_large_is_refused_before_any_work(K):
+    # num_classes=10**7 ran for minutes (drawing 65 priors of 10^7 entries, then a 10^7 x 10^7 channel each)
+    import time
+
+    calls = []
+
+    def prior_fn(prior):
+        calls.append(prior.size)
+        raise AssertionError("the randomizer must not be called")
+
+    t0 = time.perf_counter()
+    size = re.escape(f"{65 * K * K:.3g}")
+    with pytest.raises(ValueError, match=rf"num_classes={K} over 65 priors .* {size} in all, above "
+                                         r"max_entries=1e\+09; pass max_entries="):
+        check_label_dp(prior_fn, 1.0, num_classes=K)
+    assert time.perf_counter() - t0 < 1.0 and calls == []
+
+
+def test_max_entries_is_the_stated_limit():
+    def prior_fn(prior):
+        return RandomizedResponse(prior.size, 1.0).channel_matrix()
+
+    # 2 given priors x 4 x 4 = 32 entries
+    priors = [np.full(4, 0.25), [0.4, 0.3, 0.2, 0.1]]
+    with pytest.raises(ValueError, match="32 in all, above max_entries=31"):
+        check_label_dp(prior_fn, 1.0, priors=priors, max_entries=31)
+    assert check_label_dp(prior_fn, 1.0, priors=priors, max_entries=32).holds
+    with pytest.raises(ValueError, match="prior must be an array of shape"):
+        check_label_dp(prior_fn, 1.0, prior=0.5)

@@ -322,3 +322,65 @@ def test_largest_accepted_epsilon(formulation, method):
         rrwithprior_lp(p, EPS_MAX_LP + 1, formulation, method=method)
     # w_K = Σ p / (1 + (K − 1)e^{−100}): the whole mass, up to rounding
     assert rrwithprior_value(p, 100.0) == pytest.approx(1.0, rel=1e-12)
+
+
+# ---------------------------------------------------------------- issue 19: one prior rule, a silent solver
+
+def _softmax32(K, seed):
+    x = np.random.default_rng(seed).normal(size=K).astype(np.float32)
+    e = np.exp(x - x.max())
+    return (e / e.sum()).astype(np.float32)
+
+
+@pytest.mark.parametrize("K", [3, 10, 100])
+def test_float32_priors_follow_the_mechanisms_rule(K):
+    # a float32 softmax sums to 1 only within ~K * 1.2e-7: refused by the closed form, the LP and utility_gap
+    # before, accepted by the mechanisms and check_label_dp; now all use simulations' check_priors
+    from simulations.mechanisms import RRWithPrior
+    from simulations.mechanisms.labels import check_priors
+
+    p32 = _softmax32(K, K)
+    p64 = p32.astype(np.float64) / p32.astype(np.float64).sum()  # the renormalization the rule states
+    np.testing.assert_array_equal(check_priors(p32, K), p64)
+    assert rrwithprior_value(p32, 1.0) == rrwithprior_value(p64, 1.0)
+    assert rrwithprior_k(p32, 1.0) == rrwithprior_k(p64, 1.0) == RRWithPrior(K, 1.0).k_star(p32)
+    assert rrwithprior_lp(p32, 1.0).value == pytest.approx(rrwithprior_value(p64, 1.0), rel=RTOL)
+    g = proofs_checks.utility_gap(RRWithPrior(K, 1.0), p32, 1.0)
+    assert abs(g.gap) < 1e-12 and g.private
+
+
+@pytest.mark.parametrize("prior", [np.array([True, False]), np.array(["0.5", "0.5"]), np.array([0.5 + 0j, 0.5]),
+                                   np.array(["0.5", 0.5], dtype=object)])
+def test_non_real_priors_are_refused_everywhere(prior):
+    from simulations.mechanisms import RRWithPrior
+
+    for fn in (lambda: rrwithprior_value(prior, 1.0), lambda: rrwithprior_lp(prior, 1.0),
+               lambda: RRWithPrior(2, 1.0).channel_matrix(prior)):
+        with pytest.raises(ValueError, match="prior must hold real numbers"):
+            fn()
+
+
+def test_an_lp_solve_prints_nothing_on_stdout():
+    # HiGHS printed its copyright banner from the first Highs() object of the process (C++ stdout, so the
+    # check is on file descriptor 1 of a fresh interpreter: within this session the banner may be long gone)
+    import subprocess
+    import sys
+
+    code = ("from proofs_checks.rrwithprior_lp import rrwithprior_lp\n"
+            "r1 = rrwithprior_lp([0.5, 0.3, 0.2], 1.0)\n"
+            "r2 = rrwithprior_lp([0.5, 0.3, 0.2], 1.0, 'lp2')\n"
+            "assert abs(r1.value - r2.value) < 1e-9\n")
+    from pathlib import Path
+
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
+    assert out.stdout == "", out.stdout
+
+
+def test_an_lp_solve_prints_nothing_capfd(capfd):
+    # file-descriptor level, in this process: no solver log for any solve (the once-per-process banner is
+    # checked in a fresh interpreter above; here it may have been swallowed by an earlier test already)
+    rrwithprior_lp([0.6, 0.4], 0.5)
+    rrwithprior_lp([0.6, 0.4], 0.5, "lp2", method="naive")
+    assert capfd.readouterr().out == ""

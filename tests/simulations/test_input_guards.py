@@ -135,3 +135,29 @@ def test_slope_bootstrap_refuses_an_unseeded_rng():
 
     with pytest.raises(ValueError, match="rng"):
         fit_loglog_slope([100, 200, 400], [np.ones(3), np.ones(3) / 2, np.ones(3) / 4], rng=None, n_boot=10)
+
+
+# ---------------------------------------------------------------- issue 19: one prior rule for every dtype
+
+@pytest.mark.parametrize("prior", [np.array([True, False]), np.array(["0.5", "0.5"]), np.array([0.5 + 0j, 0.5]),
+                                   np.array(["0.5", 0.5], dtype=object), np.array([0.5, None], dtype=object),
+                                   [[0.5, 0.5], [1.0]]])
+def test_check_priors_refuses_non_real_dtypes(prior):
+    from simulations.mechanisms.labels import check_priors
+
+    # booleans, strings and complex numbers were silently cast to float (complex: imaginary part dropped)
+    with pytest.raises(ValueError, match="prior must"):
+        check_priors(prior, 2)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64, np.longdouble, np.int64, object])
+def test_check_priors_accepts_every_real_dtype_as_float64(dtype):
+    from fractions import Fraction
+
+    from simulations.mechanisms.labels import check_priors, prior_sum_tolerance
+
+    exact = [Fraction(1, 3), Fraction(2, 3), Fraction(0)] if dtype is not np.int64 else [0, 1, 0]
+    prior = np.array(exact, dtype=object) if dtype is object else np.array([float(x) for x in exact]).astype(dtype)
+    got = check_priors(prior, 3)
+    assert got.dtype == np.float64 and abs(got.sum() - 1.0) <= prior_sum_tolerance(np.float64, 3)
+    np.testing.assert_allclose(got, [float(x) for x in exact], rtol=float(np.finfo(np.float16).eps))
