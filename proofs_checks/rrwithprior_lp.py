@@ -16,19 +16,48 @@ Formulations of LP1 (``method``)
     (the pairs y = y' are vacuous): K²(K−1) inequalities.
 ``"envelope"``
     Per output ỹ, envelopes l_ỹ <= q[ỹ|y] <= u_ỹ for all y and u_ỹ <= e^ε l_ỹ: 2K² + K inequalities.
-``"efficient"`` (default)
+``"substitution"`` (the ``"efficient"`` form before issue 20; kept as the channel-variable reference)
     The envelope form with u_ỹ = e^ε l_ỹ and the substitution q[ỹ|y] = l_ỹ + r[y, ỹ]:
     0 <= r[y, ỹ] <= (e^ε − 1) l_ỹ. The lower envelope becomes the variable bound r >= 0, leaving K²
-    inequalities and K equalities; HiGHS's dual simplex solves it in 0.06–0.11 s at K = 100,
-    7–55x faster than the envelope form (Dirichlet priors, ε in 0.05..10; ``benchmarks/bench_lp.py``).
+    inequalities and K equalities. Dual simplex needs ~K² iterations: 0.2 s at K = 100, 3.6 s at
+    K = 300, 210 s at K = 1000 (HiGHS seconds alone; ``benchmarks/bench_lp.py``).
+``"efficient"`` (default)
+    LP1 projected onto (x, l), x_y = q[y|y] the diagonal and l_ỹ the lower envelope, with
+    S_y = Σ_{ỹ≠y} l_ỹ = L − l_y (L = Σ l an auxiliary variable)::
 
-Equivalence (the three have the same optimum, and the same set of channels q):
-if q satisfies (2), put l_ỹ = min_y q[ỹ|y] and u_ỹ = max_y q[ỹ|y]; (2) at the pair (argmax, argmin)
-gives u_ỹ <= e^ε l_ỹ, so (q, u, l) is envelope-feasible, and r = q − l satisfies
-0 <= r <= u − l <= (e^ε − 1) l. Conversely, an envelope-feasible point has
-q[ỹ|y] <= u_ỹ <= e^ε l_ỹ <= e^ε q[ỹ|y'] for all y, y', i.e. (2); and an efficient-feasible (l, r)
-gives q = l + r with l_ỹ <= q[ỹ|y] <= e^ε l_ỹ, the envelope form with u = e^ε l. The objective
-depends on q alone, so the optima coincide. The tests check this on small K.
+        maximize  Σ_y p_y x_y   over x, l >= 0, L
+        (a)  l_y <= x_y <= e^ε l_y                    for every y
+        (b)  S_y <= 1 − x_y <= e^ε S_y                 for every y
+             L = Σ_ỹ l_ỹ
+
+    2K + 1 variables, 4K + 1 rows, O(K) nonzeros: milliseconds at K = 1000. The optimal channel is
+    rebuilt from (x, l) by :func:`channel_from_envelope` (the (⇐) half of the proof below).
+
+Equivalence (all four have the same optimum; the first three the same set of channels q, the fourth
+its image under q -> (diag q, column minima)):
+
+* naive = envelope = substitution. If q satisfies (2), put l_ỹ = min_y q[ỹ|y] and
+  u_ỹ = max_y q[ỹ|y]; (2) at the pair (argmax, argmin) gives u_ỹ <= e^ε l_ỹ, so (q, u, l) is
+  envelope-feasible, and r = q − l satisfies 0 <= r <= u − l <= (e^ε − 1) l. Conversely, an
+  envelope-feasible point has q[ỹ|y] <= u_ỹ <= e^ε l_ỹ <= e^ε q[ỹ|y'] for all y, y', i.e. (2); and a
+  substitution-feasible (l, r) gives q = l + r with l_ỹ <= q[ỹ|y] <= e^ε l_ỹ, the envelope form with
+  u = e^ε l.
+* substitution = efficient (a projection of LP1 that still implies 004's (4), so it lies between
+  LP1 and LP2 in the proof of Theorem 3). (⇒) If q is LP1-feasible, take x = diag q and l_ỹ = min_y q[ỹ|y] >= 0.
+  By (2) every entry of column ỹ lies in [l_ỹ, e^ε l_ỹ]: for the diagonal entry this is (a); summed
+  over the off-diagonal entries ỹ != y of row y, which add up to 1 − x_y by (3), it is (b).
+  (⇐) If (x, l) satisfies (a), (b), put T_y = 1 − x_y and, for ỹ != y,
+  q[ỹ|y] = (T_y / S_y) l_ỹ (q[ỹ|y] = 0 when S_y = 0, where (b) forces T_y = 0), q[y|y] = x_y. By (b)
+  T_y / S_y ∈ [1, e^ε], so with (a) every entry of column ỹ lies in [l_ỹ, e^ε l_ỹ]: max/min <= e^ε
+  in each column, which is (2); row y sums to x_y + T_y = 1, which is (3); q >= 0. Both maps keep
+  the diagonal, so the set of diagonals {diag q : q LP1-feasible} is the projection of the efficient
+  polytope on x, and since the objective Σ_y p_y q[y|y] depends on the diagonal alone, the optima
+  coincide for every prior. (Putting the upper half of (a), l_ỹ >= e^{−ε} x_ỹ, into the lower half
+  of (b), S_y <= 1 − x_y, gives x_y + e^{−ε} Σ_{ỹ≠y} x_ỹ <= 1, which is 004's (4): LP2 relaxes this
+  projection exactly as Theorem 3's proof relaxes LP1.)
+
+The tests check the equalities on many priors (values to 1e-9 and against the closed form), the
+projections by support functions in random directions, and both directions of the proof on points.
 
 LP2 (``formulation="lp2"``) has variables x_y = q[y|y] only. ``method="naive"`` writes (4) as the
 dense K×K system x_y + e^{−ε} Σ_{ỹ≠y} x_ỹ <= 1; ``"efficient"`` introduces the total s = Σ_ỹ x_ỹ
@@ -63,12 +92,16 @@ from simulations.mechanisms.labels import check_priors
 
 from .dp import as_channel, max_privacy_loss, mechanism_kind, within
 
-__all__ = ["EPS_MAX_LP", "FORMULATIONS", "LP1_METHODS", "LP2_METHODS", "DEFAULT_SOLVER", "LPResult",
-           "dp_violation", "lp1_polytope", "polish_channel", "rrwithprior_k", "rrwithprior_lp",
-           "UtilityGap", "rrwithprior_value", "rrwithprior_weights", "utility_gap"]
+__all__ = ["EPS_MAX_LP", "FORMULATIONS", "LP1_METHODS", "LP1_CHANNEL_METHODS", "LP2_METHODS", "DEFAULT_SOLVER",
+           "LPResult", "channel_from_envelope", "dp_violation", "lp1_polytope", "lp1_projection", "polish_channel",
+           "rrwithprior_k", "rrwithprior_lp", "UtilityGap", "rrwithprior_value", "rrwithprior_weights",
+           "utility_gap"]
 
 FORMULATIONS = ("lp1", "lp2")
-LP1_METHODS = ("efficient", "envelope", "naive")
+LP1_METHODS = ("efficient", "substitution", "envelope", "naive")
+# The LP1 forms with the channel q as (an affine image of) variables: lp1_polytope builds these.
+# "efficient" has only the diagonal and the lower envelope (lp1_projection, channel_from_envelope).
+LP1_CHANNEL_METHODS = ("substitution", "envelope", "naive")
 LP2_METHODS = ("efficient", "naive")
 # Largest ε accepted by the LPs. Their rows carry e^{±ε/2} (LP1) or e^{−ε} (LP2); beyond this,
 # HiGHS reports 'unbounded' on the naive LP1 (ε ≈ 30), or, worse, drops coefficients under its
@@ -340,10 +373,13 @@ class LPResult:
     formulation, method : str
     epsilon : float
     n_constraints : int
-        Scalar linear constraints passed to the solver (variable bounds r >= 0, q >= 0 not counted).
+        Scalar linear constraints passed to the solver (variable bounds r >= 0, q >= 0 not counted):
+        LP1 4K + 1 (efficient), K² + K (substitution), 2K² + 2K (envelope), K²(K − 1) + K (naive).
     polish_change : float
         Largest absolute change the polish made to an entry of the solver's channel (0.0 for LP2);
-        of the order of the solver's feasibility tolerance.
+        of the order of the solver's feasibility tolerance. LP1 ``"efficient"``: the change from the
+        channel built from the solver's (x, l) as returned to the one built after moving (x, l) onto
+        the polytope (:func:`channel_from_envelope`) and polishing.
     """
 
     value: float
@@ -387,33 +423,58 @@ def polish_channel(channel, epsilon) -> np.ndarray:
     return np.minimum(q, np.exp(epsilon) * q.min(axis=0, keepdims=True))
 
 
-def lp1_polytope(num_classes: int, epsilon: float, method: str = "efficient"):
-    """The feasible set of LP1 (004 eqs. (2)–(3)) as cvxpy objects, in one of three formulations.
+def lp1_polytope(num_classes: int, epsilon: float, method: str = "substitution"):
+    """The feasible set of LP1 (004 eqs. (2)–(3)) as cvxpy objects, in a form with the channel q.
 
     Parameters
     ----------
     num_classes : int
-        K.
+        K >= 1.
     epsilon : float
-    method : {"efficient", "envelope", "naive"}
+        ε > 0.
+    method : {"substitution", "envelope", "naive"}
+        :data:`LP1_CHANNEL_METHODS` (module docstring). ``"substitution"`` is the form that
+        ``method="efficient"`` solved before issue 20; the ``"efficient"`` form has no channel
+        variables and is built by :func:`lp1_projection`.
 
     Returns
     -------
     q : cvxpy Expression, shape (K, K)
-        The channel q[y, ỹ] (a variable, or l + r for ``"efficient"``).
+        The channel q[y, ỹ] (a variable, or l + r for ``"substitution"``).
     constraints : list of cvxpy constraints
     n_constraints : int
         Scalar constraints, variable sign bounds not counted.
+
+    Raises
+    ------
+    ValueError
+        K not an integer >= 1, ε not > 0 and finite, or ``method`` not one of
+        :data:`LP1_CHANNEL_METHODS` (``"efficient"`` included: see :func:`lp1_projection`).
+
+    References
+    ----------
+    004 Section 3.2, LP1: constraints (2) (ε-DP) and (3) (rows sum to 1).
+
+    Examples
+    --------
+    >>> q, constraints, n = lp1_polytope(3, 1.0)
+    >>> q.shape, n  # K² envelope rows and K row sums
+    ((3, 3), 12)
     """
     import cvxpy as cp
 
     K = check_int("num_classes", num_classes, low=1)
     epsilon = check_positive("epsilon", epsilon)
-    check_choice("method", method, LP1_METHODS)
+    if method == "efficient":
+        raise ValueError("method='efficient' has no channel variables (LP1 projected onto the diagonal and the "
+                         "lower envelope): use lp1_projection, or one of "
+                         f"{list(LP1_CHANNEL_METHODS)} here")
+    check_choice("method", method, LP1_CHANNEL_METHODS)
+    _swallow_highs_banner()  # the caller solves it, most likely with HiGHS (a no-op after the first call)
     # Rows a <= e^ε b are written e^{−ε/2} a <= e^{ε/2} b: coefficients centred on 1 let HiGHS
     # solve the naive form up to ε ≈ 25 (unscaled it fails from ε ≈ 14, reporting 'unbounded').
     h = np.exp(-epsilon / 2)
-    if method == "efficient":
+    if method == "substitution":
         # q = l + r with 0 <= r <= (e^ε − 1) l per column (module docstring)
         l = cp.Variable((1, K), nonneg=True)
         r = cp.Variable((K, K), nonneg=True)
@@ -430,6 +491,140 @@ def lp1_polytope(num_classes: int, epsilon: float, method: str = "efficient"):
     u = cp.Variable((1, K), nonneg=True)                      # envelope
     l = cp.Variable((1, K), nonneg=True)
     return q, cons + [q >= l, q <= u, h * u <= np.exp(epsilon / 2) * l], 2 * K * K + 2 * K
+
+
+def lp1_projection(num_classes: int, epsilon: float):
+    """LP1 projected onto its diagonal and lower envelope (the ``"efficient"`` form) as cvxpy objects.
+
+    The feasible set {(x, l) : x = diag q, l <= column minima of q, q LP1-feasible}: variables
+    x_y = q[y|y], l_ỹ >= 0 and the total L = Σ l, with (S_y = L − l_y)
+
+    (a) l_y <= x_y <= e^ε l_y and (b) S_y <= 1 − x_y <= e^ε S_y for every y.
+
+    The module docstring proves that {x : (x, l) feasible for some l} = {diag q : q satisfies 004's
+    (2), (3), q >= 0}, so maximizing Σ_y p_y x_y here is LP1, with 2K + 1 variables and O(K) nonzeros
+    instead of K² variables.
+
+    Parameters
+    ----------
+    num_classes : int
+        K >= 1.
+    epsilon : float
+        ε > 0.
+
+    Returns
+    -------
+    x : cvxpy Variable, shape (K,)
+        The diagonal q[y|y] (non-negative).
+    l : cvxpy Variable, shape (K,)
+        The lower envelope l_ỹ (non-negative).
+    constraints : list of cvxpy constraints
+    n_constraints : int
+        Scalar constraints (4K + 1), variable sign bounds not counted.
+
+    Raises
+    ------
+    ValueError
+        K not an integer >= 1, or ε not > 0 and finite.
+
+    References
+    ----------
+    004 Section 3.2: LP1 (eqs. (2)–(3)) and, for the relaxation of (b), eq. (4) of LP2 in the proof
+    of Theorem 3.
+
+    Examples
+    --------
+    >>> import cvxpy as cp
+    >>> x, l, constraints, n = lp1_projection(3, math.log(3))
+    >>> problem = cp.Problem(cp.Maximize(np.array([0.5, 0.3, 0.2]) @ x), constraints)
+    >>> value = problem.solve(solver="HIGHS", highs_options={"threads": 1})  # one thread, as rrwithprior_lp
+    >>> round(float(value), 9), n  # max_k w_k = 0.6 (004 Theorem 3)
+    (0.6, 13)
+    """
+    import cvxpy as cp
+
+    K = check_int("num_classes", num_classes, low=1)
+    epsilon = check_positive("epsilon", epsilon)
+    _swallow_highs_banner()  # the caller solves it, most likely with HiGHS (a no-op after the first call)
+    h = np.exp(-epsilon / 2)  # rows a <= e^ε b written e^{−ε/2} a <= e^{ε/2} b, as in lp1_polytope
+    x = cp.Variable(K, nonneg=True)
+    l = cp.Variable(K, nonneg=True)
+    L = cp.Variable()
+    S = L - l                                                 # S_y = Σ_{ỹ≠y} l_ỹ (scalar broadcast: K nonzeros)
+    return x, l, [l <= x, h * x <= l / h,                     # (a): column ỹ = y holds its diagonal entry
+                  S <= 1 - x, h * (1 - x) <= S / h,           # (b): the off-diagonal entries of row y
+                  L == cp.sum(l)], 4 * K + 1
+
+
+def channel_from_envelope(diagonal, lower, epsilon) -> np.ndarray:
+    """An exactly ε-DP channel with a given diagonal, from a point (x, l) of :func:`lp1_projection`.
+
+    The (⇐) half of the equivalence proof (module docstring): row y gets q[y|y] = x_y and
+    q[ỹ|y] = (T_y / S_y) l_ỹ off the diagonal, T_y = 1 − x_y, S_y = Σ_{ỹ≠y} l_ỹ. A solver's point
+    satisfies (a), (b) only to its tolerance, so it is first moved onto the polytope: l >= 0 is
+    rescaled so that L = Σ l satisfies L <= 1 <= e^ε L (the condition for (a), (b) to admit a
+    diagonal), and each x_y is clipped into [max(l_y, 1 − e^ε S_y), min(e^ε l_y, 1 − S_y)], the set
+    (a) ∩ (b) for that row; an exactly feasible point is left unchanged.
+
+    Parameters
+    ----------
+    diagonal : array_like, shape (K,)
+        x_y = q[y|y].
+    lower : array_like, shape (K,)
+        l_ỹ, a lower envelope of the columns (e.g. the column minima of an LP1-feasible channel).
+    epsilon : float
+        ε > 0.
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        q[y, ỹ] = P(output ỹ | label y): non-negative, rows summing to 1 to rounding, every column
+        within [l_ỹ, e^ε l_ỹ] (so ε-DP, 004 eq. (2), up to one rounding; :func:`polish_channel`
+        removes that).
+
+    Raises
+    ------
+    ValueError
+        Shapes that differ or are not (K,), non-finite entries, ε not > 0, or Σ max(l, 0) = 0
+        (no channel has a zero lower envelope in every column).
+
+    References
+    ----------
+    004 Section 3.2, LP1 (eqs. (2)–(3)); proof of Theorem 3.
+
+    Examples
+    --------
+    >>> e = 3.0  # e^ε; RRWithPrior's optimum for p = (0.5, 0.3, 0.2) with k = 2: x = (3/4, 3/4, 0)
+    >>> channel_from_envelope([0.75, 0.75, 0.0], [0.25, 0.25, 0.0], math.log(e))
+    array([[0.75, 0.25, 0.  ],
+           [0.25, 0.75, 0.  ],
+           [0.5 , 0.5 , 0.  ]])
+    """
+    epsilon = check_positive("epsilon", epsilon)
+    x = np.asarray(diagonal, dtype=float)
+    l = np.asarray(lower, dtype=float)
+    if x.ndim != 1 or x.shape != l.shape or x.size == 0:
+        raise ValueError(f"diagonal and lower must both have shape (K,), got {x.shape} and {l.shape}")
+    if not (np.all(np.isfinite(x)) and np.all(np.isfinite(l))):
+        raise ValueError("diagonal and lower must be finite")
+    e = np.exp(epsilon)
+    l = np.maximum(l, 0.0)
+    total = l.sum()
+    if total <= 0.0:
+        raise ValueError("lower must have a positive entry: L = Σ l satisfies e^{-ε} <= L <= 1 on LP1")
+    l = l / max(total, 1.0) if total > 1.0 else (l / (e * total) if e * total < 1.0 else l)
+    off = np.broadcast_to(l, (l.size, l.size)).copy()
+    np.fill_diagonal(off, 0.0)
+    S = off.sum(axis=1)                                       # Σ_{ỹ≠y} l_ỹ, without the cancellation of L − l_y
+    lo = np.maximum(l, 1.0 - e * S)
+    hi = np.minimum(e * l, 1.0 - S)
+    x = np.minimum(np.maximum(x, lo), np.maximum(hi, lo))     # (a) ∩ (b); lo > hi only by rounding
+    T = 1.0 - x
+    with np.errstate(divide="ignore", invalid="ignore"):
+        scale = np.where(S > 0.0, np.clip(T / S, 1.0, e), 0.0)
+    q = scale[:, None] * off
+    np.fill_diagonal(q, x)
+    return q
 
 
 def _lp2(p: np.ndarray, epsilon: float, method: str):
@@ -460,8 +655,11 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
     epsilon : float
         Privacy parameter, 0 < ε <= :data:`EPS_MAX_LP` (25; see there why).
     formulation : {"lp1", "lp2"}
-    method : {"efficient", "envelope", "naive"} for LP1, {"efficient", "naive"} for LP2
-        Equivalent formulations of the same LP (module docstring).
+    method : {"efficient", "substitution", "envelope", "naive"} for LP1, {"efficient", "naive"} for LP2
+        Equivalent formulations of the same LP (module docstring, with the proofs). LP1
+        ``"efficient"`` solves LP1 projected onto (diagonal, lower envelope) (:func:`lp1_projection`)
+        and rebuilds the channel with :func:`channel_from_envelope`: K = 1000 in well under a
+        second; ``"substitution"`` (the channel-variable form it replaced) takes minutes there.
     solver : str, optional
         An installed cvxpy solver; default ``"HIGHS"`` (single thread).
     solver_options : dict, optional
@@ -505,7 +703,10 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
     opts = dict(_DEFAULT_OPTIONS.get(solver, {}) if solver_options is None else solver_options)
 
     t0 = time.perf_counter()
-    if formulation == "lp1":
+    if formulation == "lp1" and method == "efficient":
+        x, l, cons, n = lp1_projection(p.size, epsilon)
+        problem = cp.Problem(cp.Maximize(p @ x), cons)
+    elif formulation == "lp1":
         q, cons, n = lp1_polytope(p.size, epsilon, method)
         problem = cp.Problem(cp.Maximize(p @ cp.diag(q)), cons)
     else:
@@ -513,7 +714,19 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
     if solver == "HIGHS":
         _swallow_highs_banner()
     try:
-        problem.solve(solver=solver, **opts)
+        try:
+            problem.solve(solver=solver, **opts)
+        except cp.error.SolverError:
+            if solver != "HIGHS":
+                raise
+            # HiGHS keeps one thread scheduler per process, sized by the first solve: after a solve
+            # elsewhere with another thread count, a solve with threads = 1 fails ("Option 'threads'
+            # is set to 1 but the scheduler has already been initialized to use 2 threads").
+            # Reset it and retry once; any other failure fails again.
+            import highspy
+
+            highspy.Highs.resetThreadScheduler(False)
+            problem.solve(solver=solver, **opts)
     except cp.error.SolverError as exc:
         raise RuntimeError(f"{solver} failed on {formulation} ({method}), K={p.size}, epsilon={epsilon}: {exc}") from exc
     wall = time.perf_counter() - t0
@@ -521,7 +734,21 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
         raise RuntimeError(f"{solver} returned status {problem.status!r} on {formulation} ({method}), "
                            f"K={p.size}, epsilon={epsilon}; expected 'optimal'")
     polish_change = 0.0
-    if formulation == "lp1":
+    if formulation == "lp1" and method == "efficient":
+        xs, ls = np.asarray(x.value, dtype=float), np.asarray(l.value, dtype=float)
+        # raw: the channel of the proof's (⇐) map at the solver's point as returned, without the
+        # projection onto the polytope that channel_from_envelope makes first
+        raw = np.broadcast_to(ls, (p.size, p.size)).copy()
+        np.fill_diagonal(raw, 0.0)
+        S = raw.sum(axis=1)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            raw *= np.where(S > 0, (1.0 - xs) / S, 0.0)[:, None]
+        np.fill_diagonal(raw, xs)
+        channel = polish_channel(channel_from_envelope(xs, ls, epsilon), epsilon)
+        polish_change = float(np.max(np.abs(channel - raw)))
+        diagonal = np.diag(channel).copy()
+        channel.setflags(write=False)
+    elif formulation == "lp1":
         raw = np.asarray(q.value, dtype=float)
         channel = polish_channel(raw, epsilon)
         polish_change = float(np.max(np.abs(channel - raw)))

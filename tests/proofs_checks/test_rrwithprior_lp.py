@@ -5,8 +5,10 @@ vertex of LP2 named in the proof of Theorem 3 (all non-empty label sets Y), and 
 derived by hand (uniform prior: plain randomized response; point mass: 1; two labels). The LP
 optima are then compared with the closed form; the LP-optimal channels are checked for ε-DP by exact
 enumeration (``proofs_checks.dp.check_channel``) and for feasibility by plain numpy, independently of
-cvxpy; the three LP1 formulations are shown to describe the same polytope by comparing their
-support functions in random directions.
+cvxpy; the three LP1 formulations with channel variables are shown to describe the same polytope by
+comparing their support functions in random directions, and the projected ("efficient") form to have
+the same set of diagonals (issue 20: its optimum equals the reference LP1's to 1e-9 on many priors, and
+both directions of the projection proof are checked on points).
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import pytest
 import proofs_checks
 from proofs_checks.dp import check_channel
 from proofs_checks.experiments.rrwithprior_lp import PRIOR_KINDS, sample_prior
-from proofs_checks.rrwithprior_lp import (EPS_MAX_LP, dp_violation, lp1_polytope, polish_channel, rrwithprior_k,
+from proofs_checks.rrwithprior_lp import (EPS_MAX_LP, LP1_CHANNEL_METHODS, LP1_METHODS, channel_from_envelope,
+                                          dp_violation, lp1_polytope, lp1_projection, polish_channel, rrwithprior_k,
                                           rrwithprior_lp, rrwithprior_value, rrwithprior_weights)
 
 RTOL = 1e-6  # the issue's agreement target between LP optima and the closed form
@@ -34,6 +37,9 @@ def make_prior(kind: str, K: int, seed: int) -> np.ndarray:
     """A fixed-seed prior: near_uniform = Dirichlet(100), peaked = Dirichlet(0.1), sparse (zeros on
     two thirds of the labels), ties (masses proportional to integers in {1, 2, 3})."""
     return sample_prior(_EXPERIMENT_KIND[kind], K, np.random.default_rng([seed, K, KINDS.index(kind)]))
+
+
+HIGHS_OPTIONS = {"threads": 1, "primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
 
 
 def satisfies_lp1(q, eps, tol=1e-9) -> bool:
@@ -100,7 +106,7 @@ def test_weights_match_algorithm_2():
 def test_every_formulation_attains_the_closed_form_small_K(kind, K, eps):
     p = make_prior(kind, K, seed=1)
     expected = rrwithprior_value(p, eps)
-    for formulation, method in [("lp1", "naive"), ("lp1", "envelope"), ("lp1", "efficient"),
+    for formulation, method in [("lp1", "naive"), ("lp1", "envelope"), ("lp1", "substitution"), ("lp1", "efficient"),
                                 ("lp2", "naive"), ("lp2", "efficient")]:
         res = rrwithprior_lp(p, eps, formulation, method=method)
         assert res.status == "optimal"
@@ -160,8 +166,9 @@ def test_other_solver_agrees():
 # ---------------------------------------------------------------- the optimal channel
 
 @pytest.mark.parametrize("kind", KINDS)
-@pytest.mark.parametrize("K,method", [(2, "naive"), (6, "naive"), (6, "envelope"), (6, "efficient"),
-                                      (40, "efficient")])
+@pytest.mark.parametrize("K,method", [(2, "naive"), (6, "naive"), (6, "envelope"), (6, "substitution"),
+                                      (6, "efficient"), (40, "substitution"), (40, "efficient"), (1, "efficient"),
+                                      (300, "efficient")])
 @pytest.mark.parametrize("eps", EPSILONS)
 def test_optimal_channel_is_an_exactly_dp_channel(kind, K, method, eps):
     p = make_prior(kind, K, seed=5)
@@ -206,19 +213,19 @@ def test_rrwithprior_channel_attains_the_lp_optimum(kind, K, eps):
 @pytest.mark.parametrize("K", [2, 3, 4])
 @pytest.mark.parametrize("eps", [0.1, 1.0, 5.0])
 def test_lp1_formulations_have_the_same_support_function(K, eps):
-    """Same maximum of random linear functionals <C, q> over the three feasible sets: the sets of
-    channels coincide (a closed convex set is the intersection of its supporting half-spaces)."""
+    """Same maximum of random linear functionals <C, q> over the three feasible sets with channel
+    variables: the sets of channels coincide (a closed convex set is the intersection of its supporting
+    half-spaces)."""
     import cvxpy as cp
 
     rng = np.random.default_rng([7, K, int(10 * eps)])
     for _ in range(4):
         C = rng.normal(size=(K, K))
         values = []
-        for method in ("naive", "envelope", "efficient"):
+        for method in LP1_CHANNEL_METHODS:
             q, cons, _ = lp1_polytope(K, eps, method)
             prob = cp.Problem(cp.Maximize(cp.sum(cp.multiply(C, q))), cons)
-            prob.solve(solver="HIGHS", highs_options={"primal_feasibility_tolerance": 1e-10,
-                                                      "dual_feasibility_tolerance": 1e-10})
+            prob.solve(solver="HIGHS", highs_options=HIGHS_OPTIONS)
             assert prob.status == "optimal"
             assert satisfies_lp1(q.value, eps)
             values.append(prob.value)
@@ -234,7 +241,189 @@ def test_naive_and_efficient_lp1_agree(kind, eps):
     assert naive.value == pytest.approx(efficient.value, rel=1e-9)
     # each optimum is feasible for the other formulation's constraints (here checked as LP1 itself)
     assert satisfies_lp1(naive.channel, eps) and satisfies_lp1(efficient.channel, eps)
-    assert naive.n_constraints == 8 * 8 * 7 + 8 and efficient.n_constraints == 8 * 8 + 8
+    assert naive.n_constraints == 8 * 8 * 7 + 8 and efficient.n_constraints == 4 * 8 + 1
+    assert rrwithprior_lp(p, eps, method="substitution").n_constraints == 8 * 8 + 8
+
+
+# ---------------------------------------------------------------- issue 20: the projected ("efficient") LP1
+
+def _issue20_prior(variant: str, K: int, seed: int) -> np.ndarray:
+    """Dirichlet(1) priors, unsorted / sorted decreasing / sorted increasing, with ties (masses in
+    {1, 2, 3}), with zeros (two thirds of the labels), and with ties and zeros together."""
+    rng = np.random.default_rng([20, seed, K, ISSUE20_VARIANTS.index(variant)])
+    if variant in ("unsorted", "sorted_desc", "sorted_asc"):
+        p = rng.dirichlet(np.ones(K))
+        return {"unsorted": p, "sorted_desc": np.sort(p)[::-1], "sorted_asc": np.sort(p)}[variant]
+    w = rng.integers(1, 4, size=K).astype(float) if variant != "zeros" else rng.dirichlet(np.ones(K))
+    if variant in ("zeros", "ties_zeros"):
+        w[rng.permutation(K)[: (2 * K) // 3]] = 0.0
+        if not w.any():
+            w[0] = 1.0
+    return w / w.sum()
+
+
+ISSUE20_VARIANTS = ("unsorted", "sorted_desc", "sorted_asc", "ties", "zeros", "ties_zeros")
+
+
+@pytest.mark.parametrize("K", [2, 3, 5, 10, 30, 100])
+@pytest.mark.parametrize("eps", [0.1, 1.0, 4.0])
+def test_efficient_lp1_equals_the_reference_lp1_and_the_closed_form(K, eps):
+    """The projected LP1 (method "efficient") and the channel-variable LP1 it replaced ("substitution",
+    proven equal to the literal constraint (2) below) have the same optimum to 1e-9, and both equal
+    max_k w_k (004 Theorem 3) to 1e-9, on Dirichlet priors sorted and unsorted, with ties and zeros."""
+    for variant in ISSUE20_VARIANTS:
+        for seed in range(2 if K <= 30 else 1):
+            p = _issue20_prior(variant, K, seed)
+            closed = rrwithprior_value(p, eps)
+            efficient = rrwithprior_lp(p, eps)
+            reference = rrwithprior_lp(p, eps, method="substitution")
+            case = (variant, seed, K, eps)
+            assert efficient.method == "efficient" and reference.method == "substitution"
+            assert abs(efficient.value - reference.value) <= 1e-9, case
+            assert abs(efficient.value - closed) <= 1e-9 and abs(reference.value - closed) <= 1e-9, case
+            # the rebuilt channel attains the optimum and is exactly ε-DP
+            assert abs(p @ np.diag(efficient.channel) - closed) <= 1e-9, case
+            assert dp_violation(efficient.channel, eps) <= 0.0 and satisfies_lp1(efficient.channel, eps), case
+
+
+@pytest.mark.parametrize("K", [300, 1000])
+def test_efficient_lp1_large_K(K):
+    # K = 1000 took 210 s of HiGHS time in the substitution form; the projection solves it at once
+    for eps in (0.1, 1.0, 4.0):
+        p = _issue20_prior("unsorted", K, 0)
+        res = rrwithprior_lp(p, eps)
+        assert abs(res.value - rrwithprior_value(p, eps)) <= 1e-9
+        q = res.channel
+        assert np.all(q >= 0) and np.abs(q.sum(axis=1) - 1).max() <= 1e-9 and dp_violation(q, eps) <= 0.0
+        assert res.polish_change <= 1e-9 and res.n_constraints == 4 * K + 1
+
+
+@pytest.mark.parametrize("K", [1, 2, 3, 5])
+@pytest.mark.parametrize("eps", [0.1, 1.0, 5.0])
+def test_projection_has_the_same_set_of_diagonals(K, eps):
+    """Support functions of {diag q} in random directions c (mixed signs, so every face is probed, not
+    only the faces a prior p >= 0 reaches) agree between the projected form and the three forms with
+    channel variables: the four have the same set of diagonals, hence the same optimum for every
+    objective Σ_y c_y q[y|y] (004 LP1's objective is c = p)."""
+    import cvxpy as cp
+
+    rng = np.random.default_rng([21, K, int(10 * eps)])
+    for _ in range(5):
+        c = rng.normal(size=K)
+        x, _, cons, _ = lp1_projection(K, eps)
+        prob = cp.Problem(cp.Maximize(c @ x), cons)
+        prob.solve(solver="HIGHS", highs_options=HIGHS_OPTIONS)
+        assert prob.status == "optimal"
+        values = [prob.value]
+        for method in LP1_CHANNEL_METHODS:
+            q, cons, _ = lp1_polytope(K, eps, method)
+            prob = cp.Problem(cp.Maximize(c @ cp.diag(q)), cons)
+            prob.solve(solver="HIGHS", highs_options=HIGHS_OPTIONS)
+            assert prob.status == "optimal"
+            values.append(prob.value)
+        np.testing.assert_allclose(values, values[0], rtol=1e-9, atol=1e-9)
+
+
+def _projection_holds(x, l, eps, tol=1e-12) -> bool:
+    """Constraints (a) and (b) of the projected LP1 (module docstring), by numpy."""
+    S = l.sum() - l
+    e = math.exp(eps)
+    return bool(np.all(l >= -tol) and np.all(l <= x + tol) and np.all(x <= e * l + tol)
+                and np.all(S <= 1 - x + tol) and np.all(1 - x <= e * S + tol))
+
+
+@pytest.mark.parametrize("K", [2, 3, 6, 20])
+@pytest.mark.parametrize("eps", [0.1, 1.0, 4.0])
+def test_projection_forward_direction_on_channels(K, eps):
+    """(⇒) of the proof: every LP1-feasible q gives (diag q, column minima) satisfying (a), (b).
+    Channels: randomized response, RRWithPrior, and random convex combinations of LP1 vertices."""
+    import cvxpy as cp
+
+    from simulations.mechanisms import RandomizedResponse, RRWithPrior
+
+    rng = np.random.default_rng([22, K, int(10 * eps)])
+    channels = [RandomizedResponse(K, eps).channel_matrix(),
+                RRWithPrior(K, eps).channel_matrix(rng.dirichlet(np.full(K, 0.3)))]
+    q, cons, _ = lp1_polytope(K, eps, "naive" if K <= 6 else "substitution")
+    vertices = []
+    for _ in range(3):
+        prob = cp.Problem(cp.Maximize(cp.sum(cp.multiply(rng.normal(size=(K, K)), q))), cons)
+        prob.solve(solver="HIGHS", highs_options=HIGHS_OPTIONS)
+        vertices.append(polish_channel(q.value, eps))
+    w = rng.dirichlet(np.ones(3))
+    channels += vertices + [sum(wi * v for wi, v in zip(w, vertices))]
+    for P in channels:
+        assert satisfies_lp1(P, eps)
+        assert _projection_holds(np.diag(P), P.min(axis=0), eps, tol=1e-9)
+
+
+@pytest.mark.parametrize("K", [1, 2, 3, 10, 200])
+@pytest.mark.parametrize("eps", [0.1, 1.0, 4.0, 20.0])
+def test_projection_backward_direction_on_random_points(K, eps):
+    """(⇐) of the proof, channel_from_envelope: random points (x, l) of the projected polytope (drawn
+    by numpy: L = Σ l in [e^{-ε}, 1], each x_y uniform in its interval of (a) ∩ (b)) give a channel
+    with diagonal x that satisfies 004's (2) and (3) exactly (to rounding)."""
+    rng = np.random.default_rng([23, K, int(10 * eps)])
+    e = math.exp(eps)
+    for trial in range(10):
+        l = rng.dirichlet(np.full(K, 0.5)) * rng.uniform(1 / e, 1.0)
+        if trial % 3 == 0 and K > 1:
+            l[rng.permutation(K)[: K // 2]] = 0.0  # zeros in the lower envelope
+            l *= rng.uniform(1 / e, 1.0) / l.sum()
+        S = l.sum() - l
+        lo, hi = np.maximum(l, 1 - e * S), np.minimum(e * l, 1 - S)
+        assert np.all(lo <= hi + 1e-15)
+        x = lo + rng.uniform(size=K) * np.maximum(hi - lo, 0.0)
+        assert _projection_holds(x, l, eps)
+        P = channel_from_envelope(x, l, eps)
+        np.testing.assert_allclose(np.diag(P), x, rtol=0, atol=1e-15)
+        assert np.all(P >= 0) and np.abs(P.sum(axis=1) - 1).max() <= 1e-15 + K * 2.0**-52
+        assert dp_violation(P, eps) <= 1e-15 and satisfies_lp1(P, eps, tol=1e-15)
+        assert np.all(P.min(axis=0) >= l * (1 - 1e-15))  # l is a lower envelope of the columns
+        assert check_channel(polish_channel(P, eps), eps).holds
+
+
+def test_channel_from_envelope_repairs_solver_noise_and_refuses_bad_input():
+    # a point violating (a), (b) by 1e-11 is moved onto the polytope, then the channel is exact
+    eps = 1.0
+    x, l = np.array([0.75 + 1e-11, 0.75, 0.0]), np.array([0.25, 0.25 - 1e-11, -1e-12])
+    P = channel_from_envelope(x, l, math.log(3))
+    assert np.abs(P.sum(axis=1) - 1).max() <= 1e-15 and dp_violation(P, math.log(3)) <= 1e-15
+    with pytest.raises(ValueError, match="shape"):
+        channel_from_envelope([0.5, 0.5], [0.5], eps)
+    with pytest.raises(ValueError, match="finite"):
+        channel_from_envelope([0.5, np.nan], [0.5, 0.5], eps)
+    with pytest.raises(ValueError, match="positive"):
+        channel_from_envelope([0.5, 0.5], [0.0, 0.0], eps)
+    with pytest.raises(ValueError, match="eps"):
+        channel_from_envelope([1.0], [1.0], 0.0)
+
+
+def test_lp1_polytope_has_no_efficient_form():
+    assert LP1_METHODS == ("efficient",) + LP1_CHANNEL_METHODS
+    with pytest.raises(ValueError, match="lp1_projection"):
+        lp1_polytope(3, 1.0, "efficient")
+    q, _, n = lp1_polytope(3, 1.0)  # the default is the substitution form
+    assert q.shape == (3, 3) and n == 12
+
+
+def test_lp1_solves_after_a_highs_solve_with_another_thread_count():
+    # HiGHS sizes one thread scheduler per process at its first solve; a threads = 1 solve after a
+    # threads = 2 one failed ("scheduler has already been initialized"): rrwithprior_lp resets and retries
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import cvxpy as cp\n"
+            "x = cp.Variable(2, nonneg=True)\n"
+            "cp.Problem(cp.Maximize(cp.sum(x)), [x <= 1]).solve(solver='HIGHS', highs_options={'threads': 2})\n"
+            "from proofs_checks.rrwithprior_lp import rrwithprior_lp, rrwithprior_value\n"
+            "for method in ('efficient', 'naive'):\n"
+            "    r = rrwithprior_lp([0.5, 0.3, 0.2], 1.0, method=method)\n"
+            "    assert abs(r.value - rrwithprior_value([0.5, 0.3, 0.2], 1.0)) < 1e-9\n")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[2])
+    assert out.returncode == 0, out.stderr
 
 
 # ---------------------------------------------------------------- public API and bad input
