@@ -10,6 +10,7 @@ versions that produced the committed figures are pinned in ``constraints.txt``.
 from __future__ import annotations
 
 import functools
+import os
 import platform
 import shlex
 import subprocess
@@ -169,7 +170,8 @@ def provenance(*, profile: str, seed: int, argv, wall_s: float, cpu_s: float) ->
     Returns
     -------
     dict
-        ``{"profile", "seed", "command_line", "wall_s", "cpu_s", **environment()}``.
+        ``{"profile", "seed", "command_line", "wall_s", "cpu_s", "load_avg_1_5_15", "cores",
+        **environment()}``; the load averages are read when the experiment finishes.
 
     Raises
     ------
@@ -184,5 +186,10 @@ def provenance(*, profile: str, seed: int, argv, wall_s: float, cpu_s: float) ->
     """
     if not wall_s >= 0 or not cpu_s >= 0:
         raise ValueError(f"wall_s and cpu_s must be >= 0, got wall_s={wall_s}, cpu_s={cpu_s}")
+    try:  # timings from a busy machine are not comparable with idle ones: say how busy it was
+        load = [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):  # Windows
+        load = None
     return {"profile": profile, "seed": int(seed), "command_line": shlex.join(str(a) for a in argv),
-            "wall_s": round(float(wall_s), 3), "cpu_s": round(float(cpu_s), 3), **environment()}
+            "wall_s": round(float(wall_s), 3), "cpu_s": round(float(cpu_s), 3), "load_avg_1_5_15": load,
+            "cores": os.cpu_count(), **environment()}

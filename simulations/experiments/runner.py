@@ -272,7 +272,8 @@ def _provenance_line(p: dict | None) -> str:
     pk = p.get("packages") or {}
     versions = ", ".join(f"{k} {v}" for k, v in pk.items() if v)
     return (f"**Provenance:** commit {commit} · Python {p.get('python')} · {p.get('cpu')} · "
-            f"wall {p.get('wall_s')} s, CPU {p.get('cpu_s')} s · finished {p.get('finished_utc', '?')} UTC  \n"
+            f"wall {p.get('wall_s')} s, CPU {p.get('cpu_s')} s on {p.get('cores', '?')} cores at load "
+            f"{(p.get('load_avg_1_5_15') or ['?'])[0]} · finished {p.get('finished_utc', '?')} UTC  \n"
             f"`{p.get('command_line', '')}`  \n{versions}")
 
 
