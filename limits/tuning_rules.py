@@ -18,6 +18,8 @@ from __future__ import annotations
 import math
 from functools import lru_cache
 
+import sympy as sp
+
 from . import symbols as S
 from ._args import check_variant
 from ._logspace import compile_log, exp_checked
@@ -39,10 +41,22 @@ def symbolic_tuning(algorithm: str, *, variant: str = "derived", log_factors: bo
 
 
 @lru_cache(maxsize=None)
-def _log_rules(algorithm: str, variant: str, log_factors: bool) -> tuple:
-    """((param, ln-rule), ...) in evaluation order; built once (a sympy Max of two branches takes ~10 ms)."""
-    return tuple((param, compile_log(rule.expr))
+def _rules(algorithm: str, variant: str, log_factors: bool) -> tuple:
+    """((param, direct rule, ln-rule), ...) in evaluation order; built once (a sympy Max of two
+    branches takes ~10 ms)."""
+    args = (S.N, S.epsilon, S.beta, S.d, S.p, S.K, S.h, S.k)
+    return tuple((param, sp.lambdify(args, rule.expr, modules=[{"Min": min, "Max": max}, "math"]),
+                  compile_log(rule.expr))
                  for param, rule in symbolic_tuning(algorithm, variant=variant, log_factors=log_factors).items())
+
+
+def _direct(rule, *args) -> float | None:
+    """The rule evaluated as written, or None where an intermediate leaves the float range."""
+    try:
+        value = float(rule(*args))
+    except (ZeroDivisionError, OverflowError, ValueError):
+        return None
+    return value if math.isfinite(value) and value > 0 else None
 
 
 def tuning(algorithm, *, N, epsilon=None, beta, d, gamma=None, p=None, num_classes=2, variant="derived",
@@ -128,9 +142,16 @@ def tuning(algorithm, *, N, epsilon=None, beta, d, gamma=None, p=None, num_class
             raise ValueError(f"k must be <= N={N}, got k={k}")
     params = (beta, 0.0, d, p_val)  # (beta, gamma, d, p): no rule uses gamma
     n_max = math.floor(N)
-    for param, log_rule in _log_rules(algorithm, variant, bool(log_factors)):
+    for param, direct_rule, log_rule in _rules(algorithm, variant, bool(log_factors)):
         if param in given:
             out[param] = given[param]
+            continue
+        # The rule as written first: in the float range this is the value every experiment was run
+        # with (its configs, hence its random streams, hold h and T bit for bit).
+        value = _direct(direct_rule, N, eps_val, beta, d, p_val, num_classes, out.get("h", 1.0), out.get("k", 1))
+        if value is not None:
+            out[param] = (min(value, 1.0) if param == "h" else
+                          int(min(max(round(value), 1), n_max)) if param == "k" else value)
             continue
         # In log space (limits._logspace): N ε² or ε^(-x) may leave the float range where the rule's
         # value does not (ε = 1e-300 gave ZeroDivisionError: Min(ε², 1) = 0.0 raised to a negative power).
