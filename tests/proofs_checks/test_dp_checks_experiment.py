@@ -3,19 +3,13 @@
 from __future__ import annotations
 
 import csv
-import json
-
-from simulations.experiments import REGISTRY, RunContext
-from simulations.experiments.runner import run_experiment
-
-import proofs_checks.experiments  # noqa: F401  (registers dp_checks)
 
 
-def test_dp_checks_smoke(tmp_path):
-    record = run_experiment(REGISTRY["dp_checks"], RunContext(profile="smoke", progress=False), tmp_path)
-    folder = tmp_path / "dp_checks"
-    saved = json.loads((folder / "results.json").read_text())
-    assert saved["claims"] == record["claims"]
+def test_dp_checks_smoke(smoke_run):
+    """Read from the session's one smoke run (tests/conftest.py), at the default root seed as before."""
+    run = smoke_run("dp_checks")
+    folder = run.folder
+    saved = run.record
     assert len(saved["claims"]) >= 19
     failing = [c["claim"] for c in saved["claims"] if not c["holds"]]
     assert not failing, failing

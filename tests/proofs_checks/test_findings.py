@@ -125,15 +125,12 @@ def test_rate_exponents_agree_with_limits(task, privacy, key, term, b, dd, g, pp
 
 # ---- the experiment -------------------------------------------------------------------------------
 
-def test_proof_checks_experiment_smoke(tmp_path):
-    import proofs_checks.experiments  # noqa: F401  (registers the experiments)
-    from simulations.experiments.base import REGISTRY, RunContext
-    from simulations.experiments.runner import run_experiment
-
-    rec = run_experiment(REGISTRY["proof_checks"], RunContext(profile="smoke", progress=False), tmp_path)
-    folder = tmp_path / "proof_checks"
-    saved = json.loads((folder / "results.json").read_text())
+def test_proof_checks_experiment_smoke(smoke_run):
+    """Read from the session's one smoke run (tests/conftest.py), at the default root seed as before."""
+    run = smoke_run("proof_checks")
+    folder = run.folder
+    saved = run.record
     assert saved["claims"] and len(saved["claims"]) == len(all_checks("smoke"))
     assert sum(not c["holds"] for c in saved["claims"]) == sum(not c.passed for c in all_checks("smoke"))
-    assert "### Proof checks" in rec["notes"] and "### Findings" in rec["notes"]
+    assert "### Proof checks" in saved["notes"] and "### Findings" in saved["notes"]
     assert (folder / "proof_checks.png").exists() and (folder / "findings.csv").exists()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import json
+import csv
 import math
 
 import numpy as np
@@ -11,12 +11,10 @@ import pytest
 import limits
 import simulations.experiments  # noqa: F401  (registers the experiments)
 from simulations.engine import run_trials
-from simulations.experiments import REGISTRY, RunContext
 from simulations.experiments.rates import (PROFILE_SIZES, RateCase, RatePoint, grid_for_case, n_for_scale,
                                            rate_trial, tuned_scale)
 from simulations.laws.holder_tsybakov import random_round
 from simulations.experiments.rates_epsilon import BenchmarkPoint, benchmark_trial, pooled_eps_exponent
-from simulations.experiments.runner import run_experiment
 
 RATE_EXPERIMENTS = ["rates_local_classification", "rates_central_classification", "rates_local_regression",
                     "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central",
@@ -24,15 +22,31 @@ RATE_EXPERIMENTS = ["rates_local_classification", "rates_central_classification"
 
 
 @pytest.mark.parametrize("name", RATE_EXPERIMENTS)
-def test_smoke_run_writes_claims_tables_and_figure(name, tmp_path):
-    ctx = RunContext(profile="smoke", seed=7, progress=False)
-    record = run_experiment(REGISTRY[name], ctx, tmp_path)
-    folder = tmp_path / name
+def test_smoke_run_writes_claims_tables_and_figure(name, smoke_run):
+    """Read from the session's one smoke run (tests/conftest.py, default root seed; was seed 7).
+
+    Every measured value is a finite float, with one exception that depends on the seed: with 4 trials
+    per law at the smoke profile, rates_upper_bound can draw a mean excess risk of exactly 0 and then
+    reports the slope as NaN, not holding (simulations/experiments/rates_upper.py); seed 7 drew none,
+    the default seed draws one. Such a NaN is accepted only with a zero mean of that case in its table.
+    That the returned record is what results.json holds is checked for every experiment at once in
+    test_paper_repro.py::test_run_experiment_writes_results_json_csv_and_figures.
+    """
+    run = smoke_run(name)
+    record = run.record
     assert record["claims"], "every rate experiment states claims"
-    assert json.loads((folder / "results.json").read_text())["claims"] == record["claims"]
-    assert all((folder / f).exists() for f in record["figures"] + record["tables"])
-    measured = [c["measured"] for c in record["claims"] if c["measured"] is not None]
-    assert measured and all(isinstance(m, float) and math.isfinite(m) for m in measured)
+    assert record["figures"] and all((run.folder / f).exists() for f in record["figures"] + record["tables"])
+    measured = [c for c in record["claims"] if c["measured"] is not None]
+    assert measured
+    for c in measured:
+        if name == "rates_upper_bound" and c["measured"] == "nan":
+            assert not c["holds"] and "slope nan" in c["detail"], c
+            case = c["claim"].split(": the worst excess risk")[0]
+            with open(run.folder / "worst_case.csv", newline="") as fh:
+                means = [float(r["mean"]) for r in csv.DictReader(fh) if r["case"] == case]
+            assert means and min(means) <= 0, (c, means)
+        else:
+            assert isinstance(c["measured"], float) and math.isfinite(c["measured"]), c
 
 
 SMALL_POINTS = [

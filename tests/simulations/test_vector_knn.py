@@ -176,20 +176,20 @@ def test_config_guards(kw, match):
 
 
 @pytest.mark.parametrize("name", ["vector_fig2", "vector_fig3", "vector_fig4"])
-def test_smoke_run_writes_accuracy_csv(name, tmp_path):
+def test_smoke_run_writes_accuracy_csv(name, smoke_run):
+    """Read from the session's one smoke run (tests/conftest.py, default root seed; was seed 3, but
+    nothing below depends on the seed)."""
     import csv
 
-    import simulations.experiments  # noqa: F401  (registers)
-    from simulations.experiments import REGISTRY, RunContext
-    from simulations.experiments.runner import run_experiment
-
-    record = run_experiment(REGISTRY[name], RunContext(profile="smoke", seed=3, progress=False), tmp_path)
-    rows = list(csv.DictReader(open(tmp_path / name / "accuracy.csv")))
+    run = smoke_run(name)
+    record = run.record
+    with open(run.folder / "accuracy.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
     need = {"panel", "K", "sigma", "eps", "k", "method", "mean_accuracy", "ci_low", "ci_high", "n_trials"}
     assert need <= set(rows[0])
     assert {r["method"] for r in rows} == {"RR", "LP-2ST", "ALIBI", "Vector", "Bayes"}
     assert {r["panel"] for r in rows} == {"a", "b"}
-    assert record["claims"] and (tmp_path / name / "accuracy.png").exists()
+    assert record["claims"] and (run.folder / "accuracy.png").exists()
 
 
 def test_best_method_claim_uses_paired_intervals():
