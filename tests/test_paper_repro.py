@@ -307,7 +307,7 @@ def test_cli_smoke_profile_end_to_end(tmp_path, smoke_run):
     workers on a multi-core machine, and an exact check), not all of them: that every experiment runs at
     the smoke profile is test_every_experiment_runs_at_the_smoke_profile's job (in process, same
     run_all), so running them all again here only repeated 70-160 s of work. The Monte Carlo one is
-    compared with the session's in-process serial run: same root seed, same numbers, whatever --jobs.
+    compared with the test run's in-process serial run: same root seed, same numbers, whatever --jobs.
     """
     only = ["vector_fig4", "lp_mst_privacy"]
     out = _cli("--profile", "smoke", "--only", ",".join(only), "--out", str(tmp_path), "--no-progress")

@@ -260,7 +260,7 @@ def test_published_rule_is_dp_exactly():
 
 
 def test_third_party_audit_smoke(smoke_run):
-    """Read from the session's one smoke run (tests/conftest.py), at the default root seed as before
+    """Read from the test run's one smoke run (tests/conftest.py), at the default root seed as before
     (it called compute() itself; the K column of the utility table is now read back from utility.csv)."""
     import csv
 

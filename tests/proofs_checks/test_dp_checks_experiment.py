@@ -6,7 +6,7 @@ import csv
 
 
 def test_dp_checks_smoke(smoke_run):
-    """Read from the session's one smoke run (tests/conftest.py), at the default root seed as before."""
+    """Read from the test run's one smoke run (tests/conftest.py), at the default root seed as before."""
     run = smoke_run("dp_checks")
     folder = run.folder
     saved = run.record

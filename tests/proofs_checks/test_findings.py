@@ -126,7 +126,7 @@ def test_rate_exponents_agree_with_limits(task, privacy, key, term, b, dd, g, pp
 # ---- the experiment -------------------------------------------------------------------------------
 
 def test_proof_checks_experiment_smoke(smoke_run):
-    """Read from the session's one smoke run (tests/conftest.py), at the default root seed as before."""
+    """Read from the test run's one smoke run (tests/conftest.py), at the default root seed as before."""
     run = smoke_run("proof_checks")
     folder = run.folder
     saved = run.record

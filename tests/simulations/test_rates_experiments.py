@@ -23,7 +23,7 @@ RATE_EXPERIMENTS = ["rates_local_classification", "rates_central_classification"
 
 @pytest.mark.parametrize("name", RATE_EXPERIMENTS)
 def test_smoke_run_writes_claims_tables_and_figure(name, smoke_run):
-    """Read from the session's one smoke run (tests/conftest.py, default root seed; was seed 7).
+    """Read from the test run's one smoke run (tests/conftest.py, default root seed; was seed 7).
 
     Every measured value is a finite float, with one exception that depends on the seed: with 4 trials
     per law at the smoke profile, rates_upper_bound can draw a mean excess risk of exactly 0 and then

@@ -177,7 +177,7 @@ def test_config_guards(kw, match):
 
 @pytest.mark.parametrize("name", ["vector_fig2", "vector_fig3", "vector_fig4"])
 def test_smoke_run_writes_accuracy_csv(name, smoke_run):
-    """Read from the session's one smoke run (tests/conftest.py, default root seed; was seed 3, but
+    """Read from the test run's one smoke run (tests/conftest.py, default root seed; was seed 3, but
     nothing below depends on the seed)."""
     import csv
 

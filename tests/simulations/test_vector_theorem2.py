@@ -54,7 +54,7 @@ def test_exact_vote_tie_is_not_a_violation_of_eq27():
 
 
 def test_smoke_run(smoke_run):
-    """Read from the session's one smoke run (tests/conftest.py, default root seed; was seed 4:
+    """Read from the test run's one smoke run (tests/conftest.py, default root seed; was seed 4:
     claim 0 holds at every seed)."""
     run = smoke_run("vector_theorem2")
     record = run.record
