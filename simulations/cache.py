@@ -152,8 +152,8 @@ class ChunkStore:
         for _, _, path in home.ranges():
             if path != merged:
                 path.unlink(missing_ok=True)
-        for f in self.folder.glob("config.json"):
-            os.replace(f, self.home / "config.json")
+        if (self.folder / "config.json").exists():
+            os.replace(self.folder / "config.json", self.home / "config.json")
         shutil.rmtree(self.folder, ignore_errors=True)
         self.folder = self.home
 
