@@ -16,7 +16,7 @@ from limits.validation import check_int, check_real
 from simulations.engine import config_fields
 from simulations.seeding import check_generator
 
-__all__ = ["SlopeFit", "fit_loglog_slope", "summarize", "t_interval"]
+__all__ = ["EXCLUDED", "HOLDS", "INCONCLUSIVE", "SlopeFit", "fit_loglog_slope", "interval_verdict", "summarize", "t_interval"]
 
 
 def _check_confidence(confidence):
@@ -180,3 +180,69 @@ def fit_loglog_slope(N, values, *, rng, n_boot: int = 2000, confidence: float = 
         lo = hi = float("nan")
     return SlopeFit(slope=slope, intercept=intercept, ci_low=float(lo), ci_high=float(hi),
                     confidence=confidence, n_boot=n_boot, n_invalid=int((~ok).sum()))
+
+
+HOLDS, EXCLUDED, INCONCLUSIVE = "holds", "excluded", "inconclusive"
+
+
+def interval_verdict(value, ci_low, ci_high, margin) -> str:
+    """The suite's one decision rule for a claim "the quantity equals ``value``" read off an interval.
+
+    With the equivalence band ``B = [value − margin, value + margin]`` and the interval
+    ``I = [ci_low, ci_high]`` (e.g. a bootstrap 95% CI of a fitted exponent):
+
+    - ``"holds"`` when ``I ⊆ B``: every value the data support is within ``margin`` of ``value``
+      (an equivalence test, two one-sided tests at the interval's level);
+    - ``"excluded"`` when ``I ∩ B = ∅``: every value the data support is farther than ``margin``;
+    - ``"inconclusive"`` otherwise (the interval straddles an edge of the band: more trials or a
+      longer range of N would be needed to decide).
+
+    The same interval and the same margin decide both ways, so the rule favours neither verdict: a
+    claim "003's printed exponent is excluded" holds exactly when this returns ``"excluded"``.
+
+    Parameters
+    ----------
+    value : float
+        The value claimed (e.g. the theory's exponent).
+    ci_low, ci_high : float
+        The interval, ``ci_low <= ci_high``; NaN ends (no fit possible) give ``"inconclusive"``.
+    margin : float
+        Half-width of the equivalence band, ``>= 0``: differences smaller than this are not
+        resolved by the experiment (say why where it is set).
+
+    Returns
+    -------
+    str
+        :data:`HOLDS`, :data:`EXCLUDED` or :data:`INCONCLUSIVE`.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not finite, ``margin`` is negative or not finite, or ``ci_low > ci_high``.
+
+    References
+    ----------
+    DESIGN.md "Experiments and their outputs" (one rule for accepting and excluding); the rule is
+    the interval form of the two one-sided tests (TOST) of equivalence testing.
+
+    Examples
+    --------
+    >>> interval_verdict(-1.0, -1.02, -0.99, 0.03)
+    'holds'
+    >>> interval_verdict(-0.8, -1.02, -0.99, 0.03)
+    'excluded'
+    >>> interval_verdict(-1.0, -1.05, -0.99, 0.03)
+    'inconclusive'
+    """
+    value = check_real("value", value)
+    margin = check_real("margin", margin, low=0.0)
+    lo, hi = float(ci_low), float(ci_high)
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return INCONCLUSIVE
+    if lo > hi:
+        raise ValueError(f"ci_low must be <= ci_high, got ci_low={ci_low}, ci_high={ci_high}")
+    if value - margin <= lo and hi <= value + margin:
+        return HOLDS
+    if hi < value - margin or lo > value + margin:
+        return EXCLUDED
+    return INCONCLUSIVE

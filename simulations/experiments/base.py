@@ -47,10 +47,16 @@ class ExperimentSkipped(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """One checked statement: ``{"claim", "expected", "measured", "holds", "detail"}`` in results.json."""
+    """One checked statement: ``{"claim", "expected", "measured", "holds", "verdict", "detail"}`` in results.json.
+
+    ``holds`` is True (the claim holds), False (it fails: the measurement excludes it) or None
+    (inconclusive: the interval neither confirms nor excludes it at the stated margin, see
+    :func:`simulations.stats.interval_verdict`). ``verdict`` spells the same as
+    ``"holds"`` / ``"fails"`` / ``"inconclusive"``.
+    """
 
     claim: str
-    holds: bool
+    holds: bool | None
     expected: float | None = None
     measured: float | None = None
     detail: str = ""
@@ -62,8 +68,14 @@ class Claim:
             x = float(x)
             return x if math.isfinite(x) else str(x)  # JSON has no inf/nan
 
+        holds = None if self.holds is None else bool(self.holds)
         return {"claim": self.claim, "expected": num(self.expected), "measured": num(self.measured),
-                "holds": bool(self.holds), "detail": self.detail}
+                "holds": holds, "verdict": self.verdict, "detail": self.detail}
+
+    @property
+    def verdict(self) -> str:
+        """``"holds"``, ``"fails"`` or ``"inconclusive"`` (``holds`` is None)."""
+        return "inconclusive" if self.holds is None else ("holds" if self.holds else "fails")
 
 
 @dataclass(slots=True)
