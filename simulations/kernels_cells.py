@@ -29,7 +29,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-__all__ = ["GOLDEN", "cube_votes", "cube_votes_numpy", "keyed_laplace", "keyed_laplace_numpy", "keyed_uniform",
+__all__ = ["GOLDEN", "cube_votes", "cube_votes_numpy", "first_outside_unit_cube", "keyed_laplace", "keyed_laplace_numpy", "keyed_uniform",
            "keyed_uniform_numpy"]
 
 GOLDEN = np.uint64(0x9E3779B97F4A7C15)
@@ -97,6 +97,40 @@ def keyed_laplace_numpy(key: int, idx, scale: float) -> np.ndarray:
 
 
 # ---------------------------------------------------------------------------------- cube binning
+@numba.njit(cache=True)
+def _first_outside_unit(flat):
+    for i in range(flat.size):
+        x = flat[i]
+        if not (0.0 <= x <= 1.0):  # NaN fails both comparisons
+            return i
+    return -1
+
+
+def first_outside_unit_cube(X) -> int:
+    """Flat (C-order) index of the first entry of ``X`` that is NaN or outside ``[0, 1]``, or -1.
+
+    One pass without temporaries (the domain check of every fit on 10^7 points was a third of
+    ``bayes_consistency``'s time with ``np.isnan`` and two comparisons).
+
+    Parameters
+    ----------
+    X : ndarray of float64, any shape (C-contiguous).
+
+    Returns
+    -------
+    int
+        ``-1`` when every entry lies in ``[0, 1]``.
+
+    Examples
+    --------
+    >>> first_outside_unit_cube(np.array([[0.0, 1.0], [0.5, 1.5]]))
+    3
+    >>> first_outside_unit_cube(np.zeros((2, 2)))
+    -1
+    """
+    return int(_first_outside_unit(np.ascontiguousarray(X, dtype=np.float64).ravel()))
+
+
 @numba.njit(cache=True)
 def _cube_votes(X, y, side, m, counts, votes):
     n, d = X.shape

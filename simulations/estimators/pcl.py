@@ -32,7 +32,7 @@ import math
 import numpy as np
 
 from limits.validation import check_positive, check_real
-from simulations.kernels_cells import cube_index_numpy, cube_votes, keyed_laplace
+from simulations.kernels_cells import cube_index_numpy, cube_votes, first_outside_unit_cube, keyed_laplace
 from simulations.laws.consistency import cubes_per_axis
 from simulations.mechanisms.laplace import laplace_logsf
 from simulations.seeding import check_generator
@@ -60,24 +60,28 @@ def check_cube_points(X, name: str = "X", d: int | None = None) -> np.ndarray:
         raise ValueError(f"{name} must have shape (n, d) with d >= 1, got shape {arr.shape}")
     if d is not None and arr.shape[1] != d:
         raise ValueError(f"{name} must have {d} columns (the fitted d), got shape {arr.shape}")
+    arr = np.ascontiguousarray(arr)
     if arr.size:
-        if np.isnan(arr).any():
+        first = first_outside_unit_cube(arr)
+        if first >= 0 and np.isnan(arr).any():
             i = int(np.argwhere(np.isnan(arr))[0, 0])
             raise ValueError(f"{name} must not contain NaN, got {name}[{i}]={arr[i].tolist()}")
-        bad = (arr < 0.0) | (arr > 1.0)
-        if bad.any():
-            i = int(np.argwhere(bad)[0, 0])
+        if first >= 0:
+            i = first // arr.shape[1]
             raise ValueError(f"{name} must lie in the domain [0, 1]^d, got {name}[{i}]={arr[i].tolist()}")
-    return np.ascontiguousarray(arr)
+    return arr
 
 
 def check_binary_labels(y, n: int) -> np.ndarray:
     arr = np.asarray(y)
     if arr.shape != (n,):
         raise ValueError(f"y must have shape ({n},), got shape {arr.shape}")
-    if arr.size and not np.all((arr == 0) | (arr == 1)):
-        raise ValueError(f"y must hold labels in {{0, 1}}, got y={arr[:10]!r}...")
-    return arr.astype(np.int64)
+    if arr.size:
+        # integer labels: two reductions instead of two comparisons, an or and a reduction
+        ok = (arr.min() >= 0 and arr.max() <= 1) if arr.dtype.kind in "biu" else np.all((arr == 0) | (arr == 1))
+        if not ok:
+            raise ValueError(f"y must hold labels in {{0, 1}}, got y={arr[:10]!r}...")
+    return arr.astype(np.int64, copy=False)
 
 
 class PCL:

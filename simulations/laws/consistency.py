@@ -29,6 +29,7 @@ import abc
 import itertools
 import math
 
+import numba
 import numpy as np
 
 from limits.validation import check_int, check_positive, check_real
@@ -109,6 +110,39 @@ class CubeLaw(abc.ABC):
         return arr
 
 
+@numba.njit(cache=True)
+def _cos_product(X, phases):
+    """``Π_k cos(2π (X[i, k] − φ_k))`` per row, fused (no (n, d) temporaries: 4x numpy's time at
+    n = 10^7, d = 3). Same operations in the same order as :meth:`SmoothEta._g_numpy`; ``cos`` is the
+    C library's here and may be numpy's vectorized one there (AVX-512), so the two agree within a few
+    ulp rather than bit for bit."""
+    n, d = X.shape
+    out = np.empty(n)
+    for i in range(n):
+        g = np.cos(2 * np.pi * (X[i, 0] - phases[0]))
+        for k in range(1, d):
+            g *= np.cos(2 * np.pi * (X[i, k] - phases[k]))
+        out[i] = g
+    return out
+
+
+@numba.njit(cache=True)
+def _fine_cell_values(X, fine, values):
+    """``values[cell(x_i)]`` for the C-order cell of side ``1/fine`` holding each row (fused: no
+    index temporaries; 10x numpy's fancy indexing at n = 10^7, d = 3)."""
+    n, d = X.shape
+    out = np.empty(n)
+    for i in range(n):
+        b = 0
+        for a in range(d):
+            k = np.int64(X[i, a] * fine)
+            if k > fine - 1:
+                k = fine - 1
+            b = b * fine + k
+        out[i] = values[b]
+    return out
+
+
 def _product_parts(pos: list[np.ndarray], neg: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
     """Cube integrals of ``(Π_a g_a)_+`` and ``(Π_a g_a)_-`` from each axis's ``∫ (g_a)_±`` (C order)."""
     P, N = pos[0], neg[0]
@@ -130,6 +164,10 @@ class SmoothEta(CubeLaw):
         self.phases = np.array(self.PHASES[: self.d])
 
     def _g(self, X):
+        return _cos_product(np.ascontiguousarray(X), self.phases)
+
+    def _g_numpy(self, X):
+        """numpy reference of :meth:`_g` (the test oracle; equal within a few ulp, see the kernel)."""
         return np.prod(np.cos(2 * np.pi * (X - self.phases)), axis=1)
 
     def eta(self, X):
@@ -225,6 +263,11 @@ class RoughEta(CubeLaw):
         self.signs = np.where(rng.random((self.fine,) * self.d) < 0.5, -1.0, 1.0)
 
     def eta(self, X):
+        X = np.ascontiguousarray(self._check_X(X))
+        return 0.5 + 0.5 * self.amplitude * _fine_cell_values(X, self.fine, self.signs.ravel())
+
+    def _eta_numpy(self, X):
+        """numpy reference of :meth:`eta` (the test oracle; integer cell arithmetic: equal bit for bit)."""
         X = self._check_X(X)
         k = np.minimum((X * self.fine).astype(np.int64), self.fine - 1)
         return 0.5 + 0.5 * self.amplitude * self.signs[tuple(k.T)]

@@ -17,8 +17,8 @@ import pytest
 from scipy import stats
 
 from simulations.estimators.pcl import PCL, pcl_side
-from simulations.kernels_cells import (cube_votes, cube_votes_numpy, keyed_laplace, keyed_laplace_numpy,
-                                       keyed_uniform, keyed_uniform_numpy)
+from simulations.kernels_cells import (cube_votes, cube_votes_numpy, first_outside_unit_cube, keyed_laplace,
+                                       keyed_laplace_numpy, keyed_uniform, keyed_uniform_numpy)
 from simulations.laws.consistency import (ConcentratedThreshold, RoughEta, SmoothEta, StepEta, cube_edges,
                                           cubes_per_axis)
 from simulations.mechanisms import NoisyMajority
@@ -269,6 +269,9 @@ def test_nonprivate_rule_and_side():
     ({}, [[0.2], [-0.1]], [1, 0], r"X\[1\]=\[-0.1\]"),
     ({}, [[float("nan")]], [1], "NaN"),
     ({}, [[0.2]], [2], "y must hold labels"),
+    ({}, [[0.2], [0.3]], [1, -1], "y must hold labels"),
+    ({}, [[0.2]], [0.5], "y must hold labels"),
+    ({}, [[0.2, 0.3], [0.4, 1.0 + 2 ** -52]], [1, 0], r"X\[1\]=\[0.4, 1.0000000000000002\]"),
     ({"side": 0.0}, [[0.2]], [1], "side=0.0"),
 ])
 def test_bad_input(kwargs, X, y, match):
@@ -286,3 +289,38 @@ def test_bad_input_guards():
     est = PCL(epsilon=1.0).fit(np.array([[0.2, 0.3]]), np.array([1]), 0)
     with pytest.raises(ValueError, match="2 columns"):
         est.predict(np.array([[0.2]]))
+
+
+def test_first_outside_unit_cube_matches_numpy():
+    rng = np.random.default_rng(5)
+    for shape in ((0, 2), (1, 1), (50, 3), (7, 1)):
+        X = rng.random(shape)
+        assert first_outside_unit_cube(X) == -1
+        for value in (-0.0 - 2 ** -1074, 1.0 + 2 ** -52, np.nan, np.inf, -np.inf):
+            if X.size:
+                Y = X.copy()
+                j = int(rng.integers(Y.size))
+                Y.flat[j] = value
+                Y.flat[j + 1:] = 2.0  # later bad entries must not be reported first
+                bad = np.flatnonzero(~((Y.ravel() >= 0.0) & (Y.ravel() <= 1.0)))
+                assert first_outside_unit_cube(Y) == bad[0] == j
+    assert first_outside_unit_cube(np.array([[0.0, 1.0]])) == -1  # both ends of the closed interval
+
+
+@pytest.mark.parametrize("d", [1, 2, 3])
+def test_smooth_eta_kernel_equals_numpy_within_ulp(d):
+    # Same operations in the same order; cos is libm's in the kernel and possibly numpy's SIMD one (AVX-512):
+    # each cos within 4 ulp of the other's, a product of d factors adds d roundings -> at most 5d ulp.
+    law = SmoothEta(d)
+    X = np.random.default_rng(d).random((20000, d))
+    X[:3] = [[0.0] * d, [1.0] * d, [law.PHASES[0] + 0.25] * d]
+    assert_allclose_ulp(law._g(X), law._g_numpy(X), max_ulp=5 * d)
+
+
+@pytest.mark.parametrize("d,fine", [(1, 300), (2, 17), (3, 7)])
+def test_rough_eta_kernel_equals_numpy_bit_for_bit(d, fine):
+    # integer cell arithmetic and a lookup: one code path's result, bit for bit
+    law = RoughEta(d, fine=fine)
+    X = np.random.default_rng(d).random((20000, d))
+    X[:4] = [[0.0] * d, [1.0] * d, [1 - 2 ** -53] * d, [1 / fine] * d]
+    np.testing.assert_array_equal(law.eta(X), law._eta_numpy(X))
