@@ -3,21 +3,17 @@
 from __future__ import annotations
 
 import csv
-import json
 
 import limits
-from simulations.experiments import REGISTRY, RunContext
+from simulations.experiments import REGISTRY
 from simulations.experiments.rates_table import cell_tex
-from simulations.experiments.runner import run_experiment
 
 
-def test_rates_table_smoke(tmp_path):
-    exp = REGISTRY["rates_table"]
-    assert exp.order == 0
-    record = run_experiment(exp, RunContext(profile="smoke", progress=False), tmp_path)
-    folder = tmp_path / "rates_table"
-    saved = json.loads((folder / "results.json").read_text())
-    assert saved["claims"] == record["claims"] and len(saved["claims"]) >= 10
+def test_rates_table_smoke(smoke_run):
+    assert REGISTRY["rates_table"].order == 0
+    run = smoke_run("rates_table")  # the test run's one smoke run (tests/conftest.py)
+    folder, saved = run.folder, run.record
+    assert len(saved["claims"]) >= 10
     assert all(c["holds"] for c in saved["claims"]), [c for c in saved["claims"] if not c["holds"]]
     for name in ("table1", "rates_vs_N"):
         assert (folder / f"{name}.png").stat().st_size > 0 and (folder / f"{name}.pdf").exists()

@@ -475,17 +475,13 @@ def test_non_optimal_status_fails_loudly():
 
 # ---------------------------------------------------------------- the experiment
 
-def test_smoke_experiment_runs_and_every_claim_holds(tmp_path):
-    # The smoke experiment test: paper_repro.py's rrwithprior_lp at the smoke profile.
-    import proofs_checks.experiments  # noqa: F401  (registers the experiment)
-    from simulations.experiments import REGISTRY, RunContext
-    from simulations.experiments.runner import run_experiment
-
-    record = run_experiment(REGISTRY["rrwithprior_lp"], RunContext(profile="smoke", progress=False), tmp_path)
+def test_smoke_experiment_runs_and_every_claim_holds(smoke_run):
+    # paper_repro.py's rrwithprior_lp at the smoke profile: the test run's one smoke run (tests/conftest.py)
+    run = smoke_run("rrwithprior_lp")
+    record, folder = run.record, run.folder
     assert "error" not in record
     assert len(record["claims"]) == 7
     assert all(c["holds"] for c in record["claims"]), [c for c in record["claims"] if not c["holds"]]
-    folder = tmp_path / "rrwithprior_lp"
     assert (folder / "rrwithprior_lp.png").exists() and (folder / "agreement.csv").exists()
     header = (folder / "agreement.csv").read_text().splitlines()[0]
     assert "time" not in header  # timings stay out of the data files
