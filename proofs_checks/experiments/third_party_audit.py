@@ -22,6 +22,12 @@ What is measured, with the suite's own public tools only:
 * a closed-form bound on that loss: the published score is w_m r_m with r_m = 1 + e^{-ε}/(1 + (m-2)e^{-ε})
   decreasing in m, so w_{m~} >= w_{k*} r_{k*} / r_1 >= w_{k*} r_K / r_1, i.e. relative loss
   <= 1 - (1 - e^{-ε}) (1 + e^{-ε} / (1 + (K-2) e^{-ε})).
+* up to ε = ln 2 the published rule always takes m = 1 (:func:`published_always_top1`): it outputs the
+  prior's argmax, a channel that carries no information about the label.
+
+The priors are Dirichlet(α·1_K), and every number is reported per concentration α (α = 0.1: a few
+labels carry most of the mass; α = 10: nearly uniform): how often the two rules disagree and what
+that costs depend strongly on α, which pooling the concentrations (as this experiment did before) hid.
 """
 
 from __future__ import annotations
@@ -40,8 +46,8 @@ from simulations.mechanisms import RRTopK
 from simulations.mechanisms.labels import check_priors
 from simulations.seeding import DATA, stream
 
-__all__ = ["CONFIGS", "AuditConfig", "PublishedRRWithPrior", "published_k", "published_loss_bound",
-           "published_scores"]
+__all__ = ["CONFIGS", "TOP1_EPSILONS", "AuditConfig", "PublishedRRWithPrior", "published_always_top1", "published_k",
+           "published_loss_bound", "published_scores"]
 
 
 def published_scores(prior, epsilon: float) -> np.ndarray:
@@ -63,6 +69,48 @@ def published_loss_bound(num_classes: int, epsilon: float) -> float:
     K = check_int("num_classes", num_classes, low=2)
     t = math.exp(-check_positive("epsilon", epsilon))
     return 1.0 - (1.0 - t) * (1.0 + t / (1.0 + (K - 2) * t))
+
+
+def published_always_top1(epsilon: float) -> bool:
+    """Whether the published rule takes m = 1 for *every* prior at this ε: exactly when ε <= ln 2.
+
+    Proof (one line). With t = e^{-ε} and S_m <= m S_1 (the top-m mass is at most m times the
+    largest), S_m / (1 + (m-2)t) <= m S_1 / (1 + (m-2)t) <= S_1 / (1 - t) for every m >= 2 as soon as
+    m(1 - t) <= 1 + (m - 2)t, i.e. (m - 1)(1 - 2t) <= 0, i.e. t >= 1/2, i.e. ε <= ln 2 (strict
+    inequalities below ln 2; at ε = ln 2 exactly the ties go to m = 1, the first maximizer). Above
+    ln 2 the uniform prior (S_m = m/K) scores m = 2 at 2/K > 1/(K(1 - t)), the score of m = 1 (its
+    scores m/(K(1 + (m-2)t)) then increase in m: the rule takes m = K).
+
+    With m = 1 the rule outputs the prior's top label whatever the true label: 0-DP, and no
+    information about the label reaches the learner.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+
+    Returns
+    -------
+    bool
+        ``epsilon <= ln 2``.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not a finite positive number.
+
+    References
+    ----------
+    004 Algorithm 2 (the score w_m = S_m / (1 + (m-1)e^{-ε}) that the published rule shifts by one).
+
+    Examples
+    --------
+    >>> published_always_top1(0.5), published_always_top1(1.0)
+    (True, False)
+    """
+    return check_positive("epsilon", epsilon) <= math.log(2.0)
+
+
+TOP1_EPSILONS = (0.05, 0.2, 0.5, 0.69)  # below ln 2 = 0.6931: the rule must take m = 1 on every prior
 
 
 @dataclass(frozen=True, slots=True)
@@ -96,49 +144,72 @@ CONFIGS = {
 CONFIDENCE = 0.95
 
 
+def _priors(K: int, alpha: float, draws: int, seed: int) -> np.ndarray:
+    return stream(seed, f"third_party_audit/K={K}/alpha={alpha:g}", 0, DATA).dirichlet(np.full(K, alpha), size=draws)
+
+
 def _measure(cfg: AuditConfig, seed: int) -> tuple[dict, dict]:
-    cols = ("K", "eps", "priors", "frac_k_differs", "frac_lo", "frac_hi", "min_loss", "mean_loss", "max_loss",
-            "mean_rel_loss", "max_rel_loss", "rel_loss_bound", "mean_k_published", "mean_k_star")
+    cols = ("K", "eps", "alpha", "priors", "frac_k_differs", "frac_lo", "frac_hi", "min_loss", "mean_loss",
+            "max_loss", "mean_rel_loss", "max_rel_loss", "rel_loss_bound", "mean_k_published", "mean_k_star")
     rows: dict[str, list] = {c: [] for c in cols}
     dp: dict[str, list] = {c: [] for c in ("K", "eps", "priors_checked", "worst_loss", "holds", "tight", "worst_prior_k")}
+    ci_tail = (1 - CONFIDENCE) / 2
     for K in cfg.Ks:
-        priors = np.concatenate([stream(seed, f"third_party_audit/K={K}/alpha={a:g}", 0, DATA).dirichlet(
-            np.full(K, a), size=cfg.draws) for a in cfg.alphas])
+        priors = {a: _priors(K, a, cfg.draws, seed) for a in cfg.alphas}
         for eps in cfg.epsilons:
             mech = PublishedRRWithPrior(K, eps)
             res = check_label_dp(mech, eps, draws=cfg.dp_draws, rng=seed)
-            dp["K"].append(K)
-            dp["eps"].append(eps)
-            dp["priors_checked"].append(len(res.witness["losses"]))
-            dp["worst_loss"].append(res.epsilon_actual)
-            dp["holds"].append(res.holds)
-            dp["tight"].append(is_tight(res.epsilon_actual, eps))
-            dp["worst_prior_k"].append(published_k(res.witness["prior"], eps))
-            kp = np.array([published_k(p, eps) for p in priors])
-            ks = np.array([rrwithprior_k(p, eps) for p in priors])
-            gaps = [utility_gap(mech, p, eps) for p in priors]
-            loss = np.array([g.gap for g in gaps])
-            rel = np.array([g.relative_gap for g in gaps])
-            n, d = len(priors), int(np.count_nonzero(kp != ks))
-            alpha = (1 - CONFIDENCE) / 2
-            for c, v in (("K", K), ("eps", eps), ("priors", n), ("frac_k_differs", d / n),
-                         ("frac_lo", clopper_pearson_lower(d, n, alpha)), ("frac_hi", clopper_pearson_upper(d, n, alpha)),
-                         ("min_loss", float(loss.min())), ("mean_loss", float(loss.mean())), ("max_loss", float(loss.max())),
-                         ("mean_rel_loss", float(rel.mean())), ("max_rel_loss", float(rel.max())),
-                         ("rel_loss_bound", published_loss_bound(K, eps)), ("mean_k_published", float(kp.mean())),
-                         ("mean_k_star", float(ks.mean()))):
-                rows[c].append(v)
+            for c, v in (("K", K), ("eps", eps), ("priors_checked", len(res.witness["losses"])),
+                         ("worst_loss", res.epsilon_actual), ("holds", res.holds),
+                         ("tight", is_tight(res.epsilon_actual, eps)),
+                         ("worst_prior_k", published_k(res.witness["prior"], eps))):
+                dp[c].append(v)
+            for a in cfg.alphas:
+                kp = np.array([published_k(p, eps) for p in priors[a]])
+                ks = np.array([rrwithprior_k(p, eps) for p in priors[a]])
+                gaps = [utility_gap(mech, p, eps) for p in priors[a]]
+                loss = np.array([g.gap for g in gaps])
+                rel = np.array([g.relative_gap for g in gaps])
+                n, d = len(kp), int(np.count_nonzero(kp != ks))
+                for c, v in (("K", K), ("eps", eps), ("alpha", a), ("priors", n), ("frac_k_differs", d / n),
+                             ("frac_lo", clopper_pearson_lower(d, n, ci_tail)),
+                             ("frac_hi", clopper_pearson_upper(d, n, ci_tail)),
+                             ("min_loss", float(loss.min())), ("mean_loss", float(loss.mean())),
+                             ("max_loss", float(loss.max())), ("mean_rel_loss", float(rel.mean())),
+                             ("max_rel_loss", float(rel.max())), ("rel_loss_bound", published_loss_bound(K, eps)),
+                             ("mean_k_published", float(kp.mean())), ("mean_k_star", float(ks.mean()))):
+                    rows[c].append(v)
     return rows, dp
+
+
+def _top1_check(cfg: AuditConfig, seed: int) -> dict:
+    """Published m on every drawn prior (all K, all α, plus point masses, uniform priors and two-way
+    ties) at each ε of :data:`TOP1_EPSILONS` (below ln 2) and at ε = ln 2 · 1.01 (above it)."""
+    out = {"eps": [], "priors": [], "frac_m1": []}
+    for eps in TOP1_EPSILONS + (1.01 * math.log(2.0),):
+        ms = []
+        for K in cfg.Ks:
+            special = [np.eye(K)[0], np.full(K, 1.0 / K), np.r_[0.5, 0.5, np.zeros(K - 2)]]
+            for p in list(special) + [q for a in cfg.alphas for q in _priors(K, a, cfg.draws, seed)]:
+                ms.append(published_k(p, eps))
+        ms = np.array(ms)
+        out["eps"].append(eps)
+        out["priors"].append(ms.size)
+        out["frac_m1"].append(float(np.mean(ms == 1)))
+    return out
 
 
 def _compute(ctx: RunContext) -> ExperimentResult:
     cfg = CONFIGS[ctx.profile]
     rows, dp = _measure(cfg, ctx.seed)
+    top1 = _top1_check(cfg, ctx.seed)
     worst = max(w / e for w, e in zip(dp["worst_loss"], dp["eps"]))
     n_priors = rows["priors"][0]
     min_gap = min(rows["min_loss"])
     bound_ok = all(m <= b + 1e-12 for m, b in zip(rows["max_rel_loss"], rows["rel_loss_bound"]))
     i_max = int(np.argmax(rows["max_rel_loss"]))
+    below = [f for e, f in zip(top1["eps"], top1["frac_m1"]) if e < math.log(2.0)]
+    law = f"Dirichlet(α·1_K) priors, α in {list(cfg.alphas)}, {n_priors} per (K, ε, α) cell"
     claims = [
         Claim("the published rr_with_prior k rule is eps-label DP (exact enumeration, worst over drawn priors); "
               "max loss / eps", all(dp["holds"]), expected=1.0, measured=worst,
@@ -146,57 +217,75 @@ def _compute(ctx: RunContext) -> ExperimentResult:
                      f"with channel_matrix(prior); tight (loss = eps) in {sum(dp['tight'])}/{len(dp['tight'])} "
                      f"(K, eps) cells (the prior set includes m >= 2 choices)"),
         Claim("the published rule is not optimal: its k differs from 004 Algorithm 2's k* on a positive fraction "
-              "of Dirichlet priors (max over cells of the fraction)", max(rows["frac_k_differs"]) > 0,
+              "of Dirichlet priors (max over (K, eps, alpha) cells of the fraction)", max(rows["frac_k_differs"]) > 0,
               expected=None, measured=max(rows["frac_k_differs"]),
-              detail="per (K, eps) cell: " + "; ".join(
-                  f"K={K}, eps={e:g}: {f:.3f} [{lo:.3f}, {hi:.3f}]" for K, e, f, lo, hi in zip(
-                      rows["K"], rows["eps"], rows["frac_k_differs"], rows["frac_lo"], rows["frac_hi"]))
-              + f" ({n_priors} priors per cell, Dirichlet alpha in {list(cfg.alphas)}; 95% Clopper-Pearson)"),
+              detail="per (K, eps, alpha) cell: " + "; ".join(
+                  f"K={K}, eps={e:g}, alpha={a:g}: {f:.3f} [{lo:.3f}, {hi:.3f}]" for K, e, a, f, lo, hi in zip(
+                      rows["K"], rows["eps"], rows["alpha"], rows["frac_k_differs"], rows["frac_lo"], rows["frac_hi"]))
+              + f" ({law}; 95% Clopper-Pearson)"),
         Claim("its accuracy never exceeds the LP optimum of 004 Theorem 3 (it is eps-DP); min over all priors of "
               "(optimum - accuracy)", min_gap >= -1e-12, expected=0.0, measured=min_gap,
               detail="utility_gap on every prior (0 where the published k equals k*); a negative gap would mean a "
-                     "non-private channel; tolerance 1e-12"),
+                     f"non-private channel; tolerance 1e-12; {law}"),
         Claim("relative accuracy loss <= 1 - (1 - e^-eps)(1 + e^-eps / (1 + (K-2) e^-eps)) (closed-form bound, "
               "derived in the module docstring); worst measured / bound", bound_ok, expected=None,
               measured=rows["max_rel_loss"][i_max] / rows["rel_loss_bound"][i_max],
               detail=f"worst relative loss {rows['max_rel_loss'][i_max]:.4g} at K={rows['K'][i_max]}, "
-                     f"eps={rows['eps'][i_max]:g} (bound {rows['rel_loss_bound'][i_max]:.4g})"),
+                     f"eps={rows['eps'][i_max]:g}, alpha={rows['alpha'][i_max]:g} "
+                     f"(bound {rows['rel_loss_bound'][i_max]:.4g})"),
+        Claim("for eps < ln 2 the published rule takes m = 1 on every prior (outputs the prior's argmax: no label "
+              "information); proof: S_m <= m S_1 and m(1 - e^-eps) < 1 + (m-2) e^-eps iff e^-eps > 1/2 "
+              "(published_always_top1); fraction of priors with m = 1, min over eps < ln 2", min(below) == 1.0,
+              expected=1.0, measured=min(below),
+              detail="; ".join(f"eps={e:.4g}: {f:.4f} of {n} priors" for e, n, f in zip(
+                  top1["eps"], top1["priors"], top1["frac_m1"]))
+                     + f" (all K in {list(cfg.Ks)}; {law}, plus a point mass, the uniform prior and a two-way tie "
+                       "per K; the last eps is 1.01 ln 2, above the threshold, where m = 1 is no longer forced)"),
     ]
     lines = ["Published k rule (google-research `label_dp`, `rr_with_prior`: top-(k+1) mass / (1 + (k-1)e^-eps)) "
-             "against 004 Algorithm 2 (/ (1 + k e^-eps)), over Dirichlet priors "
-             f"(alpha in {list(cfg.alphas)}, {n_priors} priors per cell); loss = optimum - P[output = true label]:", "",
-             "| K | eps | k differs (95% CI) | mean loss | max loss | max rel. loss | bound | mean k published / k* |",
-             "|---|---|---|---|---|---|---|---|"]
+             f"against 004 Algorithm 2 (/ (1 + k e^-eps)), over {law}; loss = optimum - P[output = true label]. "
+             "Per concentration α: at α = 0.1 a few labels carry most of the prior mass, at α = 10 it is nearly "
+             "uniform.", "",
+             "| K | eps | α | k differs (95% CI) | mean loss | max loss | max rel. loss | bound | mean k published / k* |",
+             "|---|---|---|---|---|---|---|---|---|"]
     for i in range(len(rows["K"])):
-        lines.append(f"| {rows['K'][i]} | {rows['eps'][i]:g} | {rows['frac_k_differs'][i]:.3f} "
+        lines.append(f"| {rows['K'][i]} | {rows['eps'][i]:g} | {rows['alpha'][i]:g} | {rows['frac_k_differs'][i]:.3f} "
                      f"[{rows['frac_lo'][i]:.3f}, {rows['frac_hi'][i]:.3f}] | {rows['mean_loss'][i]:.3g} | "
                      f"{rows['max_loss'][i]:.3g} | {rows['max_rel_loss'][i]:.3g} | {rows['rel_loss_bound'][i]:.3g} | "
                      f"{rows['mean_k_published'][i]:.2f} / {rows['mean_k_star'][i]:.2f} |")
-    return ExperimentResult(tables={"utility": rows, "privacy": dp}, claims=claims, notes="\n".join(lines),
-                            data={"utility": rows, "privacy": dp})
+    return ExperimentResult(tables={"utility": rows, "privacy": dp, "top1_below_ln2": top1}, claims=claims,
+                            notes="\n".join(lines), data={"utility": rows, "privacy": dp})
 
 
 def _plot(result: ExperimentResult) -> dict:
     from simulations.plotting import MARKERS, color, figure
 
-    r = result.data["utility"]
-    fig, (ax1, ax2) = figure(1, 2, width=4.6, height=3.5,
-                             title="Published rr_with_prior k rule vs 004 Algorithm 2 (Dirichlet priors)")
-    K_all, eps_all = np.array(r["K"]), np.array(r["eps"])
-    for i, K in enumerate(sorted(set(r["K"]))):
-        m = K_all == K
-        f, lo, hi = (np.array(r[c])[m] for c in ("frac_k_differs", "frac_lo", "frac_hi"))
-        ax1.errorbar(eps_all[m], f, yerr=[f - lo, hi - f], color=color(i), marker=MARKERS[i % len(MARKERS)], ms=4,
-                     capsize=3, label=f"K = {K}")
-        ax2.plot(eps_all[m], np.array(r["mean_rel_loss"])[m], color=color(i), marker=MARKERS[i % len(MARKERS)], ms=4,
-                 label=f"K = {K}, mean")
-        ax2.plot(eps_all[m], np.array(r["max_rel_loss"])[m], color=color(i), ls="--", lw=1, label=f"K = {K}, max")
-        ax2.plot(eps_all[m], np.array(r["rel_loss_bound"])[m], color=color(i), ls=":", lw=1)
-    ax1.set(xscale="log", xlabel="ε", ylabel="fraction of priors with k ≠ k*", title="k differs (95% CI)")
-    ax1.legend(fontsize=7)
-    ax2.set(xscale="log", yscale="log", xlabel="ε", ylabel="(optimum − accuracy) / optimum",
-            title="accuracy loss vs LP optimum (dotted: bound)")
-    ax2.legend(fontsize=6)
+    r = {c: np.array(v) for c, v in result.data["utility"].items()}
+    alphas = sorted(set(r["alpha"].tolist()))
+    fig, axes = figure(2, len(alphas), width=3.6, height=3.0,
+                       title="Published rr_with_prior k rule vs 004 Algorithm 2, per Dirichlet(α·1_K) prior law")
+    for j, a in enumerate(alphas):
+        ax1, ax2 = axes[j], axes[len(alphas) + j]
+        for i, K in enumerate(sorted(set(r["K"].tolist()))):
+            m = (r["K"] == K) & (r["alpha"] == a)
+            f, lo, hi, eps = r["frac_k_differs"][m], r["frac_lo"][m], r["frac_hi"][m], r["eps"][m]
+            ax1.errorbar(eps, f, yerr=[f - lo, hi - f], color=color(i), marker=MARKERS[i % len(MARKERS)], ms=4,
+                         capsize=3, label=f"K = {K}")
+            ax2.plot(eps, np.maximum(r["mean_rel_loss"][m], 1e-9), color=color(i), marker=MARKERS[i % len(MARKERS)],
+                     ms=4, label=f"K = {K}, mean")
+            ax2.plot(eps, np.maximum(r["max_rel_loss"][m], 1e-9), color=color(i), ls="--", lw=1, label=f"K = {K}, max")
+            ax2.plot(eps, r["rel_loss_bound"][m], color=color(i), ls=":", lw=1)
+        for ax in (ax1, ax2):
+            ax.axvline(math.log(2.0), color="0.6", lw=0.8)  # up to ln 2 the published rule always takes m = 1
+            ax.set_xscale("log")
+            ax.set_xticks(sorted(set(r["eps"].tolist())), labels=[f"{e:g}" for e in sorted(set(r["eps"].tolist()))])
+            ax.minorticks_off()
+        ax1.set(xlabel="ε (grey line: ln 2)", ylabel="fraction of priors with k ≠ k*",
+                title=f"α = {a:g}: k differs (95% CI)")
+        ax2.set(yscale="log", xlabel="ε (grey line: ln 2)", ylabel="(optimum − accuracy) / optimum",
+                title=f"α = {a:g}: loss (dotted: bound)")
+    axes[0].legend(fontsize=7)
+    axes[len(alphas)].legend(fontsize=6)
     return {"third_party_audit": fig}
 
 

@@ -14,8 +14,8 @@ import pytest
 
 from proofs_checks import check_label_dp, max_privacy_loss, privacy_profile, utility_gap
 from proofs_checks.audit import sample_size_for_power
-from proofs_checks.experiments.third_party_audit import (CONFIGS, PublishedRRWithPrior, published_k,
-                                                         published_loss_bound)
+from proofs_checks.experiments.third_party_audit import (CONFIGS, PublishedRRWithPrior, published_always_top1,
+                                                         published_k, published_loss_bound)
 from simulations.mechanisms import (ALIBI, ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyMajority,
                                     RandomizedResponse, RRTopK, RRWithPrior, VectorMechanism)
 
@@ -277,3 +277,37 @@ def test_stability_histogram_refuses_what_it_cannot_certify():
 
     with pytest.raises(ValueError, match="too small to certify"):
         check_label_dp(StabilityHistogram(1e-8, 1e-5), 1e-8, 1e-5)
+
+
+def test_published_rule_takes_top1_below_ln2_exactly():
+    # The one-line proof of published_always_top1 in exact arithmetic: with t = e^-eps rational,
+    # m (1 - t) <= 1 + (m - 2) t for every m >= 2 iff t >= 1/2.
+    for t in (Fraction(1, 2), Fraction(51, 100), Fraction(9, 10)):
+        assert all(m * (1 - t) <= 1 + (m - 2) * t for m in range(2, 200))
+    t = Fraction(49, 100)
+    assert all(m * (1 - t) > 1 + (m - 2) * t for m in range(2, 200))
+    # and on priors, including the ones that make m = 2 best just above ln 2
+    rng = np.random.default_rng(11)
+    priors = [np.full(5, 0.2), np.r_[0.5, 0.5, 0, 0, 0], np.eye(5)[3]] + list(rng.dirichlet(np.ones(5), 200))
+    for eps in (1e-3, 0.3, 0.69):
+        assert published_always_top1(eps)
+        assert all(published_k(p, eps) == 1 for p in priors)
+    assert not published_always_top1(0.7)
+    # uniform prior: m/(K(1 + (m-2)t)) increases in m when t < 1/2, so the rule takes m = K, not 1
+    assert published_k(np.full(5, 0.2), 0.7) == 5
+    with pytest.raises(ValueError, match="epsilon"):
+        published_always_top1(0.0)
+
+
+def test_third_party_audit_reports_per_alpha(smoke_run):
+    import csv
+
+    run = smoke_run("third_party_audit")
+    with open(run.folder / "utility.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    cfg = CONFIGS["smoke"]
+    assert {(int(r["K"]), float(r["eps"]), float(r["alpha"])) for r in rows} == {
+        (K, e, a) for K in cfg.Ks for e in cfg.epsilons for a in cfg.alphas}
+    assert all(int(r["priors"]) == cfg.draws for r in rows)
+    top1 = next(c for c in run.record["claims"] if "ln 2" in c["claim"])
+    assert top1["holds"] and top1["measured"] == 1.0
