@@ -5,17 +5,25 @@ The union of two independent derivations: the findings of the proof-step checks
 records of ``limits.DISCREPANCIES`` (derived inside ``limits``). A record found by both is listed
 once, with both sources of evidence. Each finding is a dict with at least ``"source"``,
 ``"printed"``, ``"derived"`` and ``"evidence"``, plus ``"severity"`` (see
-:data:`proofs_checks.proof_steps.base.SEVERITIES`), ``"topic"``, ``"check_id"`` and ``"origin"``
-(``"proof_steps"``, ``"limits"`` or ``"both"``).
+:data:`proofs_checks.proof_steps.base.SEVERITIES`), ``"topic"``, ``"check_id"``, ``"origin"``
+(``"proof_steps"``, ``"limits"``, ``"both"``, or ``"text"`` for :data:`TEXT_FINDINGS`) and ``"kind"``:
+``"error"`` (the printed statement or step is false) or ``"loose"`` (it holds but is conservative,
+:data:`LOOSE_TOPICS`: not a place where the paper is wrong).
 
-References: 003 Table 1, Theorems 7-12 and their proofs; 000 eq. (33); 004 eq. (7), (17).
+:data:`TEXT_FINDINGS` are read off 001's text (quote, place, correction); no proof-step check derives
+them, and ``tests/proofs_checks/test_findings.py`` checks the substance of each one (exact enumeration,
+sympy, closed forms); the experiments ``pcl2_partition_conditions`` and ``stability_histogram_accuracy``
+measure two of them.
+
+References: 003 Table 1, Theorems 7-12 and their proofs; 000 eq. (33); 004 eq. (7), (17); 001 Algorithm 2,
+Theorem 2.4, proof of Theorem 3.2 and eq. (1), Lemma A.8.
 """
 
 from __future__ import annotations
 
 from .proof_steps import all_checks
 
-__all__ = ["LIMITS_KEY_TO_CHECK", "findings"]
+__all__ = ["LIMITS_KEY_TO_CHECK", "LOOSE_TOPICS", "TEXT_FINDINGS", "findings"]
 
 #: limits.DISCREPANCIES key -> the proof-step check that re-derives the same discrepancy
 LIMITS_KEY_TO_CHECK = {
@@ -29,6 +37,49 @@ LIMITS_KEY_TO_CHECK = {
 }
 
 _SEVERITY_OF_AFFECTS = {"rate": "rate", "tuning": "tuning", "mechanism": "privacy", "proof": "typo"}
+
+#: topics whose printed claim holds but is conservative (kind "loose"); every other finding is an error.
+#: 001 Algorithm 1's δ: the exact δ(ε) is δ/4, so Theorem 2.4's (ε, δ) is valid, 4x conservative.
+LOOSE_TOPICS = frozenset({"stability histogram delta"})
+
+#: 001 discrepancies read off the text: exact quote, place, correction (substance tested in
+#: tests/proofs_checks/test_findings.py).
+TEXT_FINDINGS = (
+    {"source": "001 proof of Theorem 3.2 (definition of the private estimate)",
+     "printed": "η̂_n^ε(x) := η̂_n(x) + w_j, where w_j is the noise added to C(x)",
+     "derived": "η̂_n^ε(x) := η̂_n(x) + w_j/N(x) = (Σ_{x_i ∈ C(x)} y_i + w_j)/N(x): Algorithm 2 outputs "
+                "1[Σ y_i + w_j > N(x)/2], the plug-in rule of this estimate (not of η̂_n + w_j), and the next "
+                "line of the proof (eq. (1)) uses |η̂_n^ε − η̂_n| = |w_j|/N(x)",
+     "evidence": "tests/proofs_checks/test_findings.py::test_001_thm32_estimator_is_scaled_by_N (exact rational "
+                 "enumeration: the bit equals 1[η̂ + w/N > 1/2] everywhere, 1[η̂ + w > 1/2] differs)",
+     "severity": "typo", "topic": "001 thm3.2 estimator scale"},
+    {"source": "001 eq. (1) (proof of Theorem 3.2), fourth line",
+     "printed": "(1/ε)(E[1/(εN(x)) | 0 < N(x) < M]·Pr(0 < N(x) < M) + E[1/N(x) | N(x) ≥ M]·Pr(N(x) ≥ M))",
+     "derived": "(1/ε)(E[1/N(x) | 0 < N(x) < M]·Pr(0 < N(x) < M) + E[1/N(x) | N(x) ≥ M]·Pr(N(x) ≥ M)): the "
+                "1/ε is already factored out, so the printed line repeats it (1/ε² on the first term, unequal "
+                "to the line before for ε ≠ 1); the final (1/ε)(Pr(N(x) < M) + 1/M) follows from the corrected "
+                "line (absorbing + Pr[N(x) = 0] into it needs ε ≤ 1)",
+     "evidence": "tests/proofs_checks/test_findings.py::test_001_eq1_repeats_one_over_epsilon (sympy on an exact "
+                 "law of N(x): printed − previous line = (1/ε)(1/ε − 1) E[1/N; 0 < N < M])",
+     "severity": "typo", "topic": "001 eq1 repeated epsilon"},
+    {"source": "001 proof of Lemma A.8 (last line)",
+     "printed": "ρ(a, p_i) ≤ r and ρ(b, p_i) ≤ r which, by the triangle inequality, result in ρ(a, b) ≤ r",
+     "derived": "ρ(a, b) ≤ 2r, as Lemma A.8 states; ≤ r is false: the 12 icosahedron vertices are a maximal "
+                "r-packing of S² for r = arccos(1/√5) and their Voronoi cells have diameter arccos(1/3) > r; "
+                "on the suite's packings cells reach ≈ 1.97 r (S²) and √2 r (r Z²)",
+     "evidence": "tests/proofs_checks/test_findings.py::test_001_lemma_a8_proof_bound_is_2r (sympy, icosahedron); "
+                 "experiment pcl2_partition_conditions (exact spherical Voronoi diameters)",
+     "severity": "typo", "topic": "001 lemma A.8 proof"},
+    {"source": "001 Theorem 2.4 (accuracy of Algorithm 1)",
+     "printed": "E|ĉ(x) − count_S(x)| ≤ O((1/ε)·min{log(1/δ), count_S(x)}), with no range for ε",
+     "derived": "for ε ≤ 2 the constant is sup_c ε E|ĉ − c| / min{ln(1/δ), c} ≤ 2 + (2 ln 2 + ε)/ln(1/δ) (→ 2 "
+                "as δ → 0); for ε > 1 none works: T = (2/ε) ln(2/δ) + 1 > 1 zeroes a count of 1 with probability "
+                "1 − δ/4, so the ratio at c = 1 is ≥ ε(1 − δ/4), unbounded in ε; the statement needs ε bounded "
+                "(e.g. ε ≤ 1, as 001 Theorems A.6 and A.13 assume)",
+     "evidence": "tests/proofs_checks/test_findings.py::test_001_thm24_constant_grows_with_epsilon (mpmath "
+                 "quadrature of E|ĉ − 1|); experiment stability_histogram_accuracy (exact constant over ε, δ)",
+     "severity": "domain", "topic": "001 thm2.4 epsilon range"},
+)
 
 
 def _limits_records() -> list[dict]:
@@ -64,5 +115,8 @@ def findings(profile: str = "smoke") -> list[dict]:
                     "evidence": f"limits.DISCREPANCIES[{rec.get('key')!r}]: {rec.get('evidence', '')}",
                     "severity": _SEVERITY_OF_AFFECTS.get(affects[0], "typo"), "topic": rec.get("key", ""),
                     "check_id": "", "origin": "limits"})
+    out.extend(dict(rec, check_id="", origin="text") for rec in TEXT_FINDINGS)
+    for rec in out:
+        rec["kind"] = "loose" if rec["topic"] in LOOSE_TOPICS else "error"
     out.sort(key=lambda r: SEVERITIES.index(r["severity"]) if r["severity"] in SEVERITIES else len(SEVERITIES))
     return out

@@ -5,7 +5,8 @@ side by side with the label-only relation the suite's other checks use.
 Rows (see :mod:`proofs_checks.full_dp` for the method and the hand derivations):
 
 * PCL (001 Algorithm 2, Theorem 3.1: ε-DP), fitted by the real learner on cube centres, d = 1 and 2;
-  PCL2 (001 Algorithm 4, Theorem A.12: ε-DP) on the Voronoi cells of a maximal packing of S²;
+  PCL2 (001 Algorithm 4: ε-DP, "straightforward" in Appendix A.1 and part of Theorem A.6; Theorem A.12
+  is its consistency, not its privacy) on the Voronoi cells of a maximal packing of S²;
 * the noisy majority vote alone on a single record (where full DP and label DP both give less than ε);
 * the stability histogram (001 Algorithm 1, Theorem 2.4: (ε, δ)-DP) and PCDE (Algorithm 3) built on it:
   exact δ(ε) under full DP against label-only and against the stated δ;
@@ -17,7 +18,7 @@ adaptive quadrature, error < 1e-13); the enumerations cover every dataset of the
 stated finite domain, so "loose" verdicts are about those datasets (a worst case elsewhere could be
 larger; the tight ε verdicts are attained, so they are exact).
 
-References: 001 Definition 2.1, Theorems 2.3, 2.4, 3.1, 4.2, A.12, A.14.
+References: 001 Definition 2.1, Theorems 2.3, 2.4, 3.1, 4.2, A.6, A.14; Algorithm 4 (Appendix A.1).
 """
 
 from __future__ import annotations
@@ -67,7 +68,8 @@ def compute(ctx) -> ExperimentResult:
         for e, r in zip(epsilons, res):
             add(label, "full DP", e, 0.0, e, 0.0, r.epsilon_actual, None, r.holds)
         claims.append(Claim(
-            claim=f"{label}: ε-DP under full DP (001 Theorem 3.1 / A.12), with exact loss equal to ε",
+            claim=f"{label}: ε-DP under full DP (001 Theorem 3.1 / Algorithm 4, Appendix A.1), with exact loss "
+                  "equal to ε",
             holds=all(r.holds and is_tight(r.epsilon_actual, e) for e, r in zip(epsilons, res)),
             expected=epsilons[-1], measured=res[-1].epsilon_actual,
             detail="; ".join(f"ε = {e:g}: exact max loss {r.epsilon_actual:.12g}, witness {r.witness}"

@@ -133,3 +133,107 @@ def test_proof_checks_experiment_smoke(smoke_run):
     assert sum(not c["holds"] for c in saved["claims"]) == sum(not c.passed for c in all_checks("smoke"))
     assert "### Proof checks" in saved["notes"] and "### Findings" in saved["notes"]
     assert (folder / "proof_checks.png").exists() and (folder / "findings.csv").exists()
+
+
+# ---- 001 findings read off the text (TEXT_FINDINGS) and the "loose" kind ---------------------------
+
+def test_001_text_findings_listed_and_kinds(found):
+    """Each text finding is listed once with its test; only 001 Algorithm 1's δ is "loose" (valid, 4x
+    conservative), every other finding is an error."""
+    from proofs_checks.findings import TEXT_FINDINGS
+
+    for rec in TEXT_FINDINGS:
+        hit = [f for f in found if f["source"] == rec["source"]]
+        assert len(hit) == 1 and hit[0]["origin"] == "text" and hit[0]["kind"] == "error", rec["source"]
+        test_name = hit[0]["evidence"].split("test_findings.py::")[1].split()[0]
+        assert callable(globals().get(test_name)), test_name
+    assert {f["kind"] for f in found} == {"error", "loose"}
+    loose = [f for f in found if f["kind"] == "loose"]
+    assert [f["source"] for f in loose] == ["001 Algorithm 1, Theorem 2.4"] and "loose by 4x" in loose[0]["derived"]
+
+
+def test_001_thm32_estimator_is_scaled_by_N():
+    """Algorithm 2's bit 1[Σ y + w > N/2] is the plug-in rule of η̂ + w/N, not of the printed η̂ + w
+    (exact rational enumeration over cube sizes N <= 6, label sums and noise values)."""
+    from fractions import Fraction as F
+
+    differs = 0
+    for N in range(1, 7):
+        for s in range(N + 1):
+            for w in (F(i, 4) for i in range(-40, 41)):
+                bit = s + w > F(N, 2)
+                assert bit == (F(s, N) + w / N > F(1, 2))
+                differs += bit != (F(s, N) + w > F(1, 2))
+    assert differs > 0
+
+
+def test_001_eq1_repeats_one_over_epsilon():
+    """On an exact law of N(x): the corrected 4th line of eq. (1) equals the 3rd, the printed one differs by
+    (1/ε)(1/ε − 1) E[1/N; 0 < N < M]; the final bound follows from the corrected line (ε <= 1) and not from
+    the printed one (ε = 1/10)."""
+    e = sp.Symbol("epsilon", positive=True)
+    law = {0: sp.Rational(1, 10), 1: sp.Rational(2, 10), 2: sp.Rational(3, 10), 3: sp.Rational(1, 10),
+           5: sp.Rational(3, 10)}
+    M = 3
+
+    def E(f, cond):
+        return sum(p * f(n) for n, p in law.items() if cond(n))
+
+    def P(cond):
+        return sum(p for n, p in law.items() if cond(n))
+
+    low, high = (lambda n: 0 < n < M), (lambda n: n >= M)
+    inv = lambda n: sp.Rational(1, n)  # noqa: E731
+    line3 = E(lambda n: 1 / (e * n), lambda n: n > 0)
+    printed = (E(lambda n: 1 / (e * n), low) / P(low) * P(low) + E(inv, high) / P(high) * P(high)) / e
+    corrected = (E(inv, low) / P(low) * P(low) + E(inv, high) / P(high) * P(high)) / e
+    assert sp.simplify(corrected - line3) == 0
+    assert sp.simplify(printed - line3 - (1 / e) * (1 / e - 1) * E(inv, low)) == 0
+    assert (printed - line3).subs(e, sp.Rational(1, 2)) > 0
+    final = (P(lambda n: n < M) + sp.Rational(1, M)) / e
+    for ev in (sp.Rational(1, 10), sp.Rational(1, 2), 1):
+        assert (corrected + P(lambda n: n == 0) - final).subs(e, ev) <= 0
+    assert (printed + P(lambda n: n == 0) - final).subs(e, sp.Rational(1, 10)) > 0
+
+
+def test_001_lemma_a8_proof_bound_is_2r():
+    """The icosahedron's vertices are a maximal r-packing of S² (r = arccos(1/√5), covering radius R with
+    cos² R = (5 + 2√5)/15 > cos² r) whose Voronoi cells have diameter arccos(1/3): above r, within 2r
+    (exact in Q(√5) with sympy; R < π/4, so a cell's diameter is attained at its vertices, the normalized
+    centres of the 5 faces around the vertex)."""
+    phi = (1 + sp.sqrt(5)) / 2
+    base = [sp.Matrix([0, s, t * phi]) for s in (-1, 1) for t in (-1, 1)]
+    verts = base + [sp.Matrix([v[2], v[0], v[1]]) for v in base] + [sp.Matrix([v[1], v[2], v[0]]) for v in base]
+    q = lambda x: sp.radsimp(sp.expand(x))  # noqa: E731
+    dot = lambda a, b: q(a.dot(b))  # noqa: E731
+    norm2 = q(phi ** 2 + 1)  # every vertex
+    assert all(dot(v, v) == norm2 for v in verts)
+    cos_r = q(phi / norm2)
+    assert cos_r == 1 / sp.sqrt(5)
+    assert max(float(dot(v, w)) for i, v in enumerate(verts) for w in verts[i + 1:]) == float(q(phi))  # r-packing
+    v0 = verts[3]
+    nbrs = [v for v in verts if dot(v, v0) == q(phi)]
+    faces = [(a, b) for i, a in enumerate(nbrs) for b in nbrs[i + 1:] if dot(a, b) == q(phi)]
+    corners = [v0 + a + b for a, b in faces]  # unnormalized, all of the same norm
+    assert len(nbrs) == 5 and len(corners) == 5 and len({dot(c, c) for c in corners}) == 1
+    cos2_R = q(dot(corners[0], v0) ** 2 / (dot(corners[0], corners[0]) * norm2))
+    assert sp.radsimp(cos2_R - (5 + 2 * sp.sqrt(5)) / 15) == 0
+    assert float(cos2_R) > float(cos_r ** 2) and float(cos2_R) > 0.5  # R < r (maximal packing) and R < π/4
+    cos_diam = min({q(dot(c, d) / dot(c, c)) for i, c in enumerate(corners) for d in corners[i + 1:]}, key=float)
+    assert cos_diam == sp.Rational(1, 3)
+    assert float(2 * cos_r ** 2 - 1) < float(cos_diam) < float(cos_r)  # cos 2r < cos diam < cos r: r < diam < 2r
+
+
+def test_001_thm24_constant_grows_with_epsilon():
+    """mpmath quadrature of E|ĉ − 1| for Algorithm 1 (|ĉ − 1| = 1 when 1 + W < T, |W| otherwise): the ratio
+    ε E / min{ln(1/δ), 1} is at least ε (1 − δ/4), so no constant bounds it uniformly in ε."""
+    import mpmath
+
+    delta = mpmath.mpf("0.01")
+    for eps in (2, 4, 8, 32):
+        b = mpmath.mpf(2) / eps
+        T = b * mpmath.log(2 / delta) + 1
+        f = lambda w: mpmath.exp(-abs(w) / b) / (2 * b)  # noqa: E731
+        E = mpmath.quad(f, [-mpmath.inf, 0, T - 1]) + mpmath.quad(lambda w: abs(w) * f(w), [T - 1, mpmath.inf])
+        ratio = eps * E / min(mpmath.log(1 / delta), 1)
+        assert ratio >= eps * (1 - delta / 4) and ratio <= eps * (1 + delta * (T + b) / 4)
