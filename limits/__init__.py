@@ -10,6 +10,7 @@ ALGORITHMS, Algorithm : the upper-bound algorithms of 003 Theorems 2, 4, 6, 8, 1
 tuning, symbolic_tuning : h / k / T of those algorithms
 DISCREPANCIES, discrepancies : where 003's table, statements and proofs disagree (derived = default)
 symbols : the sympy symbols N, epsilon, beta, gamma, d, p, K (and h, k, T)
+lower_bound, LowerBound, lower_bounds : the explicit lower bounds of 003 Theorems 1, 3, 5, 7, 9, 11 as numbers
 """
 
 from . import symbols
@@ -19,10 +20,13 @@ from .discrepancies import DISCREPANCIES, Discrepancy, discrepancies
 from .rates import Cell, RateTerms, Term, cell, minimax_rate, printed_rate, rate_exponent, rate_terms, symbolic_rate
 from .algorithms import ALGORITHMS, Algorithm, TuningRule
 from .tuning_rules import symbolic_tuning, tuning
+from . import lower_bounds
+from .lower_bounds import LowerBound, lower_bound
 
 __all__ = [
     "ALGORITHMS", "DISCREPANCIES", "PRIVACY", "TASKS", "VARIANTS",
     "Algorithm", "Cell", "Discrepancy", "RateTerms", "Term", "TuningRule",
     "cell", "crossover", "discrepancies", "minimax_rate", "printed_rate", "privacy_cost", "rate_exponent",
     "rate_terms", "sample_complexity", "symbolic_rate", "symbolic_tuning", "symbols", "tuning",
+    "LowerBound", "lower_bound", "lower_bounds",
 ]
