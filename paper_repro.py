@@ -10,6 +10,11 @@ examples:
 
 A failed, interrupted or skipped experiment leaves its earlier outputs as they were; Ctrl-C keeps
 the finished trials cached, so rerunning the same command resumes.
+
+Each claim is reported as holding, inconclusive (its interval neither confirms nor excludes it at the
+stated margin) or failing, per experiment and in figures/REPORT.md. Exit status: 0 when every
+experiment ran, whatever its claims' verdicts (a claim that fails or is inconclusive is a result,
+not an error of the run); 1 if an experiment crashed; 2 for bad arguments; 130 if interrupted.
 """
 
 from __future__ import annotations

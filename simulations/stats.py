@@ -16,7 +16,8 @@ from limits.validation import check_int, check_real
 from simulations.engine import config_fields
 from simulations.seeding import check_generator
 
-__all__ = ["EXCLUDED", "HOLDS", "INCONCLUSIVE", "SlopeFit", "fit_loglog_slope", "interval_verdict", "summarize", "t_interval"]
+__all__ = ["BOUND_SIDES", "EXCLUDED", "HOLDS", "INCONCLUSIVE", "SlopeFit", "bound_verdict", "fit_loglog_slope",
+           "holds_from", "interval_verdict", "summarize", "t_interval"]
 
 
 def _check_confidence(confidence):
@@ -246,3 +247,98 @@ def interval_verdict(value, ci_low, ci_high, margin) -> str:
     if hi < value - margin or lo > value + margin:
         return EXCLUDED
     return INCONCLUSIVE
+
+
+BOUND_SIDES = ("at_most", "at_least")
+
+
+def bound_verdict(bound, ci_low, ci_high, margin, *, side) -> str:
+    """:func:`interval_verdict` for a one-sided claim "the quantity is at most (at least) ``bound``".
+
+    The same rule with a one-sided band: ``B = (−∞, bound + margin]`` for ``side="at_most"``,
+    ``B = [bound − margin, +∞)`` for ``side="at_least"``; ``"holds"`` when the interval
+    ``I = [ci_low, ci_high]`` lies inside ``B``, ``"excluded"`` when it lies outside, and
+    ``"inconclusive"`` when it straddles the edge. (The interval form of a one-sided test with a
+    non-inferiority margin; ``margin = 0`` for a strict ordering such as "the difference is > 0".)
+
+    Parameters
+    ----------
+    bound : float
+        The bound claimed (e.g. a rate exponent for "decays at least as fast as", 0 for a sign).
+    ci_low, ci_high : float
+        The interval, ``ci_low <= ci_high``; NaN ends give ``"inconclusive"``.
+    margin : float
+        Tolerance ``>= 0`` in the claim's favour (say why where it is set).
+    side : {"at_most", "at_least"}
+        Which side of ``bound`` the claim puts the quantity.
+
+    Returns
+    -------
+    str
+        :data:`HOLDS`, :data:`EXCLUDED` or :data:`INCONCLUSIVE`.
+
+    Raises
+    ------
+    ValueError
+        If ``bound`` is not finite, ``margin`` is negative or not finite, ``ci_low > ci_high`` or
+        ``side`` is not one of :data:`BOUND_SIDES`.
+
+    References
+    ----------
+    DESIGN.md "Experiments and their outputs" (one rule for accepting and excluding).
+
+    Examples
+    --------
+    >>> bound_verdict(-0.5, -0.62, -0.55, 0.03, side="at_most")   # decays at least as fast as N^-0.5
+    'holds'
+    >>> bound_verdict(-0.5, -0.45, -0.40, 0.03, side="at_most")
+    'excluded'
+    >>> bound_verdict(0.0, -0.01, 0.02, 0.0, side="at_least")     # a paired difference > 0?
+    'inconclusive'
+    """
+    bound = check_real("bound", bound)
+    margin = check_real("margin", margin, low=0.0)
+    if side not in BOUND_SIDES:
+        raise ValueError(f"side must be one of {list(BOUND_SIDES)}, got side={side!r}")
+    lo, hi = float(ci_low), float(ci_high)
+    if not (np.isfinite(lo) and np.isfinite(hi)):
+        return INCONCLUSIVE
+    if lo > hi:
+        raise ValueError(f"ci_low must be <= ci_high, got ci_low={ci_low}, ci_high={ci_high}")
+    if side == "at_most":
+        edge = bound + margin
+        return HOLDS if hi <= edge else (EXCLUDED if lo > edge else INCONCLUSIVE)
+    edge = bound - margin
+    return HOLDS if lo >= edge else (EXCLUDED if hi < edge else INCONCLUSIVE)
+
+
+def holds_from(verdict, *, claim_is=HOLDS) -> bool | None:
+    """``Claim.holds`` from a verdict of :func:`interval_verdict` or :func:`bound_verdict`.
+
+    Parameters
+    ----------
+    verdict : str
+        :data:`HOLDS`, :data:`EXCLUDED` or :data:`INCONCLUSIVE`.
+    claim_is : {"holds", "excluded"}
+        The verdict that makes the claim hold: ``"holds"`` for "the exponent is a", ``"excluded"``
+        for "a is excluded".
+
+    Returns
+    -------
+    bool or None
+        True when ``verdict == claim_is``, False for the opposite verdict, None when inconclusive.
+
+    Examples
+    --------
+    >>> holds_from("holds"), holds_from("excluded"), holds_from("inconclusive")
+    (True, False, None)
+    >>> holds_from("excluded", claim_is="excluded"), holds_from("holds", claim_is="excluded")
+    (True, False)
+    """
+    if claim_is not in (HOLDS, EXCLUDED):
+        raise ValueError(f"claim_is must be 'holds' or 'excluded', got claim_is={claim_is!r}")
+    if verdict not in (HOLDS, EXCLUDED, INCONCLUSIVE):
+        raise ValueError(f"verdict must be one of 'holds', 'excluded', 'inconclusive', got verdict={verdict!r}")
+    if verdict == INCONCLUSIVE:
+        return None
+    return verdict == claim_is

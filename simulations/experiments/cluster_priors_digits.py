@@ -39,7 +39,7 @@ from simulations.learning import ClusterPriors, IndexedKNNClassifier, cluster_pr
 from simulations.mechanisms import RandomizedResponse
 from simulations.plotting import band, figure
 from simulations.seeding import DATA, stream
-from simulations.stats import t_interval
+from simulations.stats import bound_verdict, holds_from, t_interval
 
 __all__ = ["ClusterPoint", "cluster_trial"]
 
@@ -105,6 +105,13 @@ def cluster_trial(pt: ClusterPoint, trial: int, root_seed: int) -> dict:
     return {"hist_acc": hist, "rr_acc": rr}
 
 
+def _sign(lo, hi, side, bound=0.0):
+    """``Claim.holds`` of "the paired difference is above (``at_least``) / below (``at_most``) ``bound``"
+    from its 95% CI: the suite's one rule (:func:`simulations.stats.bound_verdict`, margin 0: the claims
+    are strict orderings), so a CI that straddles the bound is inconclusive (None), not a failure."""
+    return holds_from(bound_verdict(bound, lo, hi, 0.0, side=side))
+
+
 def compute(ctx) -> ExperimentResult:
     check_choice("profile", ctx.profile, tuple(_PROFILES))
     trials, Cs, eps_p, eps_tot, eps_p_rr = _PROFILES[ctx.profile]
@@ -137,7 +144,7 @@ def compute(ctx) -> ExperimentResult:
         md, _, n, dl, dh = t_interval(d)
         claims.append(Claim(
             claim="histogram-query accuracy grows with ε_p (C = 50): ε_p = 1 beats ε_p = 0.01 (004 Figure 2)",
-            holds=bool(dl > 0), measured=md,
+            holds=_sign(dl, dh, "at_least"), measured=md,
             detail=f"accuracy {m0:.3f} at ε_p = 0.01 -> {m1:.3f} at ε_p = 1; paired difference 95% CI [{dl:+.3f}, {dh:+.3f}]"))
         small, large = Cs.index(10), Cs.index(100)
         ie = eps_p.index(1.0)
@@ -145,7 +152,7 @@ def compute(ctx) -> ExperimentResult:
         claims.append(Claim(
             claim="with a large ε_p, smaller clusters (C = 100) give a more accurate histogram query than C = 10 "
                   "(004 Appendix B: 'accuracy is higher with smaller clusters')",
-            holds=bool(dl > 0), measured=md,
+            holds=_sign(dl, dh, "at_least"), measured=md,
             detail=f"paired difference C=100 minus C=10 at ε_p = 1: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}]"))
         # at 004's own ε_p = 0.05 (at ε_p = 0.01 both C are near chance, 0.1, and the sign of their small
         # difference is not resolved by the trials: it flipped between seeds)
@@ -154,7 +161,7 @@ def compute(ctx) -> ExperimentResult:
         claims.append(Claim(
             claim="at a small ε_p (0.05, 004's value), small clusters (C = 100) are hurt more by the noise than "
                   "C = 10 (004 Appendix B: 'but at the same time sensitive to noise')",
-            holds=bool(dh < 0), measured=md,
+            holds=_sign(dl, dh, "at_most"), measured=md,
             detail=(f"paired difference C=100 minus C=10 at ε_p = 0.05: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over "
                     f"{n} trials (at ε_p = 0.01 both are near chance and the difference is not resolved)")))
         for ep in (0.05, 0.25):
@@ -165,16 +172,16 @@ def compute(ctx) -> ExperimentResult:
                     claim=f"at ε = {e:g}, RRWithPrior with cluster priors (ε_p = {ep:g}, C = 50) beats plain RR by at "
                           "least 1 accuracy point (004 Section 5.2: priors from public features help most at small ε"
                           + ("; ε_p = 0.05 is 004's value for BYOL/CIFAR-10)" if ep == 0.05 else ")"),
-                    holds=bool(dl > 0.01), measured=md,
+                    holds=_sign(dl, dh, "at_least", bound=0.01), measured=md,
                     detail=(f"paired accuracy difference {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over {n} trials "
-                            "(holds iff the CI lies above +0.01: at ε_p = 0.05, ε = 0.5 the mean gap is within "
+                            "(holds iff the CI lies above +0.01, fails iff it lies below, else inconclusive: at ε_p = 0.05, ε = 0.5 the mean gap is within "
                             "±0.02 of 0 and changes sign between seeds, so a bare 'CI above 0' could flip)")))
         i, j = eps_tot.index(4.0), 1 + eps_p_rr.index(0.25)
         md, _, n, dl, dh = t_interval(rr[:, i, j] - rr[:, i, 0])
         claims.append(Claim(
             claim="at ε = 4 cluster priors (ε_p = 0.25) underperform plain RR (004 Section 5.2: at ε = 8 the SSL priors "
                   "underperform the uniform prior)",
-            holds=bool(dh < 0), measured=md,
+            holds=_sign(dl, dh, "at_most"), measured=md,
             detail=f"paired accuracy difference (cluster prior - RR) {md:+.4f}, 95% CI [{dl:+.4f}, {dh:+.4f}]"))
 
     notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "",

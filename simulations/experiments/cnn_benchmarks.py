@@ -45,7 +45,7 @@ from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkip
 from simulations.experiments.cnn_published import published_for
 from simulations.plotting import band, color, figure
 from simulations.seeding import DATA, PRIVACY, stable_key, stream
-from simulations.stats import t_interval
+from simulations.stats import bound_verdict, holds_from, t_interval
 from simulations.torch_path import INSTALL_HINT, torch_available
 
 __all__ = ["CNNPoint", "DATA_GRIDS", "DIGITS_EPS", "METHODS", "cnn_trial", "image_datasets_in"]
@@ -158,10 +158,12 @@ def _diff_claim(acc, eps, e, hi: str, lo: str, paper: str) -> Claim:
     i = eps.index(e)
     d = acc[:, METHODS.index(hi), i] - acc[:, METHODS.index(lo), i]
     mean, _, n, a, b = t_interval(d)
+    verdict = bound_verdict(0.0, a, b, 0.0, side="at_least")  # the one rule; margin 0: a strict ordering
     return Claim(claim=f"{LABELS[hi]} is more accurate than {LABELS[lo]} on digits at ε = {e:g} ({paper})",
-                 holds=bool(a > 0), measured=mean,
-                 detail=f"accuracy difference {mean:+.4f}, 95% t-CI [{a:+.4f}, {b:+.4f}] over {n} seeds "
-                        f"(holds iff the CI lies above 0; below 0 means the opposite order is resolved)")
+                 holds=holds_from(verdict), measured=mean,
+                 detail=f"{verdict}: accuracy difference {mean:+.4f}, 95% t-CI [{a:+.4f}, {b:+.4f}] over {n} seeds "
+                        f"(holds iff the CI lies above 0, fails iff below 0: the opposite order is resolved; "
+                        f"inconclusive when it straddles 0)")
 
 
 def _digits_claims(acc, acc_np, eps) -> list[Claim]:

@@ -1,8 +1,19 @@
 """Slope fits and verdicts of the rate experiments: the fitted case, its claims and its report tables.
 
-A claim "the N-exponent is a" holds when ``a`` lies in the slope's bootstrap 95% CI widened by a stated
-margin (:func:`verdict`); 003's printed exponent, where it differs from the derived one, is reported
-as excluded when it lies outside the plain CI, with its distance in standard errors.
+Every verdict comes from the suite's one decision rule, :func:`simulations.stats.interval_verdict`,
+applied to the slope's bootstrap 95% CI with the profile's margin
+(:attr:`simulations.experiments.rates.Sizes.margin`, justified there):
+
+* "the N-exponent is a" (the derived exponent, or the three-term prediction) holds when the CI lies
+  inside ``a ± margin``, fails when the CI is disjoint from that band, and is inconclusive
+  otherwise (``Claim.holds`` None);
+* "003's printed exponent p is excluded" holds when the CI is disjoint from ``p ± margin``, fails
+  when the CI lies inside it, and is inconclusive otherwise.
+
+The same interval and the same margin decide accepting and excluding, so neither verdict is
+favoured (before issue 23 the first claim used the CI widened by the margin and the second the
+plain CI, which leaned both ways towards the expected verdict). The distance in standard errors of
+each exponent from the fit is reported next to the verdict.
 """
 
 from __future__ import annotations
@@ -14,9 +25,9 @@ import numpy as np
 from simulations.experiments.base import Claim
 from simulations.experiments.rates_terms import TERMS
 from simulations.seeding import EVAL, stream
-from simulations.stats import SlopeFit, fit_loglog_slope, t_interval
+from simulations.stats import EXCLUDED, HOLDS, SlopeFit, fit_loglog_slope, holds_from, interval_verdict, t_interval
 
-__all__ = ["CaseFit", "case_claims", "diagnose", "fit_case", "slope_table_markdown", "terms_table", "verdict"]
+__all__ = ["CaseFit", "case_claims", "diagnose", "fit_case", "slope_table_markdown", "terms_table"]
 
 
 def _ols(x, y) -> float:
@@ -26,6 +37,12 @@ def _ols(x, y) -> float:
 
 @dataclass(frozen=True, slots=True)
 class CaseFit:
+    """One fitted case of a rate experiment: per-N means with 95% t-intervals, the log-log slope with its
+    bootstrap 95% CI, the reference slope and (where it differs) 003's printed one, the diagnostics, and
+    the verdicts :attr:`verdict` / :attr:`printed_verdict` of the one rule with margin ``margin``.
+    Built by :func:`fit_case`; slopes are negative (``−exponent``).
+    """
+
     case: RateCase
     N: np.ndarray
     g: np.ndarray
@@ -40,7 +57,7 @@ class CaseFit:
     implied: float  # slope of −θ log g on log N
     upper_half: float  # OLS slope over the larger half of the grid
     trials: int
-    margin: float = 0.0  # equivalence margin of the verdict (Sizes.margin)
+    margin: float = 0.0  # equivalence margin of both verdicts (Sizes.margin)
     printed: float | None = None  # −(003's printed exponent) where it differs from the derived one
     terms: dict | None = None  # term -> per-point mean (count-level cases)
     predicted_terms: dict | None = None  # term -> per-point predicted value (reference "predicted")
@@ -51,13 +68,26 @@ class CaseFit:
         return (self.slope_high - self.slope_low) / (2.0 * 1.959964)
 
     @property
-    def inside(self) -> bool:
-        return verdict(self.theory, self.slope_low, self.slope_high, self.margin)
+    def verdict(self) -> str:
+        """The reference slope against the CI: ``interval_verdict(theory, CI, margin)``."""
+        return interval_verdict(self.theory, self.slope_low, self.slope_high, self.margin)
+
+    @property
+    def printed_verdict(self) -> str | None:
+        """003's printed slope against the same CI and margin (None where it equals the derived one)."""
+        return None if self.printed is None else interval_verdict(self.printed, self.slope_low, self.slope_high,
+                                                                   self.margin)
+
+    @property
+    def holds(self) -> bool | None:
+        """``Claim.holds`` of "the N-exponent is the reference": True / False / None (inconclusive)."""
+        return holds_from(self.verdict)
 
     @property
     def printed_excluded(self) -> bool | None:
-        """003's printed exponent outside the plain 95% CI (no margin: excluding is the claim)."""
-        return None if self.printed is None else not verdict(self.printed, self.slope_low, self.slope_high, 0.0)
+        """``Claim.holds`` of "003's printed exponent is excluded": True when the rule excludes it, False
+        when it confirms it, None when inconclusive or when there is no printed exponent to test."""
+        return None if self.printed is None else holds_from(self.printed_verdict, claim_is=EXCLUDED)
 
     def z(self, value: float) -> float:
         """``(slope − value)/se``: by how many standard errors ``value`` is away from the fitted slope."""
@@ -66,14 +96,6 @@ class CaseFit:
     @property
     def decades(self) -> float:
         return float(np.log10(self.N[-1] / self.N[0]))
-
-
-def verdict(value: float, ci_low: float, ci_high: float, margin: float) -> bool:
-    """True when ``value`` lies in ``[ci_low − margin, ci_high + margin]``: the data are consistent with
-    an exponent within ``margin`` of ``value``. A fixed margin keeps a verdict from flipping with the
-    seed when the true slope differs from ``value`` by less than the CI's own width (pre-asymptotic
-    curvature of a few thousandths that hundreds of trials would otherwise resolve)."""
-    return bool(ci_low - margin <= value <= ci_high + margin)
 
 
 def fit_case(case: RateCase, points, values, *, seed: int, key: str, margin: float = 0.0, terms=None,
@@ -111,14 +133,21 @@ def fit_case(case: RateCase, points, values, *, seed: int, key: str, margin: flo
 
 
 def slope_table_markdown(fits: list[CaseFit]) -> str:
-    lines = ["| case | reference slope | fitted slope [95% CI] | (fit − ref)/se | verdict (± margin) "
-             "| printed slope, (fit − printed)/se | implied by tuning | larger-half slope | N range (decades) |",
+    """The report's slope table: per case the fit, and the verdict of the reference slope and of 003's
+    printed one (holds / excluded / inconclusive, one rule and one margin for both)."""
+    lines = ["| case | reference slope | fitted slope [95% CI] | (fit − ref)/se | reference: verdict (± margin) "
+             "| printed slope, (fit − printed)/se: verdict | implied by tuning | larger-half slope "
+             "| N range (decades) |",
              "|---|---|---|---|---|---|---|---|---|"]
+
+    def show(v):
+        return v if v == HOLDS else f"**{v}**"
+
     for f in fits:
         ref = f"{f.theory:.3f}" + (" (3-term pred.)" if f.case.reference == "predicted" else "")
-        pr = "—" if f.printed is None else f"{f.printed:.3f}, {f.z(f.printed):+.1f}"
+        pr = "—" if f.printed is None else f"{f.printed:.3f}, {f.z(f.printed):+.1f}: {f.printed_verdict}"
         lines.append(f"| {f.case.label} | {ref} | {f.slope:.3f} [{f.slope_low:.3f}, {f.slope_high:.3f}] | "
-                     f"{f.z(f.theory):+.1f} | {'yes' if f.inside else '**no**'} (±{f.margin:g}) | {pr} | "
+                     f"{f.z(f.theory):+.1f} | {show(f.verdict)} (±{f.margin:g}) | {pr} | "
                      f"{f.implied:.3f} | {f.upper_half:.3f} | {int(f.N[0]):.3g}–{int(f.N[-1]):.3g} ({f.decades:.2f}) |")
     return "\n".join(lines)
 
@@ -142,7 +171,8 @@ def terms_table(fits: list[CaseFit]) -> dict:
 
 
 def diagnose(f: CaseFit) -> str:
-    """Why a fitted slope misses the reference, from the diagnostics (a sentence for the notes)."""
+    """Why a fitted slope does not confirm the reference (verdict excluded or inconclusive), from the
+    diagnostics (a sentence for the notes)."""
     why = []
     if f.case.reference == "predicted":
         why.append("the three-term prediction is an expansion (normal approximation of the counts, n_l ≈ N h^d); "
@@ -153,30 +183,39 @@ def diagnose(f: CaseFit) -> str:
     else:
         why.append(f"the slope over the larger half of the grid is {f.upper_half:.3f}: a pre-asymptotic drift "
                    "(few points per cell or neighbourhood at the small-N end)")
-    return (f"- {f.case.label}: fitted {f.slope:.3f} vs reference {f.theory:.3f} "
-            f"({f.z(f.theory):+.1f} se): " + "; ".join(why) + ".")
+    width = f.slope_high - f.slope_low
+    if f.verdict != EXCLUDED and width > 2 * f.margin:  # no CI this wide can lie inside the band
+        why.insert(0, f"the CI is {width:.3f} wide ({f.trials} trials per point), wider than the band "
+                      f"(2 × {f.margin:g}): more trials would decide")
+    elif f.verdict != EXCLUDED:
+        why.insert(0, f"the CI straddles an edge of the band ±{f.margin:g}")
+    return (f"- {f.case.label}: {f.verdict}, fitted {f.slope:.3f} [{f.slope_low:.3f}, {f.slope_high:.3f}] vs "
+            f"reference {f.theory:.3f} ({f.z(f.theory):+.1f} se): " + "; ".join(why) + ".")
 
 
 def case_claims(f: CaseFit) -> list[Claim]:
     """The claims of one fitted case: the slope against its reference, and 003's printed exponent
-    excluded where it differs from the derived one."""
+    excluded where it differs from the derived one; both decided by
+    :func:`~simulations.stats.interval_verdict` on the same CI with the same margin (``holds`` None:
+    inconclusive)."""
     c = f.case
     term = f" ({c.term} term)" if c.term else ""
     base = (f"bootstrap 95% CI [{f.slope_low:.3f}, {f.slope_high:.3f}], se {f.se:.4f}; N {int(f.N[0]):.3g}–"
             f"{int(f.N[-1]):.3g} ({f.decades:.2f} decades, {len(f.N)} points, {f.trials} trials each); "
-            f"verdict margin ±{f.margin:g}")
+            f"margin ±{f.margin:g}")
     if c.reference == "predicted":
         claim = (f"{c.label}: excess risk slope equals that of the theorem's own three-term expected risk "
                  f"(bias² + sampling + privacy), {f.theory:.3f} over this grid ({c.source()})")
     else:
         claim = f"{c.label}: excess risk ∝ N^{f.theory:.3f}{term} ({c.source()})"
-    out = [Claim(claim=claim, holds=f.inside, expected=f.theory, measured=f.slope,
-                 detail=f"{base}; (fit − reference)/se = {f.z(f.theory):+.1f}; slope implied by the tuning "
-                        f"{f.implied:.3f}; larger-half slope {f.upper_half:.3f}")]
+    out = [Claim(claim=claim, holds=f.holds, expected=f.theory, measured=f.slope,
+                 detail=f"{base}; reference {f.verdict} (holds: CI inside reference ± margin; excluded: CI "
+                        f"disjoint from it); (fit − reference)/se = {f.z(f.theory):+.1f}; slope implied by the "
+                        f"tuning {f.implied:.3f}; larger-half slope {f.upper_half:.3f}")]
     if f.printed is not None:
         out.append(Claim(
             claim=f"{c.label}: 003's printed exponent N^{f.printed:.3f} is excluded (derived {f.theory:.3f})",
-            holds=bool(f.printed_excluded), expected=f.printed, measured=f.slope,
-            detail=f"{base}; printed is {f.z(f.printed):+.1f} se from the fit (excluded when outside the plain CI), "
-                   f"derived {f.z(f.theory):+.1f} se"))
+            holds=f.printed_excluded, expected=f.printed, measured=f.slope,
+            detail=f"{base}; printed {f.printed_verdict} (excluded: CI disjoint from printed ± margin; holds: CI "
+                   f"inside it), {f.z(f.printed):+.1f} se from the fit; derived {f.verdict}, {f.z(f.theory):+.1f} se"))
     return out

@@ -48,7 +48,7 @@ from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.grid_knn import GridIndex
 from simulations.estimators.private_knn import METHODS, check_lp2st_options, predict, privatize
 from simulations.laws import CircleMixture
-from simulations.stats import t_interval
+from simulations.stats import bound_verdict, t_interval
 
 from ..plotting import band, color, figure
 from .base import Claim, ExperimentResult
@@ -190,7 +190,10 @@ def accuracy_claims(summary, K_grid, n_trials) -> list[Claim]:
             runner = max(others, key=lambda m: summary[(panel, K, m)][0])
             r = summary[(panel, K, runner)]
             paired = {m: summary[(panel, K, f"Vector-{m}")] for m in others}
-            best = all(d[1] > 0 for d in paired.values())
+            # the suite's one rule per paired CI (bound_verdict, margin 0): holds when every CI lies above 0,
+            # fails when one lies below 0 (another method is resolved better), else inconclusive (None)
+            per = [bound_verdict(0.0, d[1], d[2], 0.0, side="at_least") for d in paired.values()]
+            best = True if all(x == "holds" for x in per) else (False if "excluded" in per else None)
             disjoint = all(v[1] > summary[(panel, K, m)][2] for m in others)
             d = paired[runner]
             claims.append(Claim(f"panel ({panel}), K = {K}: Vector is the best method, the paired 95% CI of its accuracy "

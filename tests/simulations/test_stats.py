@@ -9,8 +9,12 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from simulations.engine import TrialResults
-from simulations.stats import fit_loglog_slope, summarize, t_interval
+from simulations.stats import (EXCLUDED, HOLDS, INCONCLUSIVE, bound_verdict, fit_loglog_slope, holds_from,
+                               interval_verdict, summarize, t_interval)
 
 
 # ------------------------------------------------------------------------------ t interval
@@ -152,3 +156,116 @@ def test_slope_accepts_ragged_trials_and_counts_invalid_replicates():
 def test_slope_invalid(N, values, kw, match):
     with pytest.raises(ValueError, match=match):
         fit_loglog_slope(N, values, rng=0, **kw)
+
+
+# ----------------------------------------------------------------- the one decision rule (issue 23)
+# Values on the grid k/8 are exact binary fractions: sums and differences below are exact, so the
+# properties hold with equality at the band edges too (no float rounding to hide a wrong <= / <).
+_GRID = st.integers(-40, 40).map(lambda k: k / 8)
+_MARGIN = st.integers(0, 16).map(lambda k: k / 8)
+_RULE = settings(max_examples=100, deadline=None, derandomize=True, database=None)
+_RANK = {EXCLUDED: 0, INCONCLUSIVE: 1, HOLDS: 2}
+
+
+def _ci(a, b):
+    return min(a, b), max(a, b)
+
+
+@_RULE
+@given(_GRID, _GRID, _GRID, _MARGIN)
+def test_interval_verdict_is_the_band_definition(value, a, b, margin):
+    """holds iff the CI lies inside [value − margin, value + margin]; excluded iff it is disjoint from it;
+    inconclusive otherwise (the three are exclusive and exhaustive)."""
+    lo, hi = _ci(a, b)
+    inside = value - margin <= lo and hi <= value + margin
+    disjoint = hi < value - margin or lo > value + margin
+    expected = HOLDS if inside else (EXCLUDED if disjoint else INCONCLUSIVE)
+    assert interval_verdict(value, lo, hi, margin) == expected
+
+
+@_RULE
+@given(_GRID, _GRID, _GRID, _MARGIN, _GRID)
+def test_interval_verdict_symmetries(value, a, b, margin, shift):
+    """The rule favours neither side: reflecting everything about 0, or shifting it, keeps the verdict."""
+    lo, hi = _ci(a, b)
+    v = interval_verdict(value, lo, hi, margin)
+    assert interval_verdict(-value, -hi, -lo, margin) == v
+    assert interval_verdict(value + shift, lo + shift, hi + shift, margin) == v
+
+
+@_RULE
+@given(_GRID, _GRID, _GRID, _MARGIN, _MARGIN)
+def test_interval_verdict_is_monotone_in_the_margin(value, a, b, m1, m2):
+    """A wider band never turns a verdict back: excluded -> inconclusive -> holds as the margin grows."""
+    lo, hi = _ci(a, b)
+    small, large = sorted((m1, m2))
+    assert _RANK[interval_verdict(value, lo, hi, small)] <= _RANK[interval_verdict(value, lo, hi, large)]
+
+
+@_RULE
+@given(_GRID, _GRID, _GRID, _GRID, _MARGIN)
+def test_two_values_farther_apart_than_two_margins_cannot_both_hold(v1, v2, a, b, margin):
+    """With the same CI and margin, a derived exponent holds and a printed one (more than 2 margins away) is
+    then excluded-or-inconclusive, never also holding: accepting one and excluding the other use one rule."""
+    lo, hi = _ci(a, b)
+    if abs(v1 - v2) > 2 * margin:
+        assert not (interval_verdict(v1, lo, hi, margin) == HOLDS == interval_verdict(v2, lo, hi, margin))
+    if interval_verdict(v1, lo, hi, margin) == HOLDS and abs(v1 - v2) > 2 * margin + (hi - lo):
+        assert interval_verdict(v2, lo, hi, margin) == EXCLUDED
+
+
+@_RULE
+@given(_GRID, _GRID, _GRID, _MARGIN)
+def test_bound_verdict_is_the_one_sided_band_definition(bound, a, b, margin):
+    lo, hi = _ci(a, b)
+    edge = bound + margin  # at_most: the band (-inf, bound + margin]
+    assert bound_verdict(bound, lo, hi, margin, side="at_most") == (
+        HOLDS if hi <= edge else (EXCLUDED if lo > edge else INCONCLUSIVE))
+    # at_least is at_most reflected about 0
+    assert bound_verdict(-bound, -hi, -lo, margin, side="at_least") == bound_verdict(bound, lo, hi, margin,
+                                                                                    side="at_most")
+    # a one-sided band is a two-sided one whose far edge lies beyond the interval (exact on this grid)
+    far = min(lo, edge) - 1.0
+    assert bound_verdict(bound, lo, hi, margin, side="at_most") == interval_verdict((far + edge) / 2, lo, hi,
+                                                                                   (edge - far) / 2)
+
+
+@pytest.mark.parametrize("verdict", [interval_verdict, lambda v, lo, hi, m: bound_verdict(v, lo, hi, m, side="at_most"),
+                                     lambda v, lo, hi, m: bound_verdict(v, lo, hi, m, side="at_least")],
+                         ids=["interval", "at_most", "at_least"])
+@pytest.mark.parametrize("lo, hi", [(np.nan, 0.1), (-0.1, np.nan), (np.nan, np.nan), (-np.inf, 0.0)])
+def test_verdict_without_an_interval_is_inconclusive(verdict, lo, hi):
+    assert verdict(0.0, lo, hi, 0.03) == INCONCLUSIVE
+
+
+@pytest.mark.parametrize("args, kw, match", [
+    ((np.nan, -1.0, 1.0, 0.1), {}, "value must be finite"),
+    ((np.inf, -1.0, 1.0, 0.1), {}, "value must be finite"),
+    (("0.5", -1.0, 1.0, 0.1), {}, "value must be a real number"),
+    ((0.0, -1.0, 1.0, -0.01), {}, "margin must be >= 0"),
+    ((0.0, -1.0, 1.0, np.inf), {}, "margin must be finite"),
+    ((0.0, 1.0, -1.0, 0.1), {}, r"ci_low must be <= ci_high, got ci_low=1.0, ci_high=-1.0"),
+])
+def test_interval_verdict_guards_name_the_argument(args, kw, match):
+    with pytest.raises(ValueError, match=match):
+        interval_verdict(*args, **kw)
+
+
+@pytest.mark.parametrize("args, kw, match", [
+    ((np.nan, -1.0, 1.0, 0.1), {"side": "at_most"}, "bound must be finite"),
+    ((0.0, -1.0, 1.0, -1.0), {"side": "at_most"}, "margin must be >= 0"),
+    ((0.0, 1.0, -1.0, 0.1), {"side": "at_least"}, "ci_low must be <= ci_high"),
+    ((0.0, -1.0, 1.0, 0.1), {"side": "below"}, "side must be one of .*got side='below'"),
+])
+def test_bound_verdict_guards_name_the_argument(args, kw, match):
+    with pytest.raises(ValueError, match=match):
+        bound_verdict(*args, **kw)
+
+
+def test_holds_from_maps_verdicts_to_claim_holds():
+    assert [holds_from(v) for v in (HOLDS, EXCLUDED, INCONCLUSIVE)] == [True, False, None]
+    assert [holds_from(v, claim_is=EXCLUDED) for v in (HOLDS, EXCLUDED, INCONCLUSIVE)] == [False, True, None]
+    with pytest.raises(ValueError, match="verdict must be one of .*got verdict='fails'"):
+        holds_from("fails")
+    with pytest.raises(ValueError, match="claim_is must be 'holds' or 'excluded', got claim_is='inconclusive'"):
+        holds_from(HOLDS, claim_is=INCONCLUSIVE)

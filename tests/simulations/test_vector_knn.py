@@ -194,7 +194,9 @@ def test_smoke_run_writes_accuracy_csv(name, smoke_run):
 
 def test_best_method_claim_uses_paired_intervals():
     """'Vector best' holds iff every paired CI (Vector − other) lies above 0, whatever the overlap of the
-    per-method intervals (common random numbers make the paired interval the right one)."""
+    per-method intervals (common random numbers make the paired interval the right one); a paired CI that
+    straddles 0 makes it inconclusive (None), one below 0 makes it fail (the one rule of
+    simulations.stats.bound_verdict)."""
     K_grid = (2, 50)
     summary = {}
     for panel in va.PANELS:
@@ -206,5 +208,8 @@ def test_best_method_claim_uses_paired_intervals():
     summary[("b", 50, "Vector-ALIBI")] = (0.01, -0.001, 0.021)  # straddles 0 in panel (b)
     claims = {c.claim: c for c in va.accuracy_claims(summary, K_grid, 30)}
     best = [c for t, c in claims.items() if "Vector is the best" in t]
-    assert [c.holds for c in best] == [True, False]
+    assert [c.holds for c in best] == [True, None]
     assert "NOT disjoint" in best[0].detail and best[0].measured == pytest.approx(0.01)
+    summary[("b", 50, "Vector-ALIBI")] = (-0.01, -0.021, -0.001)  # ALIBI resolved better in panel (b)
+    best = [c for c in va.accuracy_claims(summary, K_grid, 30) if "Vector is the best" in c.claim]
+    assert [c.holds for c in best] == [True, False]
