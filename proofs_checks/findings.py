@@ -16,7 +16,7 @@ sympy, closed forms); the experiments ``pcl2_partition_conditions`` and ``stabil
 measure two of them.
 
 References: 003 Table 1, Theorems 7-12 and their proofs; 000 eq. (33); 004 eq. (7), (17); 001 Algorithm 2,
-Theorem 2.4, proof of Theorem 3.2 and eq. (1), Lemma A.8.
+Theorem 2.4, proof of Theorem 3.2 and eq. (1), Lemma A.8, Theorem 1.7; 004 Algorithm 3.
 """
 
 from __future__ import annotations
@@ -79,6 +79,24 @@ TEXT_FINDINGS = (
      "evidence": "tests/proofs_checks/test_findings.py::test_001_thm24_constant_grows_with_epsilon (mpmath "
                  "quadrature of E|ĉ − 1|); experiment stability_histogram_accuracy (exact constant over ε, δ)",
      "severity": "domain", "topic": "001 thm2.4 epsilon range"},
+    {"source": "001 Theorem 1.7 (hypothesis on δ) and eq. (5)",
+     "printed": "PCDE is (ε, δ)-DP and L1-consistent for any δ(n) = ω(2^−√n)",
+     "derived": "the proof's privacy term T^d ln(1/δ)/(ε√n) in eq. (5) vanishes only if ln(1/δ) = o(√n): at "
+                "δ = 2^(−√n/2), which is ω(2^−√n), Algorithm 3's threshold (2/ε) ln(2/δ) + 1 exceeds "
+                "(ln 2/ε)√n, more than the expected count √n f(x) of every cube of side n^(−1/2) wherever "
+                "f < ln 2/ε: nothing is released and the TV stays ½ (standard normal, ε = 1: at every n); "
+                "the condition should read δ(n) = 2^(−o(√n))",
+     "evidence": "tests/proofs_checks/test_findings.py::test_001_thm17_delta_condition_too_weak (exact threshold "
+                 "vs the largest expected cube count); experiment delta_decaying (measured TV ½ up to n = 3.2e6)",
+     "severity": "domain", "topic": "001 thm1.7 delta condition"},
+    {"source": "004 Algorithm 3 (LP-MST), step 3(b)i",
+     "printed": "Let p = (p1, ..., pK) be the probabilities predicted by M(t) on x_i",
+     "derived": "M(t−1): M(t) is trained in step 3(c), after the labels of stage t are randomized (and stage 1 "
+                "must use the trivial M(0) of step 2); the text above the algorithm says 'we use the most "
+                "recent model M(t−1) to assign the probabilities'",
+     "evidence": "tests/proofs_checks/test_findings.py::test_004_alg3_stage1_prior_is_m0 (with M(0)'s uniform "
+                 "prior RRWithPrior is exactly randomized response, so LP-1ST = RR as 004 states)",
+     "severity": "typo", "topic": "004 alg3 model index"},
 )
 
 

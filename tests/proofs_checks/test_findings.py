@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
 import sympy as sp
 
@@ -237,3 +238,28 @@ def test_001_thm24_constant_grows_with_epsilon():
         E = mpmath.quad(f, [-mpmath.inf, 0, T - 1]) + mpmath.quad(lambda w: abs(w) * f(w), [T - 1, mpmath.inf])
         ratio = eps * E / min(mpmath.log(1 / delta), 1)
         assert ratio >= eps * (1 - delta / 4) and ratio <= eps * (1 + delta * (T + b) / 4)
+
+
+def test_001_thm17_delta_condition_too_weak():
+    """At δ = 2^(−√n/2) (allowed by Theorem 1.7) Algorithm 1's threshold exceeds the expected count
+    √n·f_max of every cube of side n^(−1/2) for the standard normal (f_max = 1/√(2π) < ln 2), ε = 1."""
+    from simulations.mechanisms.histograms import StabilityHistogram
+
+    f_max = 1 / math.sqrt(2 * math.pi)
+    for n in (10 ** 2, 10 ** 4, 10 ** 6):  # 2^(-√n/2) underflows past n ≈ 4·10^6
+        delta = 2.0 ** (-math.sqrt(n) / 2)
+        threshold = StabilityHistogram(epsilon=1.0, delta=delta).threshold
+        assert threshold == pytest.approx(2 * math.log(2 / delta) + 1, rel=1e-12)
+        assert threshold > math.log(2) * math.sqrt(n) > f_max * math.sqrt(n)
+
+
+def test_004_alg3_stage1_prior_is_m0():
+    """Stage 1 can only use the trivial M(0) (uniform): RRWithPrior on the uniform prior is exactly RR,
+    which is 004's 'LP-1ST is equivalent to vanilla RR' — with the printed M(1) stage 1 would need a model
+    trained on its own randomized labels."""
+    from simulations.mechanisms import RandomizedResponse, RRWithPrior
+
+    for K, eps in ((2, 0.5), (10, 1.0), (10, 4.0)):
+        uniform = np.full(K, 1.0 / K)
+        np.testing.assert_allclose(RRWithPrior(K, eps).channel_matrix(uniform),
+                                   RandomizedResponse(K, eps).channel_matrix(), rtol=1e-12, atol=0)
