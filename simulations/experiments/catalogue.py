@@ -68,6 +68,18 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="003 Theorems 2, 4, 8, 12 as upper bounds: worst excess risk over laws not tied to the "
                    "estimator's h decays at least at the Table 1 rate",
         compute=_ref("rates_upper", "compute"), plot=_ref("rates_upper", "plot"), order=27),
+    Experiment(
+        name="rates_data_driven",
+        reproduces="003 Table 1 with h chosen from data: privatized hold-out selection (local: debiased hold-out "
+                   "risk; central: exponential-mechanism selection, ε = ε_fit + ε_select) for Theorems 2, 4, 6, 8 on "
+                   "fixed smooth laws, slopes vs the pinned-h and oracle-h slopes",
+        compute=_ref("rates_data_driven", "compute"), plot=_ref("rates_data_driven", "plot"), order=28),
+    Experiment(
+        name="rates_k_gamma",
+        reproduces="003 Theorems 2 and 4 beyond K = 2, γ = 1: N-exponents β(γ+1)/(2β+d) (local, eq. (14)) and "
+                   "β(γ+1)/(β+d) (central privacy term, eq. (18)) at γ ∈ {0.5, 1, 2}; growth of the risk in K at "
+                   "fixed N against the (ln K) factor of eqs. (14)/(18); Assumption 1(b) of a K-class construction",
+        compute=_ref("rates_k_gamma", "compute"), plot=_ref("rates_k_gamma", "plot"), order=29),
     # 000 Figures 2-4: the text is vector_approx.figure_reproduces(fig), i.e. (ε, k) = vector_approx.FIGURES[fig]
     # (a test keeps them equal).
     Experiment(
@@ -110,6 +122,32 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="001 Appendix A (Theorems A.6, A.12, A.13, A.15): PCL2 (Algorithm 4) on S² and PCL2b "
                    "(Algorithm 5) on R², universally consistent on doubling metric spaces; plus pure-DP PCL2 on R²",
         compute=_ref("metric_consistency", "compute"), plot=_ref("metric_consistency", "plot"), order=63),
+    Experiment(
+        name="stability_histogram_accuracy",
+        reproduces="001 Theorem 2.4 (accuracy of the stability-based histogram, Algorithm 1): exact E|ĉ − c| "
+                   "vs the sampler over counts, ε and δ; ĉ = 0 on zero counts; the constant hidden in "
+                   "O((1/ε) min{log(1/δ), c}) (→ 2 as δ → 0, unbounded for ε > 1)",
+        compute=_ref("stability_accuracy", "compute"), plot=_ref("stability_accuracy", "plot"), order=64),
+    Experiment(
+        name="remark18_classifier",
+        reproduces="001 Remark 1.8: the (ε, δ)-DP universally consistent classifier on unbounded R^d obtained from "
+                   "Theorem 1.7's density estimator (PCDE plug-in on the joint (x, y) cells), beside PCL2b and the "
+                   "non-private rule on the same laws; exact excess risk vs n at δ = n^-2",
+        compute=_ref("remark18", "compute"), plot=_ref("remark18", "plot"), order=64),
+    Experiment(
+        name="delta_decaying",
+        reproduces="001 Section 4 (δ ≪ 1/n): PCDE and PCL2b with δ = n^(−a), a ∈ {1.5, 2}, beside fixed δ: still "
+                   "consistent (Theorem 1.7, Remark 1.8, Theorem A.13), release threshold (2/ε)ln(2/δ)+1 of "
+                   "Algorithm 1 growing like log n and the release onset moving with it; Theorem 1.7's δ(n) = ω(2^-√n) "
+                   "tried at δ = 2^(-√n/2)",
+        compute=_ref("delta_decay", "compute"), plot=_ref("delta_decay", "plot"), order=64),
+    Experiment(
+        name="semi_supervised_learning",
+        reproduces="001 Section 4.1, Theorem 4.11: private consistent semi-supervised learning (PCDE synthetic "
+                   "unlabeled sample + the semi-private exponential-mechanism learner of Theorem 4.10, thresholds and "
+                   "intervals on R): labeled size m(α) ∝ 1/(εα), the same for every law, unlabeled size law-dependent; "
+                   "contrast with thresholds_contrast (001 Section 1)",
+        compute=_ref("semi_supervised", "compute"), plot=_ref("semi_supervised", "plot"), order=64),
     Experiment(
         name="lp_mst_digits",
         reproduces="004 Section 5.1 / Figure 1(a) on real data (scikit-learn digits): RR vs LP-2ST vs LP-3ST vs "

@@ -19,8 +19,10 @@ import numpy as np
 import pytest
 
 from simulations import estimators, laws, mechanisms
-from simulations.estimators import pcde, pcl, pcl2
-from simulations.laws import consistency, densities
+from simulations.estimators import cssl, pcde, pcl, pcl2
+from simulations.estimators.pcde_classifier import PCDEClassifier
+from simulations.laws import consistency, densities, smooth
+from simulations.laws.mixtures import LocationMixture
 from simulations.metric_spaces import SpherePacking, fibonacci_sphere
 
 FIELD = laws.BumpField(d=2, g=2, beta=1.0, signs=np.ones(4))
@@ -50,6 +52,12 @@ SAMPLERS = {
     "RoughEta": lambda rng: consistency.RoughEta(d=1, fine=8).sample(3, rng),
     "ConcentratedThreshold": lambda rng: consistency.ConcentratedThreshold(threshold=0.3, spread=0.1).sample(3, rng),
     "ProductDensity": lambda rng: densities.ProductDensity(d=2).sample(3, rng),
+    "SineClassification": lambda rng: smooth.SineClassification(d=2).sample(3, rng),
+    "SignLabelRegression": lambda rng: smooth.SignLabelRegression(laws.AdditiveRegression(
+        d=1, beta=0.5, noise=laws.UniformNoise(sigma=0.0), amplitude=0.25)).sample(3, rng),
+    "LocationMixture": lambda rng: LocationMixture(kind="cauchy", means=[[0.0], [1.5]], prior1=0.4).sample(3, rng),
+    "MulticlassBumps": lambda rng: importlib.import_module("simulations.laws.multiclass").MulticlassBumps(
+        d=1, g=2, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([2, -1])).sample(3, rng),
 }
 
 
@@ -105,6 +113,21 @@ _YB = (np.arange(40) % 2).astype(np.int64)
 _YR = np.sin(np.arange(40.0)) * 0.9
 _S2 = fibonacci_sphere(40)
 
+class _WithSample:
+    """``fit(X, y, rng)`` for the learners of 001 Section 4.1, whose fit also takes the public / unlabeled
+    sample as a keyword (``fit(X, y, rng, X_public=...)``)."""
+
+    def __init__(self, est, **sample):
+        self.est, self.sample = est, sample
+
+    def fit(self, X, y, rng):
+        self.est.fit(X, y, rng, **self.sample)
+        return self
+
+    def predict(self, X):
+        return self.est.predict(X)
+
+
 # name -> (unfitted estimator factory, X, good labels, bad labels); regression rejects NaN labels
 ESTIMATORS = {
     "BinMajorityClassifier": (lambda: estimators.BinMajorityClassifier(num_classes=3, h=0.25), _X1, _Y3, _Y3 + 1),
@@ -120,6 +143,10 @@ ESTIMATORS = {
     "PCL": (lambda: pcl.PCL(epsilon=1.0), _X1, _YB, _YB + 1),
     "PCL2": (lambda: pcl2.PCL2(space=SpherePacking(0.8), epsilon=1.0), _S2, _YB, _YB + 1),
     "PCL2b": (lambda: pcl2.PCL2b(space=SpherePacking(0.8), epsilon=1.0), _S2, _YB, _YB + 1),
+    "PCDEClassifier": (lambda: PCDEClassifier(epsilon=5.0, delta=0.5, side=0.5), _X1, _YB, _YB + 1),  # τ = 1.55
+    "SemiPrivateLearner": (lambda: _WithSample(cssl.SemiPrivateLearner(epsilon=1.0), X_public=_X1[::4]), _X1, _YB,
+                           _YB + 1),
+    "PrivateCSSL": (lambda: _WithSample(cssl.PrivateCSSL(epsilon=1.0, delta=0.1), X_unlabeled=_X1), _X1, _YB, _YB + 1),
 }
 
 
