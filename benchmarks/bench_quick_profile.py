@@ -24,6 +24,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 import paper_repro  # noqa: E402
+from simulations.experiments.runner import claim_counts  # noqa: E402
 
 
 def main(argv=None) -> int:
@@ -46,11 +47,12 @@ def main(argv=None) -> int:
     for f in sorted(out.glob("*/results.json")):
         r = json.loads(f.read_text())
         prov = r.get("provenance") or {}
+        hold, inconclusive, fail = claim_counts(r["claims"])
         rows.append((r["name"], prov.get("wall_s", r["runtime_s"]), prov.get("cpu_s", float("nan")),
-                     f"{sum(c['holds'] for c in r['claims'])}/{len(r['claims'])}"))
+                     f"{hold}/{inconclusive}/{fail}"))
     rows.sort(key=lambda row: -row[1])
     total = sum(row[1] for row in rows)
-    print(f"\n{'experiment':32s} {'wall s':>8s} {'CPU s':>8s} {'share':>6s}  claims")
+    print(f"\n{'experiment':32s} {'wall s':>8s} {'CPU s':>8s} {'share':>6s}  claims hold/inconclusive/fail")
     for name, w, c, claims in rows:
         print(f"{name:32s} {w:8.1f} {c:8.1f} {100 * w / total:5.1f}%  {claims}")
     print(f"{'sum of experiments':32s} {total:8.1f} {sum(r[2] for r in rows):8.1f}")
