@@ -58,7 +58,7 @@ from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.estimators.count_level import fit_count_level
-from simulations.experiments.rates import RatePoint, construction, estimator, excess_risk, rate_trial
+from simulations.experiments.rates import AlgorithmFacts, RatePoint, construction, estimator, excess_risk, rate_trial
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import bound_verdict, fit_loglog_slope, interval_verdict, t_interval
@@ -95,7 +95,7 @@ PROFILES = {
 
 
 @dataclass(frozen=True, slots=True)
-class BoundCase:
+class BoundCase(AlgorithmFacts):
     """One theorem: its lower bound (``limits.lower_bounds``), the matching estimator and the family's range.
 
     theorem : 1, 3, 5, 7, 9 or 11 (003).
@@ -124,16 +124,8 @@ class BoundCase:
         return max(2, int(round(self.trials_weight * (prof.trials_knn if self.knn else prof.trials_counts))))
 
     @property
-    def task(self) -> str:
-        return limits.ALGORITHMS[self.algorithm].task
-
-    @property
-    def privacy(self) -> str:
-        return limits.ALGORITHMS[self.algorithm].privacy
-
-    @property
     def knn(self) -> bool:
-        return limits.ALGORITHMS[self.algorithm].neighbourhood == "knn"
+        return self.kind == "knn"
 
     @property
     def label(self) -> str:

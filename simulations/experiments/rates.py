@@ -75,7 +75,7 @@ from simulations.laws import BoundaryClassification, BumpClassification, BumpReg
 from simulations.plotting import band, color, figure
 from simulations.stats import summarize
 
-__all__ = ["PROFILE_SIZES", "CaseFit", "diagnose", "fit_case", "RateCase", "RatePoint", "Sizes", "compute_rate_study",
+__all__ = ["PROFILE_SIZES", "AlgorithmFacts", "CaseFit", "diagnose", "fit_case", "RateCase", "RatePoint", "Sizes", "compute_rate_study",
            "grid_for_case", "n_for_scale", "plot_rate_study", "rate_trial", "rate_trial_point_level", "run_rate_grids",
            "slope_table_markdown"]
 
@@ -262,8 +262,27 @@ def rate_trial_point_level(pt: RatePoint, trial: int, root_seed: int) -> dict:
 
 
 # ------------------------------------------------------------------------------------ the grid
+class AlgorithmFacts:
+    """``task``, ``privacy`` and ``kind`` (bins / kNN) of ``self.algorithm``, read off
+    :data:`limits.ALGORITHMS` in one place for every case type of the rate experiments."""
+
+    __slots__ = ()
+
+    @property
+    def task(self) -> str:
+        return limits.ALGORITHMS[self.algorithm].task
+
+    @property
+    def privacy(self) -> str:
+        return limits.ALGORITHMS[self.algorithm].privacy
+
+    @property
+    def kind(self) -> str:
+        return limits.ALGORITHMS[self.algorithm].neighbourhood
+
+
 @dataclass(frozen=True, slots=True)
-class RateCase:
+class RateCase(AlgorithmFacts):
     """One curve of a rate experiment: an algorithm on its construction at fixed (d, β, γ/p, ε).
 
     n_start : smallest N of the quick/paper grids (times ``Sizes.start_factor``).
@@ -293,17 +312,6 @@ class RateCase:
     reference: str = "rate"
     decades: float | None = None
 
-    @property
-    def task(self) -> str:
-        return limits.ALGORITHMS[self.algorithm].task
-
-    @property
-    def privacy(self) -> str:
-        return limits.ALGORITHMS[self.algorithm].privacy
-
-    @property
-    def kind(self) -> str:
-        return limits.ALGORITHMS[self.algorithm].neighbourhood
 
     @property
     def label(self) -> str:

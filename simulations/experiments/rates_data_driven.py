@@ -59,7 +59,7 @@ from simulations.estimators.private_selection import (ZERO_ONE_SENSITIVITY, Sele
                                                       clipped_squared_loss_sensitivity, debiased_squared_risk,
                                                       debiased_zero_one_risk, exponential_selection)
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates import RateCase, n_for_scale
+from simulations.experiments.rates import AlgorithmFacts, RateCase, n_for_scale
 from simulations.laws.base import cell_volume
 from simulations.laws.benchmarks import AdditiveRegression, UniformNoise
 from simulations.laws.smooth import SignLabelRegression, SineClassification
@@ -101,7 +101,7 @@ LOCAL_RATIO_BOUND = 2.0
 
 
 @dataclass(frozen=True, slots=True)
-class DataDrivenCase:
+class DataDrivenCase(AlgorithmFacts):
     """One task: the theorem's algorithm, its law, its grids per profile.
 
     algorithm : key of :data:`limits.ALGORITHMS`.
@@ -137,18 +137,6 @@ class DataDrivenCase:
     fine: dict | None = None
     gamma: float | None = None
     term: str | None = None
-
-    @property
-    def task(self) -> str:
-        return limits.ALGORITHMS[self.algorithm].task
-
-    @property
-    def privacy(self) -> str:
-        return limits.ALGORITHMS[self.algorithm].privacy
-
-    @property
-    def kind(self) -> str:
-        return limits.ALGORITHMS[self.algorithm].neighbourhood
 
     def exponent(self, variant: str = "derived") -> float:
         return limits.rate_exponent(self.task, self.privacy, beta=self.beta, d=self.d, gamma=self.gamma,
