@@ -4,12 +4,13 @@ Label DP (003 Definition 1, 004 Definition 1): neighbouring inputs differ in one
 (replace-one), never by adding or removing a point. For a finite local randomizer with channel
 P[y, z] = P(output z | label y) the exact privacy loss is max_{y, y', z} ln(P[y, z] / P[y', z]).
 
-Mechanism families register their exact checker with :func:`register_checker`. Anything else is
-read by :func:`mechanism_kind`: an array-like channel or an object with a parameter-free
-``channel_matrix()`` is enumerated (:func:`check_channel`); a callable ``prior -> channel`` or an
-object with ``channel_matrix(prior)`` is enumerated for every prior of a stated set
-(:func:`check_prior_channel`); a black-box sampler ``(labels, rng) -> outputs`` is audited
-statistically (:func:`proofs_checks.audit.audit_label_sampler`, ``exact=False``).
+What :func:`check_label_dp` is handed is never guessed: a mechanism catalogued in
+:mod:`proofs_checks.catalogue` (its record's independent verifier), an array-like channel
+(:func:`check_channel`), or anything else with an explicit ``kind=``: ``"channel"`` (an object with
+a parameter-free ``channel_matrix()``), ``"prior_channel"`` (a callable ``prior -> channel`` or an
+object with ``channel_matrix(prior)``, enumerated for every prior of a stated set,
+:func:`check_prior_channel`), ``"sampler"`` (a black-box ``(labels, rng) -> outputs``, audited
+statistically by :func:`proofs_checks.audit.audit_label_sampler`, ``exact=False``).
 
 A channel must be a mechanism: rows are probability vectors (:func:`as_channel`, tolerance
 :func:`row_sum_tolerance`); sub-stochastic event matrices have their own entry points
@@ -32,10 +33,10 @@ from limits.validation import check_int, check_probability, check_real
 from .audit import audit_label_sampler
 from .result import DPCheckResult
 
-__all__ = ["MAX_ENUMERATION", "MECHANISM_KINDS", "ROW_SUM_ATOL", "TOL", "DPCheckResult", "as_channel", "as_subchannel", "audit_priors",
+__all__ = ["HOW_TO_PASS", "MAX_ENUMERATION", "MECHANISM_KINDS", "ROW_SUM_ATOL", "TOL", "DPCheckResult", "as_channel", "as_subchannel", "audit_priors",
            "check_channel", "check_label_dp", "check_log_channel", "check_prior_channel", "checker_keywords",
            "event_privacy_loss_witness", "is_tight", "log_privacy_loss_witness", "max_event_privacy_loss",
-           "max_privacy_loss", "mechanism_kind", "privacy_loss_witness", "register_checker", "reject_unknown_keywords",
+           "max_privacy_loss", "mechanism_kind", "privacy_loss_witness", "reject_unknown_keywords",
            "row_sum_tolerance", "within"]
 
 # Relative slack when comparing an exactly computed loss with the claimed epsilon (float rounding
@@ -164,17 +165,26 @@ def max_privacy_loss(channel, **kwargs) -> float:
     """Exact worst-case privacy loss max_{y, y', z} ln(P[y, z] / P[y', z]).
 
     ``channel`` is a channel matrix (any array-like, rows summing to 1), or anything
-    :func:`check_label_dp` checks exactly (a suite mechanism, a callable ``prior -> channel``, an
-    object with ``channel_matrix(prior)``: the worst loss over the priors, ``kwargs`` as there). A
-    black-box sampler has no exact loss: ``ValueError`` (use :func:`check_label_dp` for its audit).
+    :func:`check_label_dp` checks exactly: a catalogued mechanism, or an object / callable with
+    ``kind="channel"`` or ``kind="prior_channel"`` (the worst loss over the priors, ``kwargs`` as
+    there). A black-box sampler has no exact loss: ``ValueError`` (use :func:`check_label_dp` for its
+    audit).
+
+    Examples
+    --------
+    >>> round(max_privacy_loss([[0.75, 0.25], [0.25, 0.75]]), 12) == round(float(np.log(3)), 12)
+    True
     """
     if _is_array_like(channel):
         reject_unknown_keywords(kwargs, (), "a channel array")
         return privacy_loss_witness(channel)[0]
+    if kwargs.get("kind") == "sampler":
+        raise ValueError("mechanism is a black-box sampler: it has no exact privacy loss; "
+                         "check_label_dp(sampler, epsilon, kind='sampler', ...) runs the statistical audit")
     res = check_label_dp(channel, 0.0, **kwargs)
     if not res.exact:
         raise ValueError("mechanism is a black-box sampler: it has no exact privacy loss; "
-                         "check_label_dp(sampler, epsilon, ...) runs the statistical audit")
+                         "check_label_dp(sampler, epsilon, kind='sampler', ...) runs the statistical audit")
     return res.epsilon_actual
 
 
@@ -193,17 +203,9 @@ def max_event_privacy_loss(subchannel) -> float:
     return event_privacy_loss_witness(subchannel)[0]
 
 
+# The catalogue's verifiers by mechanism class, filled when :mod:`proofs_checks.mechanisms` is imported
+# (read by :mod:`proofs_checks.privacy_profile`); :func:`check_label_dp` reads the records themselves.
 _CHECKERS: dict[type, Callable[..., DPCheckResult]] = {}
-
-
-def register_checker(cls: type):
-    """Decorator: ``@register_checker(SomeMechanism)`` on ``fn(mechanism, epsilon, delta, **kw)``."""
-
-    def deco(fn):
-        _CHECKERS[cls] = fn
-        return fn
-
-    return deco
 
 
 def within(actual: float, claimed: float) -> bool:
@@ -264,7 +266,7 @@ def check_log_channel(log_channel, epsilon: float, *, method: str) -> DPCheckRes
 
 
 def checker_keywords(fn) -> tuple[str, ...] | None:
-    """The keyword arguments a registered checker accepts (None if it takes ``**kwargs``)."""
+    """The keyword arguments a verifier ``fn(mechanism, epsilon, delta, **kw)`` accepts (None if it takes ``**kwargs``)."""
     params = list(inspect.signature(fn).parameters.values())[3:]
     if any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params):
         return None
@@ -301,7 +303,9 @@ MECHANISM_KINDS = ("channel", "prior_channel", "sampler")
 
 
 def mechanism_kind(mechanism, kind: str | None = None) -> str:
-    """How :func:`check_label_dp` reads an unregistered ``mechanism``.
+    """How an uncatalogued ``mechanism`` reads, guessed from its signature (used by
+    :func:`proofs_checks.privacy_profile.privacy_profile` and :func:`proofs_checks.utility_gap`;
+    :func:`check_label_dp` does not guess: it needs ``kind=`` for these).
 
     * ``"channel"``: an array-like (K, M) channel, or an object with a parameter-free ``channel_matrix()``;
     * ``"prior_channel"``: a callable ``prior -> channel`` (one required argument) or an object whose
@@ -463,55 +467,112 @@ def check_prior_channel(channel_of, epsilon: float, *, num_classes: int | None =
                          method="exact enumeration of the channel for every prior", witness=wit, explanation=expl)
 
 
-def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, **kwargs) -> DPCheckResult:
+#: What check_label_dp says when it cannot tell how to read a mechanism.
+HOW_TO_PASS = ("check_label_dp takes a mechanism catalogued in proofs_checks.catalogue (a class of "
+               "simulations.mechanisms or a subclass), a channel array P[y, z] = P(output z | label y), or an "
+               "explicit kind=: kind='channel' (an object with channel_matrix()), kind='prior_channel' (a callable "
+               "prior -> channel, or an object with channel_matrix(prior)), kind='sampler' (a callable "
+               "(labels, rng) -> integer outputs, audited statistically)")
+
+
+def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, *, kind: str | None = None,
+                   **kwargs) -> DPCheckResult:
     """Check that ``mechanism`` satisfies (epsilon, delta)-label DP: exactly, or statistically for a sampler.
 
-    ``mechanism`` may be
+    Parameters
+    ----------
+    mechanism : catalogued mechanism, array_like channel, or (with ``kind=``) an object / callable
+        * a mechanism catalogued in :mod:`proofs_checks.catalogue` (a class exported by
+          :mod:`simulations.mechanisms`, or a subclass such as a planted bug): its record's
+          independent verifier (keywords: the record's checker arguments, e.g. ``prior=`` /
+          ``priors=`` for RRTopK and RRWithPrior, ``bin_size=`` for the exponential mechanism);
+        * a channel: any array-like (K, M) of P(output | label): exact enumeration (keyword
+          ``num_classes=`` checks the number of rows).
+    epsilon : float >= 0
+    delta : float in [0, 1]
+    kind : {"channel", "prior_channel", "sampler"}, optional
+        Required for anything else; it is never guessed:
 
-    * a suite mechanism: its registered exact checker (the first registered class in its MRO);
-      keyword arguments go to it (``prior=`` / ``priors=`` for RRTopK and RRWithPrior,
-      ``dataset_size=`` for central mechanisms, ...);
-    * a channel: any array-like (K, M) of P(output | label), or an object with a parameter-free
-      ``channel_matrix()``: exact enumeration (keyword ``num_classes=`` checks the number of rows);
-    * a prior-dependent randomizer: a callable ``prior -> channel`` or an object with
-      ``channel_matrix(prior)``: :func:`check_prior_channel` over ``prior=``/``priors=`` or drawn priors
-      (keywords ``num_classes``, ``prior``, ``priors``, ``rng``, ``draws``, ``max_entries``), the worst
-      prior reported; an enumeration above ``max_entries`` (default 10^9 channel entries; e.g.
-      ``num_classes=10**7``) is refused up front with a ``ValueError`` stating its size;
-    * a black-box sampler ``(labels, rng) -> outputs`` with integer outputs in [0, num_outputs):
-      :func:`proofs_checks.audit.audit_label_sampler` (keywords ``num_classes``, ``num_outputs``,
-      ``n``, ``power``, ``alternative_epsilon``, ``confidence``, ``rng``, ``max_draws``); the result has
-      ``exact=False`` (a lower confidence bound, not a proof).
+        * ``"channel"``: an object with a parameter-free ``channel_matrix()`` (or an array);
+        * ``"prior_channel"``: a callable ``prior -> channel`` or an object with
+          ``channel_matrix(prior)``: :func:`check_prior_channel` over ``prior=``/``priors=`` or drawn
+          priors (keywords ``num_classes``, ``prior``, ``priors``, ``rng``, ``draws``,
+          ``max_entries``), the worst prior reported; an enumeration above ``max_entries`` (default
+          10^9 channel entries) is refused up front with a ``ValueError`` stating its size;
+        * ``"sampler"``: a callable ``(labels, rng) -> outputs`` with integer outputs in
+          [0, num_outputs): :func:`proofs_checks.audit.audit_label_sampler` (keywords
+          ``num_classes``, ``num_outputs``, ``n``, ``power``, ``alternative_epsilon``,
+          ``confidence``, ``rng``, ``max_draws``); the result has ``exact=False`` (a lower confidence
+          bound, not a proof).
 
-    ``kind=`` ("channel", "prior_channel", "sampler") overrides the detection. An unknown keyword
-    raises ``TypeError``; a channel whose rows are not probability vectors, of the wrong number of
-    rows, or with NaN raises ``ValueError`` naming what is wrong.
+    Returns
+    -------
+    DPCheckResult
+
+    Raises
+    ------
+    ValueError
+        Anything that is neither catalogued nor an array, without ``kind=`` (the message says how to
+        pass it); an unknown ``kind``; a channel whose rows are not probability vectors, of the wrong
+        number of rows, or with NaN.
+    TypeError
+        An unknown keyword argument (a misspelt ``prio=`` must not fall back to defaults).
+
+    References
+    ----------
+    Label DP: 003 Definition 1, 004 Definition 1 (neighbours differ in one label).
 
     Examples
     --------
-    >>> check_label_dp([[0.75, 0.25], [0.25, 0.75]], epsilon=math.log(3)).holds  # doctest: +SKIP
+    >>> check_label_dp([[0.75, 0.25], [0.25, 0.75]], epsilon=np.log(3)).holds
+    True
+    >>> from simulations.mechanisms import RandomizedResponse
+    >>> round(check_label_dp(RandomizedResponse(3, 1.0), 1.0).epsilon_actual, 12)
+    1.0
+    >>> check_label_dp(lambda prior: [[0.75, 0.25], [0.25, 0.75]], 1.2, kind="prior_channel", num_classes=2).holds
     True
     """
     epsilon = check_real("epsilon", epsilon, low=0.0)
     delta = check_probability("delta", delta)
-    import proofs_checks.mechanisms  # noqa: F401  (registers every mechanism's exact checker; a no-op once imported)
-    for cls in type(mechanism).__mro__:
-        if cls in _CHECKERS:
-            fn = _CHECKERS[cls]
-            reject_unknown_keywords(kwargs, checker_keywords(fn), f"the {cls.__name__} checker")
-            return fn(mechanism, epsilon, delta, **kwargs)
-    kind = mechanism_kind(mechanism, kwargs.pop("kind", None))
+    if kind is None:
+        from .catalogue import record_for  # imports every verifier module on first use
+
+        record = record_for(mechanism)
+        if record is not None:
+            reject_unknown_keywords(kwargs, record.checker_keywords(), f"the {record.mechanism.__name__} checker")
+            return record.verifier(mechanism, epsilon, delta, **kwargs)
+        if not _is_array_like(mechanism):
+            raise ValueError(f"no exact privacy checker for a {type(mechanism).__name__}: it is neither catalogued "
+                             f"nor a channel array, and check_label_dp does not guess; {HOW_TO_PASS}")
+        kind = "channel"
+    if kind not in MECHANISM_KINDS:
+        raise ValueError(f"kind must be one of {list(MECHANISM_KINDS)}, got kind={kind!r}; {HOW_TO_PASS}")
     if kind == "channel":
         reject_unknown_keywords(kwargs, ("num_classes",), "a channel")
-        P = mechanism.channel_matrix() if hasattr(mechanism, "channel_matrix") else mechanism
+        if _is_array_like(mechanism):
+            P = mechanism
+        elif callable(getattr(mechanism, "channel_matrix", None)):
+            P = mechanism.channel_matrix()
+        else:
+            raise ValueError(f"kind='channel' needs a channel array or an object with channel_matrix(), got a "
+                             f"{type(mechanism).__name__}")
         return _with_delta(check_channel(P, epsilon, **kwargs), delta)
     if kind == "prior_channel":
         reject_unknown_keywords(kwargs, ("num_classes", "prior", "priors", "rng", "draws", "max_entries"),
                                 "a prior-dependent randomizer")
-        fn = mechanism.channel_matrix if hasattr(mechanism, "channel_matrix") else mechanism
+        if callable(getattr(mechanism, "channel_matrix", None)):
+            fn = mechanism.channel_matrix
+        elif callable(mechanism):
+            fn = mechanism
+        else:
+            raise ValueError(f"kind='prior_channel' needs a callable prior -> channel or an object with "
+                             f"channel_matrix(prior), got a {type(mechanism).__name__}")
         if kwargs.get("num_classes") is None and getattr(mechanism, "num_classes", None) is not None:
             kwargs["num_classes"] = mechanism.num_classes
         return _with_delta(check_prior_channel(fn, epsilon, **kwargs), delta)
+    if not callable(mechanism):
+        raise ValueError(f"kind='sampler' needs a callable (labels, rng) -> outputs, got a {type(mechanism).__name__}"
+                         f" (for a mechanism object pass its bound method, e.g. mech.sample)")
     return _with_delta(audit_label_sampler(mechanism, epsilon, **kwargs), delta)
 
 

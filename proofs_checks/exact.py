@@ -83,7 +83,7 @@ def rr_top_k_channel_exact(prior, k: int, E) -> list[list[Fraction]]:
 
 
 def rr_top_k_short_keep_channel_exact(prior, k: int, E) -> list[list[Fraction]]:
-    """The planted bug of :class:`proofs_checks.planted_bugs.RRTopKShortKeep` (a wrong 004 Algorithm 1):
+    """The planted bug of :class:`proofs_checks.mechanisms.randomized_response.RRTopKShortKeep` (a wrong 004 Algorithm 1):
     keep E/(E+k), the rest uniform over Y_k minus y."""
     E = _rational("E", E)
     keep = E / (E + k)

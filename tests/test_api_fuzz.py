@@ -184,7 +184,7 @@ def prior_calls(prior, K):
         "RRWithPrior.channel_matrix": call(RRWithPrior(K, 1.0).channel_matrix, prior) if K >= 2 else None,
         "RRTopK.channel_matrix": call(RRTopK(K, 1.0, 1).channel_matrix, prior) if K >= 2 else None,
         "check_label_dp(RRWithPrior)": call(check_label_dp, RRWithPrior(K, 1.0), 1.0, prior=prior) if K >= 2 else None,
-        "check_label_dp(callable)": call(check_label_dp, fn, 1.0, prior=prior) if K >= 2 else None,
+        "check_label_dp(callable)": call(check_label_dp, fn, 1.0, kind="prior_channel", prior=prior) if K >= 2 else None,
     }
     return out
 

@@ -11,53 +11,28 @@ import math
 
 import numpy as np
 
-from simulations.mechanisms.exponential import exponential_worst_loss
+from proofs_checks.catalogue import records
 from proofs_checks.dp import check_label_dp, is_tight, within
-from proofs_checks.planted_bugs import (RRTopKShortKeep, RRTopKUniformFallback, VectorMechanismFullBitEpsilon,
-                                        rr_top_k_short_keep_loss, rr_top_k_uniform_fallback_loss,
-                                        vector_full_bit_epsilon_loss)
-from proofs_checks.planted_bugs_central import (ExponentialNoHalf, GeometricFullBudget, LaplaceHalfScale,
-                                                NoisyBinMeanEq23AsPrinted, StabilityNoPlusOne)
 from proofs_checks.stability import stability_profile
 from simulations.experiments.base import Claim, ExperimentResult, RunContext
-from simulations.mechanisms import (ALIBI, ClippedLaplaceLabels, ExponentialMechanism, GeometricHistogram,
-                                    LaplaceLabels, NoisyBinMean, NoisyMajority, RandomizedResponse, RRTopK,
-                                    RRWithPrior, StabilityHistogram, VectorMechanism)
 from simulations.plotting import MARKERS, color, figure
 
 
-K = 5  # classes of the local randomizers
-BIN = 6  # labels per bin for the exponential mechanism (its exact loss is below ε at finite n)
-DELTA = 1e-5
+def _rows():
+    """(MECHANISMS, BUGS, the (eps, delta) record) read from the catalogue (``proofs_checks.catalogue``).
 
-# name, source, factory(ε), checker kwargs, expected exact loss(ε) (None: only "<= ε" is claimed)
-MECHANISMS = [
-    ("randomized response", "004 eq. (1)", lambda e: RandomizedResponse(K, e), {}, lambda e: e),
-    ("RRTop-k (k=2)", "004 Alg. 1", lambda e: RRTopK(K, e, 2), {}, lambda e: e),
-    ("RRWithPrior", "004 Alg. 2", lambda e: RRWithPrior(K, e), {}, None),
-    ("vector mechanism", "000 eq. (12)-(13)", lambda e: VectorMechanism(K, e), {}, lambda e: e),
-    ("ALIBI", "000 (ALIBI)", lambda e: ALIBI(K, e), {}, None),
-    ("Laplace labels", "003 Thm 6", lambda e: LaplaceLabels(1.0, e), {}, lambda e: e),
-    ("clipping + Laplace", "003 Thm 10", lambda e: ClippedLaplaceLabels(1.0, e), {}, lambda e: e),
-    ("noisy bin mean", "003 eq. (23)/(28)", lambda e: NoisyBinMean(1.0, e, clip=True), {}, lambda e: e),
-    ("exponential mechanism (n=6, K=3)", "003 eq. (17)", lambda e: ExponentialMechanism(3, e), {"bin_size": BIN},
-     lambda e: exponential_worst_loss(e / 2, BIN, 3)),
-    ("noisy majority", "001 Alg. 2", lambda e: NoisyMajority(e), {"sizes": (1, 2, 3)}, lambda e: e),
-    ("geometric histogram", "004 Alg. 4", lambda e: GeometricHistogram(e), {}, lambda e: e),
-]
-
-# planted bugs (and the one paper-as-printed variant): exact wrong loss(ε) derived by hand
-BUGS = [
-    ("vector: eps per bit", lambda e: VectorMechanismFullBitEpsilon(K, e), {}, vector_full_bit_epsilon_loss),
-    ("RRTop-k: e^eps/(e^eps+k)", lambda e: RRTopKShortKeep(K, e, 2), {}, lambda e: rr_top_k_short_keep_loss(e, 2)),
-    ("RRTop-k: e^eps/(e^eps+k), uniform fallback", lambda e: RRTopKUniformFallback(K, e, 2), {},
-     rr_top_k_uniform_fallback_loss),
-    ("exponential: exp(eps n)", lambda e: ExponentialNoHalf(3, e), {"bin_size": BIN},
-     lambda e: exponential_worst_loss(e, BIN, 3)),
-    ("Laplace: Lap(T/eps)", lambda e: LaplaceHalfScale(1.0, e), {}, lambda e: 2 * e),
-    ("geometric: dlaplace(eps)", lambda e: GeometricFullBudget(e), {}, lambda e: 2 * e),
-    ("003 eq. (23) as printed, T=2", lambda e: NoisyBinMeanEq23AsPrinted(2.0, e), {}, lambda e: 2 * e),
-]
+    MECHANISMS: (name, source, factory(eps), checker kwargs, expected exact loss(eps) or None when the paper
+    claims only "<= eps"), for every pure-DP record; BUGS: (name, factory(eps), checker kwargs, exact wrong
+    loss(eps)) for every pure-DP planted bug, in the records' report order.
+    """
+    recs = records()
+    mechanisms = [(r.name, r.source, r.headline.make, dict(r.headline.checker_kwargs),
+                   None if r.paper_claim == "at most" else r.headline.loss)
+                  for r in recs if r.paper_claim != "delta"]
+    bugs = sorted(((b.order, b.name, b.make, dict(b.checker_kwargs), b.loss)
+                   for r in recs for b in r.planted_bugs if b.loss is not None), key=lambda t: t[0])
+    approx = [r for r in recs if r.paper_claim == "delta"]
+    return mechanisms, [b[1:] for b in bugs], approx
 
 
 # Exact computations take well under a second per mechanism: every profile uses the full grid.
@@ -66,6 +41,7 @@ EPSILON_GRID = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 def compute(ctx: RunContext) -> ExperimentResult:
     grid = list(EPSILON_GRID)
+    MECHANISMS, BUGS, approx = _rows()
     rows = {"mechanism": [], "kind": [], "epsilon_claimed": [], "epsilon_found": [], "epsilon_expected": [],
             "holds": []}
     claims = []
@@ -104,16 +80,20 @@ def compute(ctx: RunContext) -> ExperimentResult:
                             f"{flagged}", bool(caught_all), expected=None, measured=worst,
                             detail="measured: max relative gap between loss found and the derived wrong loss"))
 
-    # stability histogram: δ(ε) against δ, the bug without "+1", and the δ(ε') curves
+    # stability histogram: δ(ε) against δ, the bug without "+1", and the δ(ε') curves (its catalogue record)
+    (stab_rec,) = approx
+    (stab_bug,) = stab_rec.planted_bugs
+    DELTA = stab_rec.headline.make(1.0).delta
+    variants = (("Algorithm 1", stab_rec.headline.make, stab_rec.headline.delta, True),
+                ("no +1 (bug)", stab_bug.make, stab_bug.delta, False))
     stab = {"epsilon": [], "delta": [], "variant": [], "delta_at_eps": [], "delta_expected": [], "ratio": []}
     ok_stab, ok_bug = True, True
     for e in grid:
-        for variant, cls, expected in (("Algorithm 1", StabilityHistogram, lambda e: DELTA / 4),
-                                       ("no +1 (bug)", StabilityNoPlusOne, lambda e: DELTA / 4 * math.exp(e / 2))):
-            r = check_label_dp(cls(e, DELTA), e, DELTA)
+        for variant, make, expected, correct in variants:
+            r = check_label_dp(make(e), e, DELTA)
             exp_d = expected(e)
             good = abs(r.delta_actual - exp_d) <= 1e-9 * exp_d
-            if cls is StabilityHistogram:
+            if correct:
                 ok_stab &= good and r.holds
             else:
                 ok_bug &= good and (r.holds == (exp_d <= DELTA))
@@ -134,8 +114,8 @@ def compute(ctx: RunContext) -> ExperimentResult:
     curves = {"epsilon": [], "variant": [], "epsilon_prime": [], "delta_prime": []}
     for e in curve_eps:
         ep = np.linspace(0.0, 1.5 * e, 61 if ctx.profile == "smoke" else 151)
-        for variant, cls in (("Algorithm 1", StabilityHistogram), ("no +1 (bug)", StabilityNoPlusOne)):
-            d = stability_profile(cls(e, DELTA), ep)
+        for variant, make, _, _ in variants:
+            d = stability_profile(make(e), ep)
             for k, v in zip(curves, (np.full(ep.size, e), [variant] * ep.size, ep, d)):
                 curves[k].extend(list(v))
 
@@ -157,11 +137,12 @@ def compute(ctx: RunContext) -> ExperimentResult:
         "- 004 Algorithm 4's dlaplace(ε_p/2) on both moved counts gives exactly ε_p (the accounting is right).\n"
     )
     return ExperimentResult(tables={"dp_checks": rows, "stability_delta": stab, "stability_profile": curves},
-                            claims=claims, notes=notes, data={"rows": rows, "curves": curves, "stab": stab})
+                            claims=claims, notes=notes,
+                            data={"rows": rows, "curves": curves, "stab": stab, "delta": DELTA})
 
 
 def plot(result: ExperimentResult) -> dict:
-    rows, curves = result.data["rows"], result.data["curves"]
+    rows, curves, DELTA = result.data["rows"], result.data["curves"], result.data["delta"]
     fig, (ax1, ax2, ax3) = figure(1, 3, width=4.6, height=4.4,
                                   title="Exact label-DP verification: loss found vs claimed, and δ(ε')")
     names = list(dict.fromkeys(rows["mechanism"]))

@@ -158,7 +158,7 @@ def _measure(cfg: AuditConfig, seed: int) -> tuple[dict, dict]:
         priors = {a: _priors(K, a, cfg.draws, seed) for a in cfg.alphas}
         for eps in cfg.epsilons:
             mech = PublishedRRWithPrior(K, eps)
-            res = check_label_dp(mech, eps, draws=cfg.dp_draws, rng=seed)
+            res = check_label_dp(mech, eps, kind="prior_channel", draws=cfg.dp_draws, rng=seed)
             for c, v in (("K", K), ("eps", eps), ("priors_checked", len(res.witness["losses"])),
                          ("worst_loss", res.epsilon_actual), ("holds", res.holds),
                          ("tight", is_tight(res.epsilon_actual, eps)),

@@ -1,5 +1,5 @@
 """Shared pieces of the mechanism verifiers: neighbouring count vectors, certification of a closed
-form by an enumeration, and the result record."""
+form by an enumeration (:func:`certified_channel_check` for any finite channel), and the result record."""
 
 from __future__ import annotations
 
@@ -9,9 +9,9 @@ import itertools
 import numpy as np
 
 from limits.validation import check_int
-from proofs_checks.dp import DPCheckResult, within
+from proofs_checks.dp import DPCheckResult, as_channel, log_privacy_loss_witness, within
 
-__all__ = ["certify", "compositions", "neighbour_moves", "result", "with_delta"]
+__all__ = ["certified_channel_check", "certify", "compositions", "neighbour_moves", "result", "with_delta"]
 
 
 def with_delta(res: DPCheckResult, delta: float) -> DPCheckResult:
@@ -57,5 +57,56 @@ def certify(enumerated: float, closed: float, log_probs) -> tuple[float, bool, f
 
 
 def result(loss, epsilon, method, witness, explanation) -> DPCheckResult:
+    """A pure ε-DP verdict: ``holds`` when ``loss <= epsilon`` up to :data:`proofs_checks.dp.TOL`."""
     return DPCheckResult(holds=within(loss, epsilon), epsilon=epsilon, delta=0.0, epsilon_actual=float(loss),
                          delta_actual=0.0, method=method, witness=witness, explanation=explanation)
+
+
+def certified_channel_check(channel, closed_form: float, epsilon: float, delta: float = 0.0, *,
+                            what: str = "closed form") -> DPCheckResult:
+    """Exact check of a finite channel: enumerate it and certify a closed-form loss written by the verifier.
+
+    Every (y, y', z) of ``channel`` is enumerated in log space; the closed form is reported when the
+    enumeration agrees with it within the enumeration's rounding (:func:`certify`), else the
+    enumeration (the mechanism is reported as it behaves: a planted bug shows its real loss).
+
+    Parameters
+    ----------
+    channel : array_like, shape (K, M)
+        P[y, z] = P(output z | label y), rows summing to 1 (the mechanism's ``channel_matrix()``).
+    closed_form : float
+        The loss the verifier derives (never the mechanism's ``privacy_loss``).
+    epsilon : float >= 0
+    delta : float in [0, 1]
+        Carried into the result (a pure ε-DP verdict answers every δ).
+    what : str
+        How the closed form reads, for the explanation.
+
+    Returns
+    -------
+    DPCheckResult with the witness (y, y', output) of the enumeration.
+
+    References
+    ----------
+    DESIGN.md "Exactness and the privacy checks".
+
+    Examples
+    --------
+    >>> res = certified_channel_check([[0.75, 0.25], [0.25, 0.75]], np.log(3), 1.2)
+    >>> res.holds, round(res.epsilon_actual, 12) == round(float(np.log(3)), 12)
+    (True, True)
+    """
+    P = as_channel(channel, name="mechanism's channel")
+    with np.errstate(divide="ignore"):
+        L = np.log(P)
+    enum, w = log_privacy_loss_witness(L)
+    loss, agree, tol = certify(enum, float(closed_form), L)
+    holds = within(loss, epsilon)
+    witness = {} if w is None else {"y": w[0], "y_prime": w[1], "output": w[2]}
+    expl = (f"enumeration of the {P.shape[0]} x {P.shape[1]} channel: max ln P(z|y)/P(z|y') = {enum:.12g} "
+            + (f"(= the {what} {float(closed_form):.12g} within rounding {tol:.2g})" if agree else
+               f"(DIFFERS from the {what} {float(closed_form):.12g}: the channel is reported)")
+            + f"; loss {loss:.12g} {'<=' if holds else '>'} epsilon = {epsilon:g}")
+    return DPCheckResult(holds=holds, epsilon=epsilon, delta=delta, epsilon_actual=float(loss), delta_actual=0.0,
+                         method="exact enumeration of the channel, certified by the verifier's closed form",
+                         witness=witness, explanation=expl)

@@ -1,11 +1,15 @@
-"""Verifiers of the histogram mechanisms, registered with ``check_label_dp``.
+"""Records and independent verifiers of the histogram mechanisms, with their planted bugs.
+
+None of them calls the mechanism's ``privacy_loss``; each closed form is written here:
 
 * :class:`NoisyMajority` (001 Algorithm 2) -- every binary labelling of a small dataset over public
   cubes and every label flip; the released bits' probabilities are Laplace tails in closed form, and
-  all 2^cubes outputs are enumerated; certifies :meth:`~simulations.mechanisms.NoisyMajority.privacy_loss`.
+  all 2^cubes outputs are enumerated; certifies :func:`noisy_majority_loss` (1/b as soon as a cube has
+  two points, ln(2e^{1/(2b)} - 1) for cubes of one point).
 * :class:`GeometricHistogram` (004 Algorithm 4) -- every label histogram of n labels over K classes
   and every move; outputs enumerated exactly, with the tails z <= -1 and z >= n+1 of each count
-  merged (the log-ratio ``a(|z-c'| - |z-c|)`` is constant there, so merging changes no loss or δ).
+  merged (the log-ratio ``a(|z-c'| - |z-c|)`` is constant there, so merging changes no loss or δ);
+  certifies 2a (two counts move by one).
 * :class:`StabilityHistogram` (001 Algorithm 1) -- (ε, δ): δ(ε) computed exactly by
   :func:`proofs_checks.stability.stability_profile`; ``epsilon_actual`` is the smallest ε' with
   δ(ε') <= δ (bisection on the exact profile).
@@ -15,17 +19,22 @@ from __future__ import annotations
 
 import itertools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from limits.validation import check_int
-from proofs_checks.dp import DPCheckResult, register_checker, within
+from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug
+from proofs_checks.dp import DPCheckResult, within
 from proofs_checks.stability import stability_profile
 from simulations.mechanisms import GeometricHistogram, NoisyMajority, StabilityHistogram
 
 from ._common import certify, compositions, neighbour_moves, result
 
-__all__ = ["geometric_pairs", "majority_distributions"]
+__all__ = ["DELTA", "GeometricFullBudget", "RECORDS", "StabilityNoPlusOne", "geometric_pairs", "majority_distributions",
+           "noisy_majority_loss", "verify_geometric", "verify_noisy_majority", "verify_stability"]
+
+DELTA = 1e-5  # the delta the stability histogram examples claim
 
 
 def majority_distributions(mech: NoisyMajority, sizes):
@@ -48,8 +57,61 @@ def majority_distributions(mech: NoisyMajority, sizes):
             yield labels, flipped, lp, log_out(flipped)
 
 
-@register_checker(NoisyMajority)
-def _check_noisy_majority(mech: NoisyMajority, epsilon, delta, sizes=(1, 2, 3)):
+def noisy_majority_loss(scale: float, sizes) -> float:
+    """Exact loss of the released bits of :class:`NoisyMajority` with Laplace scale b over cubes of ``sizes``.
+
+    One flip moves one cube's label sum by 1. A cube of n >= 2 points has its threshold t = n/2 - s >= 0
+    on the Laplace upper tail, P(W > t) = (1/2) e^{-t/b}: ratio e^{1/b} exactly. A cube of one point moves
+    t between 1/2 and -1/2: ln((1 - (1/2)e^{-1/(2b)}) / ((1/2)e^{-1/(2b)})) = ln(2e^{1/(2b)} - 1) < 1/b.
+
+    Parameters
+    ----------
+    scale : float > 0
+    sizes : sequence of int
+
+    Returns
+    -------
+    float (0.0 when no cube is non-empty)
+
+    References
+    ----------
+    001 Algorithm 2, Theorem 3.1.
+
+    Examples
+    --------
+    >>> noisy_majority_loss(1.0, (1, 2)), round(noisy_majority_loss(1.0, (1,)), 12) == round(math.log(2 * math.exp(0.5) - 1), 12)
+    (1.0, True)
+    """
+    u = 1.0 / scale
+    sizes = [int(n) for n in np.atleast_1d(sizes) if int(n) >= 1]
+    if not sizes:
+        return 0.0
+    return u if max(sizes) >= 2 else math.log1p(2.0 * math.expm1(u / 2.0))
+
+
+def verify_noisy_majority(mech: NoisyMajority, epsilon, delta, sizes=(1, 2, 3)):
+    """Enumeration of datasets, flips and released bits, certifying :func:`noisy_majority_loss`.
+
+    Parameters
+    ----------
+    mech : NoisyMajority
+    epsilon : float >= 0
+    delta : float
+    sizes : sequence of int, the public cube sizes
+
+    Returns
+    -------
+    DPCheckResult.
+
+    References
+    ----------
+    001 Algorithm 2, Theorem 3.1.
+
+    Examples
+    --------
+    >>> verify_noisy_majority(NoisyMajority(1.0), 1.0, 0.0, sizes=(2,)).epsilon_actual
+    1.0
+    """
     best, wit, count, mag = -1.0, None, 0, 0.0
     for labels, flipped, lp, lq in majority_distributions(mech, sizes):
         count += 1
@@ -57,7 +119,7 @@ def _check_noisy_majority(mech: NoisyMajority, epsilon, delta, sizes=(1, 2, 3)):
         mag = max(mag, float(np.max(np.abs(lp))), float(np.max(np.abs(lq))))
         if g.max() > best:
             best, wit = float(g.max()), (labels.tolist(), flipped.tolist(), int(np.argmax(g)))
-    closed = mech.privacy_loss(sizes)
+    closed = noisy_majority_loss(mech.scale, sizes)
     loss, agree, tol = certify(best, closed, [mag])
     expl = (f"all {count} (dataset, label flip) pairs over cubes of sizes {tuple(sizes)}, all "
             f"{2 ** len(sizes)} outputs: max |ln P/P'| = {best:.12g} "
@@ -92,8 +154,29 @@ def geometric_pairs(mech: GeometricHistogram, dataset_size: int, num_classes: in
     return d, d2, joint(d), joint(d2)
 
 
-@register_checker(GeometricHistogram)
-def _check_geometric(mech: GeometricHistogram, epsilon, delta, dataset_size: int = 4, num_classes: int = 3):
+def verify_geometric(mech: GeometricHistogram, epsilon, delta, dataset_size: int = 4, num_classes: int = 3):
+    """Enumeration of neighbouring label histograms and their noisy outputs, certifying 2a.
+
+    Parameters
+    ----------
+    mech : GeometricHistogram (or a subclass)
+    epsilon : float >= 0
+    delta : float
+    dataset_size, num_classes : int, the histograms enumerated (n labels over K classes)
+
+    Returns
+    -------
+    DPCheckResult.
+
+    References
+    ----------
+    004 Algorithm 4 (b).
+
+    Examples
+    --------
+    >>> verify_geometric(GeometricHistogram(1.0), 1.0, 0.0, dataset_size=2, num_classes=2).epsilon_actual
+    1.0
+    """
     check_int("dataset_size", dataset_size, low=1)
     check_int("num_classes", num_classes, low=2)
     d, d2, lp, lq = geometric_pairs(mech, dataset_size, num_classes)
@@ -133,8 +216,30 @@ def _smallest_epsilon(profile, delta: float, epsilon: float, points: int = 65, r
     return float(hi)
 
 
-@register_checker(StabilityHistogram)
-def _check_stability(mech: StabilityHistogram, epsilon, delta, dataset_size=None, max_count=None):
+def verify_stability(mech: StabilityHistogram, epsilon, delta, dataset_size=None, max_count=None):
+    """Exact δ(ε) of the stability histogram (:func:`proofs_checks.stability.stability_profile`) against δ.
+
+    Parameters
+    ----------
+    mech : StabilityHistogram (or a subclass)
+    epsilon : float > 0
+    delta : float, the claimed δ
+    dataset_size, max_count : int, optional (see ``stability_profile``)
+
+    Returns
+    -------
+    DPCheckResult; ``delta_actual`` = δ(ε), ``epsilon_actual`` = the smallest ε' with δ(ε') <= δ.
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4.
+
+    Examples
+    --------
+    >>> r = verify_stability(StabilityHistogram(1.0, 1e-5), 1.0, 1e-5)
+    >>> r.holds, round(r.delta_actual / 1e-5, 9)
+    (True, 0.25)
+    """
     kw = {"dataset_size": dataset_size, "max_count": max_count}
     d_eps, wit = stability_profile(mech, [epsilon], return_witness=True, **kw)
     d_eps = float(d_eps[0])
@@ -147,3 +252,70 @@ def _check_stability(mech: StabilityHistogram, epsilon, delta, dataset_size=None
     return DPCheckResult(holds=bool(holds), epsilon=epsilon, delta=delta, epsilon_actual=eps_needed,
                          delta_actual=d_eps, method="exact hockey-stick divergence (closed-form Laplace tails)",
                          witness={"pair": wit[0]}, explanation=expl)
+
+
+# ---------------------------------------------------------------- planted bugs
+
+
+@dataclass(frozen=True, slots=True)
+class GeometricFullBudget(GeometricHistogram):
+    """PLANTED BUG: ``dlaplace(ε_p)`` noise (the whole budget per count, ignoring that two counts move).
+
+    Two counts move by one, each contributing a = ε_p: exact loss 2ε_p (004 Algorithm 4). Overrides
+    the public ``a``.
+
+    Examples
+    --------
+    >>> GeometricFullBudget(0.5).a
+    0.5
+    """
+
+    @property
+    def a(self) -> float:
+        return self.epsilon
+
+
+@dataclass(frozen=True, slots=True)
+class StabilityNoPlusOne(StabilityHistogram):
+    """PLANTED BUG: release threshold ``(2/ε) log(2/δ)`` (the "+1" of 001 Algorithm 1 line 7 dropped).
+
+    A count of 1 is released with probability (1/2) e^{-(ε/2)((2/ε) log(2/δ) - 1)} = (δ/4) e^{ε/2} (when
+    (2/ε) log(2/δ) >= 1), and that is δ(ε) exactly: above the claimed δ iff ε > 2 ln 4. Overrides the
+    public ``threshold``.
+
+    Examples
+    --------
+    >>> round(StabilityNoPlusOne(2.0, 2 * math.exp(-1)).threshold, 12)
+    1.0
+    """
+
+    @property
+    def threshold(self) -> float:
+        return 2.0 / self.epsilon * math.log(2.0 / self.delta)
+
+
+RECORDS = (
+    MechanismRecord(
+        NoisyMajority, "noisy majority", "001 Alg. 2", verify_noisy_majority,
+        examples=(Example("cubes of 1, 2, 3 points", lambda e: NoisyMajority(e), loss=lambda e: e,
+                          checker_kwargs={"sizes": (1, 2, 3)}),
+                  Example("one cube of 1 point", lambda e: NoisyMajority(e),
+                          loss=lambda e: math.log1p(2.0 * math.expm1(e / 2.0)), checker_kwargs={"sizes": (1,)})),
+        paper_claim="tight", order=100),
+    MechanismRecord(
+        GeometricHistogram, "geometric histogram", "004 Alg. 4", verify_geometric,
+        examples=(Example("n=4, K=3", lambda e: GeometricHistogram(e), loss=lambda e: e),
+                  Example("n=2, K=2", lambda e: GeometricHistogram(e), loss=lambda e: e,
+                          checker_kwargs={"dataset_size": 2, "num_classes": 2})),
+        paper_claim="tight", order=110,
+        planted_bugs=(PlantedBug("geometric: dlaplace(eps)", lambda e: GeometricFullBudget(e), loss=lambda e: 2 * e,
+                                 order=60, derivation="two counts move, each by a = eps: 2 eps"),)),
+    MechanismRecord(
+        StabilityHistogram, "stability histogram", "001 Alg. 1 (Thm 2.4)", verify_stability,
+        # exact delta(eps) = P(a count of 1 released) = (1/2) e^{-(eps/2)(threshold - 1)} = delta/4
+        examples=(Example(f"delta={DELTA:g}", lambda e: StabilityHistogram(e, DELTA), delta=lambda e: DELTA / 4),),
+        paper_claim="delta", order=120,
+        planted_bugs=(PlantedBug("stability threshold without +1", lambda e: StabilityNoPlusOne(e, DELTA),
+                                 delta=lambda e: DELTA / 4 * math.exp(e / 2), order=80,
+                                 derivation="(delta/4) e^(eps/2): StabilityNoPlusOne's docstring"),)),
+)

@@ -1,34 +1,73 @@
-"""Verifiers of the Laplace mechanisms (003 Theorems 6, 8, 10, 12), registered with ``check_label_dp``.
+"""Records and independent verifiers of the Laplace mechanisms (003 Theorems 6, 8, 10, 12), with their
+planted bugs.
 
-* :class:`LaplaceLabels`, :class:`ClippedLaplaceLabels` -- the closed-form supremum
-  (:meth:`~simulations.mechanisms.LaplaceLabels.privacy_loss`, 2T/b) against a brute-force grid over
-  (y, y', z) of the mechanism's own ``log_density`` (for the clipped mechanism the labels extend
-  beyond ±T).
-* :class:`NoisyBinMean` (003 eqs. (23), (28)) -- ``max_l (2T/n_l)/b_l`` over the public bin sizes given
-  (:meth:`~simulations.mechanisms.NoisyBinMean.bin_privacy_losses`).
+The verifiers never call the mechanisms' ``privacy_loss`` / ``bin_privacy_losses``; their closed
+forms are written here, on the mechanisms' descriptions (label range, noise scale):
+
+* :class:`~simulations.mechanisms.LaplaceLabels`, :class:`~simulations.mechanisms.ClippedLaplaceLabels`
+  -- sup_z ln f(z-y)/f(z-y') = (max y - min y)/b over the label range (triangle inequality, attained
+  for z beyond both labels), cross-checked by a brute-force grid over (y, y', z) of the mechanism's
+  own ``log_density`` (for the clipped mechanism the labels extend beyond ±T);
+* :class:`~simulations.mechanisms.NoisyBinMean` (003 eqs. (23), (28)) -- one label in [-T, T] moves
+  its bin's mean by at most 2T/n_l and no other bin: ``max_l (2T/n_l)/b_l`` over the public bin sizes
+  given, with b_l the mechanism's ``scale(n_l)``; cross-checked against the Laplace log-density of
+  scale b_l at a point beyond both means.
 
 Idealized real arithmetic (the Laplace sampler's floating-point artefacts are out of scope).
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
-from proofs_checks.dp import register_checker, within
+from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug
+from proofs_checks.dp import within
 from simulations.mechanisms import ClippedLaplaceLabels, LaplaceLabels, NoisyBinMean
 
 from ._common import result
 
-__all__ = ["laplace_pure_loss"]
+__all__ = ["LaplaceHalfScale", "NoisyBinMeanEq23AsPrinted", "RECORDS", "laplace_pure_loss", "verify_laplace_labels",
+           "verify_noisy_bin_mean"]
+
+
+def _labels_loss(mech: LaplaceLabels) -> float:
+    lo, hi = mech.label_range
+    return (hi - lo) / mech.scale
+
+
+def _bin_losses(mech: NoisyBinMean, n: np.ndarray) -> np.ndarray:
+    return 2.0 * mech.T / n / mech.scale(n)  # sensitivity of a bin mean 2T/n_l over the scale b_l
 
 
 def laplace_pure_loss(mechanism, counts=None, **_):
-    """The exact pure loss of a Laplace mechanism (bin sizes 1..6 by default for noisy bin means), or
-    None for other mechanisms."""
+    """The exact pure loss of a Laplace mechanism, from the closed forms of this module, or None.
+
+    Parameters
+    ----------
+    mechanism : object
+    counts : array_like of int, optional
+        Public bin sizes of a :class:`NoisyBinMean` (default 1..6).
+
+    Returns
+    -------
+    float or None
+        None for mechanisms that are not Laplace mechanisms.
+
+    References
+    ----------
+    003 Theorems 6, 10; eqs. (23), (28).
+
+    Examples
+    --------
+    >>> laplace_pure_loss(LaplaceLabels(1.0, 0.5)), laplace_pure_loss(object()) is None
+    (0.5, True)
+    """
     if isinstance(mechanism, LaplaceLabels):
-        return mechanism.privacy_loss()
+        return _labels_loss(mechanism)
     if isinstance(mechanism, NoisyBinMean):
-        return mechanism.privacy_loss(_bin_sizes(counts))
+        return float(np.max(_bin_losses(mechanism, _bin_sizes(counts))))
     return None
 
 
@@ -37,10 +76,31 @@ def _bin_sizes(counts) -> np.ndarray:
     return n[n > 0]
 
 
-@register_checker(LaplaceLabels)
-def _check_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41):
+def verify_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41):
+    """Closed-form supremum (label range / scale) + brute-force grid of the mechanism's density.
+
+    Parameters
+    ----------
+    mech : LaplaceLabels or ClippedLaplaceLabels
+    epsilon : float >= 0
+    delta : float
+    grid : int, labels on the brute-force grid
+
+    Returns
+    -------
+    DPCheckResult (idealized real arithmetic).
+
+    References
+    ----------
+    003 Theorems 6, 10.
+
+    Examples
+    --------
+    >>> verify_laplace_labels(LaplaceLabels(1.0, 0.5), 0.5, 0.0).epsilon_actual
+    0.5
+    """
     lo, hi = mech.label_range
-    sup = mech.privacy_loss()
+    sup = _labels_loss(mech)
     span = 3 * mech.T if isinstance(mech, ClippedLaplaceLabels) else mech.T  # clipped: labels beyond ±T too
     ys = np.linspace(-span, span, grid)
     zs = np.linspace(-span - 5 * mech.scale, span + 5 * mech.scale, 4 * grid + 1)
@@ -57,14 +117,105 @@ def _check_laplace_labels(mech: LaplaceLabels, epsilon, delta, grid: int = 41):
                    {"y": hi, "y_prime": lo, "output": f"z >= {hi:g}", "grid_max": grid_max}, expl)
 
 
-@register_checker(NoisyBinMean)
-def _check_noisy_bin_mean(mech: NoisyBinMean, epsilon, delta, counts=None):
+def verify_noisy_bin_mean(mech: NoisyBinMean, epsilon, delta, counts=None):
+    """max over the public bin sizes of (2T/n_l)/b_l, the Laplace density ratio checked at its attaining point.
+
+    Parameters
+    ----------
+    mech : NoisyBinMean
+    epsilon : float >= 0
+    delta : float
+    counts : array_like of int, public bin sizes (default 1..6)
+
+    Returns
+    -------
+    DPCheckResult (idealized real arithmetic).
+
+    References
+    ----------
+    003 eqs. (23), (28).
+
+    Examples
+    --------
+    >>> verify_noisy_bin_mean(NoisyBinMean(2.0, 0.5), 0.5, 0.0, counts=(3, 7)).epsilon_actual
+    0.5
+    """
     n = _bin_sizes(counts)
-    per_bin = mech.bin_privacy_losses(n)
+    if np.any(n != np.round(n)):
+        raise ValueError(f"counts must be integers, got counts={counts!r}")
+    per_bin = _bin_losses(mech, n.astype(float))
     i = int(np.argmax(per_bin))
     loss = float(per_bin[i])
+    b, shift = float(mech.scale(n[i:i + 1].astype(float))[0]), 2.0 * mech.T / float(n[i])
+    z = shift + 1.0  # beyond both means (T/n and -T/n): the ratio attains shift/b
+    attained = float((-abs(z - shift / 2) + abs(z + shift / 2)) / b)
+    agree = abs(attained - loss) <= 1e-12 * max(1.0, loss)
     expl = (f"one label in [-T, T] moves a bin mean by at most 2T/n_l; sup ln density ratio = (2T/n_l)/b_l, "
             f"max over n_l in {list(map(int, n))} = {loss:.12g} at n_l = {int(n[i])} "
-            f"({'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g})")
-    return result(loss, epsilon, "exact supremum of the Laplace density ratio per bin (idealized reals)",
+            f"({'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g}); Laplace(b_l) log-density ratio at "
+            f"z = {z:.6g}: {attained:.12g} ({'agrees' if agree else 'DISAGREES'})")
+    return result(loss if agree else max(loss, attained), epsilon, "exact supremum of the Laplace density ratio per bin (idealized reals)",
                    {"bin_size": int(n[i]), "y": mech.T, "y_prime": -mech.T}, expl)
+
+
+# ---------------------------------------------------------------- planted bugs
+
+
+@dataclass(frozen=True, slots=True)
+class LaplaceHalfScale(LaplaceLabels):
+    """PLANTED BUG: ``Z = Y + Lap(T/ε)`` (sensitivity taken as T instead of 2T, 003 Theorem 6).
+
+    The label range [-T, T] has diameter 2T: exact loss 2T/(T/ε) = 2ε. Overrides the public ``scale``.
+
+    Examples
+    --------
+    >>> LaplaceHalfScale(2.0, 1.0).scale
+    2.0
+    """
+
+    @property
+    def scale(self) -> float:
+        return self.T / self.epsilon
+
+
+@dataclass(frozen=True, slots=True)
+class NoisyBinMeanEq23AsPrinted(NoisyBinMean):
+    """003 eq. (23) as printed: ``W_l ~ Lap(2/(n_l ε))`` whatever T (correct only for T <= 1).
+
+    A paper finding checked like a planted bug: for labels in [-T, T] a bin mean moves by 2T/n_l, so
+    the exact loss is (2T/n_l)/(2/(n_l ε)) = Tε (2ε at T = 2). Overrides the public ``scale``.
+
+    Examples
+    --------
+    >>> NoisyBinMeanEq23AsPrinted(2.0, 1.0).scale(np.array([4.0])).tolist()
+    [0.5]
+    """
+
+    def scale(self, counts) -> np.ndarray:
+        n = np.asarray(counts, dtype=float)
+        with np.errstate(divide="ignore"):
+            return 2.0 / (n * self.epsilon)
+
+
+RECORDS = (
+    MechanismRecord(
+        LaplaceLabels, "Laplace labels", "003 Thm 6", verify_laplace_labels,
+        examples=(Example("T=1", lambda e: LaplaceLabels(1.0, e), loss=lambda e: e),
+                  Example("T=3", lambda e: LaplaceLabels(3.0, e), loss=lambda e: e)),
+        paper_claim="tight", order=60,
+        planted_bugs=(PlantedBug("Laplace: Lap(T/eps)", lambda e: LaplaceHalfScale(1.0, e), loss=lambda e: 2 * e,
+                                 order=50, derivation="label range 2T over scale T/eps: 2 eps"),)),
+    MechanismRecord(
+        ClippedLaplaceLabels, "clipping + Laplace", "003 Thm 10", verify_laplace_labels,
+        examples=(Example("T=1", lambda e: ClippedLaplaceLabels(1.0, e), loss=lambda e: e),),
+        paper_claim="tight", order=70),
+    MechanismRecord(
+        NoisyBinMean, "noisy bin mean", "003 eq. (23)/(28)", verify_noisy_bin_mean,
+        examples=(Example("T=1, clipped, bins of 1..6", lambda e: NoisyBinMean(1.0, e, clip=True), loss=lambda e: e),
+                  Example("T=2, bins of 3 and 7", lambda e: NoisyBinMean(2.0, e), loss=lambda e: e,
+                          checker_kwargs={"counts": (3, 7)})),
+        paper_claim="tight", order=80,
+        planted_bugs=(PlantedBug("003 eq. (23) as printed, T=2", lambda e: NoisyBinMeanEq23AsPrinted(2.0, e),
+                                 loss=lambda e: 2 * e, order=70,
+                                 derivation="T eps at T = 2: NoisyBinMeanEq23AsPrinted's docstring"),)),
+)

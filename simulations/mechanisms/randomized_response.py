@@ -167,7 +167,7 @@ def rr_top_k_log_channel(order, k: int, epsilon: float) -> np.ndarray:
     Y_k, :func:`rr_outside_log_ratio` for labels outside Y_k; -inf (probability 0) elsewhere. For
     k = 1 every label outputs the top one: column 0 throughout. The per-column constant ln(other_k)
     cancels in the loss, so the largest column gap of this matrix is the exact loss (checked against the
-    channel by ``proofs_checks.mechanisms.randomized_response``).
+    channel by the tests).
 
     References: 004 eq. (1), Algorithm 1, Lemma 1.
     """
@@ -270,33 +270,21 @@ class RRTopK:
         if self.k > self.num_classes:
             raise ValueError(f"k must be <= num_classes={self.num_classes}, got k={self.k}")
 
-    def _probabilities(self) -> tuple[float, float]:
-        """(keep, other) inside Y_k; the one place the planted-bug variants override."""
-        keep, other = rr_probabilities(self.epsilon, self.k)
-        return float(keep), float(other)
-
-    def _log_flip_probability(self) -> float:
-        """ln(1 - keep) without rounding (the planted-bug variants: from their own keep)."""
-        if type(self)._probabilities is RRTopK._probabilities:
-            return float(rr_log_flip_probability(self.epsilon, self.k))
-        with np.errstate(divide="ignore"):
-            return float(np.log1p(-self._probabilities()[0]))
-
     def top_k(self, prior) -> np.ndarray:
         """The candidate set Y_k for ``prior`` (shape (K,)), as label indices in decreasing prior."""
         return top_k_order(_one_prior(prior, self.num_classes))[: self.k]
 
     def channel_matrix(self, prior) -> np.ndarray:
         """P[y, z] for one prior of shape (K,); returns shape (K, K)."""
-        return _top_k_channel(top_k_order(_one_prior(prior, self.num_classes)), self.k, *self._probabilities())
+        keep, other = rr_probabilities(self.epsilon, self.k)
+        return _top_k_channel(top_k_order(_one_prior(prior, self.num_classes)), self.k, float(keep), float(other))
 
     def privacy_loss(self, prior) -> float:
         """Exact label-DP loss for one prior (K,): ε for k >= 2, 0 for k = 1 (004 Lemma 1).
 
         Columns of Y_k hold three row classes: the kept label (e^ε/(e^ε+k-1)), the other labels of Y_k
         (1/(e^ε+k-1)) and the labels outside Y_k (1/k); the gaps are ε, ln((e^ε+k-1)/k) <= ε and
-        ln(k e^ε/(e^ε+k-1)) <= ε, so the worst is ε (:func:`rr_top_k_loss`). The closed form is that of
-        Algorithm 1's probabilities; variants with other probabilities must be enumerated.
+        ln(k e^ε/(e^ε+k-1)) <= ε, so the worst is ε (:func:`rr_top_k_loss`).
         """
         return rr_top_k_loss(top_k_order(_one_prior(prior, self.num_classes)), self.k, self.epsilon)[0]
 
@@ -305,8 +293,9 @@ class RRTopK:
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         p = check_priors(prior, self.num_classes, n=labels.size)
-        return _sample_top_k(labels, top_k_order(p), self.k, self._probabilities()[0], rng,
-                             self._log_flip_probability())
+        keep, _ = rr_probabilities(self.epsilon, self.k)
+        return _sample_top_k(labels, top_k_order(p), self.k, float(keep), rng,
+                             float(rr_log_flip_probability(self.epsilon, self.k)))
 
 
 @dataclass(frozen=True, slots=True)

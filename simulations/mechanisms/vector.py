@@ -43,7 +43,7 @@ def factorized_diagonal_loss(log_ratio_one: float, log_ratio_zero: float) -> flo
     """Closed-form loss of independent bits with P(Z(j)=1 | y) = a if j = y else b (K >= 2), O(1).
 
     Changing y -> y' moves only bits y and y': bit y contributes max(ln a/b, ln (1-a)/(1-b)), bit
-    y' the same with a and b swapped, the other bits 0 (the generic factorization of ``proofs_checks.mechanisms.vector``). With
+    y' the same with a and b swapped, the other bits 0 (the generic factorization over independent bits). With
     r1 = ln(a/b), r0 = ln((1-a)/(1-b)): loss = max(r1, r0) + max(-r1, -r0) = |r1 - r0|.
 
     References: 000 eq. (12)-(14) (r1 = ε/2, r0 = -ε/2: loss ε).
@@ -72,7 +72,7 @@ class VectorMechanism:
         check_num_classes_epsilon(self.num_classes, self.epsilon)
 
     def bit_epsilon(self) -> float:
-        """The per-bit parameter ε/2 (the planted-bug variant overrides it)."""
+        """The per-bit parameter ε/2: P(Z(y)=1 | y) / P(Z(j)=1 | y) = e^{ε/2} for j != y (000 eq. (12))."""
         return self.epsilon / 2.0
 
     def flip_probabilities(self) -> tuple[float, float]:

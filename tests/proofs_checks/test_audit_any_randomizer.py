@@ -139,11 +139,11 @@ def prior_switching(prior):
 
 
 def test_callable_prior_to_channel_worst_prior_reported():
-    res = check_label_dp(prior_switching, 1.0, num_classes=4)
+    res = check_label_dp(prior_switching, 1.0, kind="prior_channel", num_classes=4)
     assert not res.holds and res.epsilon_actual == pytest.approx(2.0, rel=1e-12)
     assert max(res.witness["prior"]) > 0.9  # the drawn point masses found it
     assert "drawn priors" in res.explanation
-    res = check_label_dp(prior_switching, 1.0, priors=[[0.25] * 4, [0.4, 0.3, 0.2, 0.1]])
+    res = check_label_dp(prior_switching, 1.0, kind="prior_channel", priors=[[0.25] * 4, [0.4, 0.3, 0.2, 0.1]])
     assert res.holds and res.epsilon_actual == pytest.approx(1.0, rel=1e-12)
 
 
@@ -154,9 +154,9 @@ def test_object_with_channel_matrix_of_prior():
         def channel_matrix(self, prior):
             return RRWithPrior(5, 1.5).channel_matrix(prior)
 
-    res = check_label_dp(MyRRWithPrior(), 1.5)
+    res = check_label_dp(MyRRWithPrior(), 1.5, kind="prior_channel")
     assert res.holds and res.epsilon_actual == pytest.approx(1.5, rel=1e-12)
-    assert max_privacy_loss(MyRRWithPrior()) == pytest.approx(1.5, rel=1e-12)
+    assert max_privacy_loss(MyRRWithPrior(), kind="prior_channel") == pytest.approx(1.5, rel=1e-12)
     prof = privacy_profile(MyRRWithPrior(), [0.0, 1.5])
     assert prof[1] == pytest.approx(0.0, abs=1e-15) and prof[0] > 0
 
@@ -173,13 +173,13 @@ def rr_sampler(eps, K=3):
 
 
 def test_black_box_sampler_is_audited_statistically():
-    res = check_label_dp(rr_sampler(1.0), 1.0, num_classes=3)
+    res = check_label_dp(rr_sampler(1.0), 1.0, kind="sampler", num_classes=3)
     assert not res.exact and res.holds and "not exact" in res.explanation and "statistical" in str(res)
     # a sampler at ε = 3 claimed ε = 1: flagged (lower confidence bound above 1, confidence 0.95)
-    bad = check_label_dp(rr_sampler(3.0), 1.0, num_classes=3)
+    bad = check_label_dp(rr_sampler(3.0), 1.0, kind="sampler", num_classes=3)
     assert not bad.exact and not bad.holds and 1.0 < bad.epsilon_actual <= 3.0
     with pytest.raises(ValueError, match="no exact privacy loss"):
-        max_privacy_loss(rr_sampler(1.0), num_classes=3)
+        max_privacy_loss(rr_sampler(1.0), kind="sampler", num_classes=3)
 
 
 def test_sample_size_reaches_the_stated_power():
@@ -188,7 +188,7 @@ def test_sample_size_reaches_the_stated_power():
     K, alpha = 3, 0.05 / (2 * 3 * 3)
     n = sample_size_for_power(1.0, 2.0, K, alpha, 0.8)
     assert n < sample_size_for_power(1.0, 2.0, K, alpha, 0.95)
-    flagged = sum(not check_label_dp(rr_sampler(2.0), 1.0, num_classes=3, n=n, rng=s).holds for s in range(100))
+    flagged = sum(not check_label_dp(rr_sampler(2.0), 1.0, kind="sampler", num_classes=3, n=n, rng=s).holds for s in range(100))
     assert flagged >= 65
 
 
@@ -208,17 +208,17 @@ def test_bad_rows_and_callables_and_samplers():
     with pytest.raises(ValueError, match=r"channel must have one row per label \(3 rows\)"):
         check_label_dp([[0.5, 0.5], [0.5, 0.5]], 1.0, num_classes=3)
     with pytest.raises(ValueError, match=r"mechanism\(prior\) for prior #0 must have one row per label"):
-        check_label_dp(lambda p: np.full((len(p) + 1, 2), 0.5), 1.0, num_classes=3)
+        check_label_dp(lambda p: np.full((len(p) + 1, 2), 0.5), 1.0, kind="prior_channel", num_classes=3)
     with pytest.raises(ValueError, match=r"mechanism\(prior\).*2-D"):
-        check_label_dp(lambda p: np.full(3, 1 / 3), 1.0, num_classes=3)
+        check_label_dp(lambda p: np.full(3, 1 / 3), 1.0, kind="prior_channel", num_classes=3)
     with pytest.raises(ValueError, match=r"sampler returned outputs outside the output space \[0, 3\)"):
-        check_label_dp(lambda labels, rng: labels + 1, 1.0, num_classes=3, n=50)
+        check_label_dp(lambda labels, rng: labels + 1, 1.0, kind="sampler", num_classes=3, n=50)
     with pytest.raises(ValueError, match=r"sampler must return one output per label"):
-        check_label_dp(lambda labels, rng: labels[:-1], 1.0, num_classes=3, n=50)
+        check_label_dp(lambda labels, rng: labels[:-1], 1.0, kind="sampler", num_classes=3, n=50)
     with pytest.raises(ValueError, match="num_classes is needed"):
-        check_label_dp(prior_switching, 1.0)
+        check_label_dp(prior_switching, 1.0, kind="prior_channel")
     with pytest.raises(TypeError, match="prio"):
-        check_label_dp(prior_switching, 1.0, num_classes=3, prio=[1, 0, 0])
+        check_label_dp(prior_switching, 1.0, kind="prior_channel", num_classes=3, prio=[1, 0, 0])
 
 
 # ---------------------------------------------------------------- utility_gap
@@ -255,7 +255,7 @@ def test_published_rule_hand_example():
 
 
 def test_published_rule_is_dp_exactly():
-    res = check_label_dp(PublishedRRWithPrior(10, 1.0), 1.0, draws=3)
+    res = check_label_dp(PublishedRRWithPrior(10, 1.0), 1.0, kind="prior_channel", draws=3)
     assert res.holds and res.epsilon_actual == pytest.approx(1.0, rel=1e-12)
 
 

@@ -55,7 +55,7 @@ def test_custom_mechanism_channel_is_validated():
             return np.array([[0.9, 0.9], [0.1, 0.9]])
 
     with pytest.raises(ValueError, match="rows must sum to 1"):
-        check_label_dp(Broken(), 1.0)
+        check_label_dp(Broken(), 1.0, kind="channel")
 
 
 # ---------------------------------------------------------------- unknown keywords raise
@@ -318,7 +318,7 @@ def test_prior_enumeration_too_large_is_refused_before_any_work(K):
     size = re.escape(f"{65 * K * K:.3g}")
     with pytest.raises(ValueError, match=rf"num_classes={K} over 65 priors .* {size} in all, above "
                                          r"max_entries=1e\+09; pass max_entries="):
-        check_label_dp(prior_fn, 1.0, num_classes=K)
+        check_label_dp(prior_fn, 1.0, kind="prior_channel", num_classes=K)
     assert time.perf_counter() - t0 < 1.0 and calls == []
 
 
@@ -329,7 +329,7 @@ def test_max_entries_is_the_stated_limit():
     # 2 given priors x 4 x 4 = 32 entries
     priors = [np.full(4, 0.25), [0.4, 0.3, 0.2, 0.1]]
     with pytest.raises(ValueError, match="32 in all, above max_entries=31"):
-        check_label_dp(prior_fn, 1.0, priors=priors, max_entries=31)
-    assert check_label_dp(prior_fn, 1.0, priors=priors, max_entries=32).holds
+        check_label_dp(prior_fn, 1.0, kind="prior_channel", priors=priors, max_entries=31)
+    assert check_label_dp(prior_fn, 1.0, kind="prior_channel", priors=priors, max_entries=32).holds
     with pytest.raises(ValueError, match="prior must be an array of shape"):
-        check_label_dp(prior_fn, 1.0, prior=0.5)
+        check_label_dp(prior_fn, 1.0, kind="prior_channel", prior=0.5)

@@ -22,3 +22,17 @@ def test_dp_checks_smoke(smoke_run):
     assert {b["mechanism"] for b in bugs} >= {"vector: eps per bit", "RRTop-k: e^eps/(e^eps+k)",
                                             "exponential: exp(eps n)", "Laplace: Lap(T/eps)"}
     assert all(any(b["holds"] == "False" for b in bugs if b["mechanism"] == name) for name in {b["mechanism"] for b in bugs})
+
+
+def test_dp_checks_rows_are_the_catalogue(smoke_run):
+    """Every pure-DP record and planted bug of the catalogue is a row group of dp_checks, in report order."""
+    from proofs_checks.catalogue import records
+
+    with open(smoke_run("dp_checks").folder / "dp_checks.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    names = list(dict.fromkeys(r["mechanism"] for r in rows if r["kind"] == "paper"))
+    bugs = list(dict.fromkeys(r["mechanism"] for r in rows if r["kind"] == "bug"))
+    recs = records()
+    assert names == [r.name for r in recs if r.paper_claim != "delta"]
+    assert bugs == [b.name for b in sorted((b for r in recs for b in r.planted_bugs if b.loss is not None),
+                                           key=lambda b: b.order)]

@@ -86,14 +86,14 @@ def test_check_label_dp_dispatch():
         def channel_matrix(self):
             return np.array([[0.9, 0.1], [0.1, 0.9]])
 
-    res = check_label_dp(Custom(), 1.0)
+    res = check_label_dp(Custom(), 1.0, kind="channel")
     assert not res.holds and res.epsilon_actual == pytest.approx(math.log(9))
     with pytest.raises(ValueError, match="no exact privacy checker"):
         check_label_dp(object(), 1.0)
     with pytest.raises(ValueError, match="epsilon"):
-        check_label_dp(Custom(), -1.0)
+        check_label_dp(Custom(), -1.0, kind="channel")
     with pytest.raises(ValueError, match="delta"):
-        check_label_dp(Custom(), 1.0, delta=1.0)
+        check_label_dp(Custom(), 1.0, delta=1.0, kind="channel")
 
 
 @pytest.mark.parametrize("fn", [privacy_loss_witness, lambda c: check_channel(c, 1.0)])
