@@ -1,16 +1,26 @@
 """Closed-form theory of label DP learning: minimax rates (003 Table 1), exponents, sample
 complexity and tuning rules, symbolic (sympy) and numeric. Draws no random numbers.
 
-Public API
-----------
-minimax_rate, rate_terms, symbolic_rate, printed_rate, rate_exponent, cell : the cells of 003 Table 1
-sample_complexity, privacy_cost, crossover : N for a target risk, the price of privacy, term crossover
-ALGORITHMS, Algorithm : the upper-bound algorithms of 003 Theorems 2, 4, 6, 8, 10, 12 and their non-private
-    baselines (theorem, task, privacy model, bins or kNN, tuning rules)
-tuning, symbolic_tuning : h / k / T of those algorithms
-DISCREPANCIES, discrepancies : where 003's table, statements and proofs disagree (derived = default)
-symbols : the sympy symbols N, epsilon, beta, gamma, d, p, K (and h, k, T)
-lower_bound, LowerBound, lower_bounds : the explicit lower bounds of 003 Theorems 1, 3, 5, 7, 9, 11 as numbers
+The public names, by topic:
+
+* :func:`minimax_rate`, :func:`rate_terms`, :func:`symbolic_rate`, :func:`printed_rate`,
+  :func:`rate_exponent`, :func:`cell`: the cells of 003 Table 1;
+* :func:`sample_complexity`, :func:`privacy_cost`, :func:`crossover`: N for a target risk, the price
+  of privacy, the crossover of a cell's two terms;
+* :data:`ALGORITHMS`, :class:`Algorithm`, :class:`TuningRule`: the upper-bound algorithms of 003
+  Theorems 2, 4, 6, 8, 10, 12 and their non-private baselines (theorem, task, privacy model, bins or
+  kNN, tuning rules); :func:`tuning`, :func:`symbolic_tuning`: their h / k / T;
+* :data:`DISCREPANCIES`, :func:`discrepancies`: where 003's table, statements and proofs disagree
+  (the derived forms are the default);
+* :mod:`limits.symbols`: the sympy symbols N, epsilon, beta, gamma, d, p, K (and h, k, T);
+* :func:`lower_bound`, :class:`LowerBound`, :mod:`limits.lower_bounds`: the explicit lower bounds of
+  003 Theorems 1, 3, 5, 7, 9, 11 as numbers.
+
+Examples
+--------
+>>> import limits
+>>> round(limits.minimax_rate("classification", "local", N=1e6, epsilon=1.0, beta=1, gamma=1, d=2), 12)
+0.001
 """
 
 from . import symbols

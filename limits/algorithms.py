@@ -44,13 +44,29 @@ _D_heavy = 2 * _p * _b + _d * (_p - 1)
 
 @dataclass(frozen=True, slots=True)
 class TuningRule:
-    """A tuning rule ``param ~ combine(branches)`` (constants 1).
+    """A tuning rule ``param ~ combine(branches)`` of an algorithm of 003 (constants 1).
 
-    param : "h", "k" or "T".
-    branches : name -> sympy expression ("nonprivate" / "privacy", or "rule" for a single branch).
+    Parameters
+    ----------
+    param : {"h", "k", "T"}
+        Bin width, neighbour count or clipping level.
+    branches : dict
+        Branch name -> sympy expression ("nonprivate" / "privacy", or "rule" for a single branch).
         Expressions are in N, epsilon, beta, d, p, K and may use an earlier parameter (T uses k or h).
-    combine : "single", "sum" or "max".
-    source : equation in 003.
+    combine : {"single", "sum", "max"}
+        The one branch, the sum of the two, or the larger.
+    source : str
+        The equation of 003 it comes from.
+
+    References
+    ----------
+    003 eq. (84), (119), (141), (154), (181), (194), (195).
+
+    Examples
+    --------
+    >>> rule = ALGORITHMS["central_regression"].tuning_rules()["h"]
+    >>> rule.combine, sorted(rule.branches), rule.source
+    ('sum', ['nonprivate', 'privacy'], '003 Theorem 8, eq. (154)')
     """
 
     param: str
@@ -60,27 +76,70 @@ class TuningRule:
 
     @property
     def expr(self) -> sp.Expr:
+        """The rule as one sympy expression (``Add`` for "sum", ``Max`` for "max").
+
+        Examples
+        --------
+        >>> ALGORITHMS["local_regression"].tuning_rules()["k"].expr  # 003 eq. (141)
+        N**(2*beta/(2*beta + d))/Min(1, epsilon)**(2*d/(2*beta + d))
+        """
         parts = list(self.branches.values())
         if self.combine == "single":
             return parts[0]
         return sp.Add(*parts) if self.combine == "sum" else sp.Max(*parts)
 
     def drop_log_factors(self) -> "TuningRule":
-        """The same rule with every ``ln K`` replaced by 1 (constants-only form of the theorem)."""
+        """The same rule with every ``ln K`` replaced by 1 (constants-only form of the theorem).
+
+        Returns
+        -------
+        TuningRule
+            A new rule; this one is unchanged.
+
+        Examples
+        --------
+        >>> rule = ALGORITHMS["central_classification"].tuning_rules()["h"]  # 003 eq. (119)
+        >>> rule.drop_log_factors().branches["nonprivate"]
+        N**(-1/(2*beta + d))
+        """
         return TuningRule(self.param, {n: e.subs(sp.log(_K), 1) for n, e in self.branches.items()},
                           self.combine, self.source)
 
 
 @dataclass(frozen=True, slots=True)
 class Algorithm:
-    """An algorithm of 003 with its tuning.
+    """An upper-bound algorithm of 003 (or a non-private baseline) with its tuning rules.
 
-    name : key in :data:`ALGORITHMS` (e.g. ``"central_regression"``).
-    theorem : where it is stated (``"003 Theorem 8"``), or what a baseline is taken from.
-    task : a task of :data:`limits.TASKS` (the Table 1 row it attains).
-    privacy : a privacy model of :data:`limits.PRIVACY` (``"none"`` for the baselines).
-    neighbourhood : ``"bins"`` (a partition of the cube) or ``"knn"``.
-    rules : variant -> the tuning rules, in the order they are evaluated (T may use h or k).
+    Parameters
+    ----------
+    name : str
+        Key in :data:`ALGORITHMS` (e.g. ``"central_regression"``).
+    theorem : str
+        Where it is stated (``"003 Theorem 8"``), or what a baseline is taken from.
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        The Table 1 row it attains (:data:`limits.TASKS`).
+    privacy : {"local", "central", "none"}
+        Its privacy model (:data:`limits.PRIVACY`; ``"none"`` for the baselines).
+    neighbourhood : {"bins", "knn"}
+        A partition of the cube into bins of side h, or the k nearest neighbours.
+    rules : mapping
+        Variant ("derived", optionally "printed") -> the tuning rules, in evaluation order (T may use h
+        or k).
+
+    Raises
+    ------
+    ValueError
+        If ``task``, ``privacy`` or ``neighbourhood`` is not a known name, or ``rules`` lacks "derived".
+
+    References
+    ----------
+    003 Theorems 2, 4, 6, 8, 10, 12.
+
+    Examples
+    --------
+    >>> a = ALGORITHMS["local_regression_heavy_tailed"]
+    >>> a.theorem, a.neighbourhood, a.params, a.private
+    ('003 Theorem 10', 'knn', ('k', 'T'), True)
     """
 
     name: str
@@ -100,21 +159,59 @@ class Algorithm:
 
     @property
     def private(self) -> bool:
+        """True unless the algorithm is a non-private baseline (``privacy == "none"``).
+
+        Examples
+        --------
+        >>> ALGORITHMS["nonprivate_regression"].private
+        False
+        """
         return self.privacy != "none"
 
     @property
     def needs_label_bound(self) -> bool:
         """Private bounded regression (003 Theorems 6 and 8): the mechanism's noise scale uses the label
-        bound T of Assumption 2, an input of the algorithm rather than a tuning parameter."""
+        bound T of Assumption 2, an input of the algorithm rather than a tuning parameter.
+
+        Examples
+        --------
+        >>> ALGORITHMS["central_regression"].needs_label_bound
+        True
+        """
         return self.private and self.task == "regression"
 
     @property
     def params(self) -> tuple[str, ...]:
-        """The tuned parameters, in evaluation order (e.g. ``("k", "T")``)."""
+        """The tuned parameters, in evaluation order.
+
+        Examples
+        --------
+        >>> ALGORITHMS["central_regression_heavy_tailed"].params  # 003 Theorem 12: h, then T from h
+        ('h', 'T')
+        """
         return tuple(r.param for r in self.rules["derived"])
 
     def tuning_rules(self, variant: str = "derived", *, log_factors: bool = True) -> dict:
-        """``{param: TuningRule}`` of ``variant`` (the derived rule where no printed one differs)."""
+        """The tuning rules of one variant, by parameter.
+
+        Parameters
+        ----------
+        variant : {"derived", "printed"}, default "derived"
+            The printed rules where the theorem statement differs (003 Theorems 10, 12); the derived
+            rules otherwise.
+        log_factors : bool, default True
+            Keep the :math:`\\ln K` of 003 Theorems 2 and 4 (False replaces it by 1).
+
+        Returns
+        -------
+        dict
+            ``{param: TuningRule}`` in evaluation order.
+
+        Examples
+        --------
+        >>> ALGORITHMS["central_regression_heavy_tailed"].tuning_rules("printed")["h"].source
+        '003 Theorem 12 statement as printed'
+        """
         chosen = self.rules.get(variant, self.rules["derived"])
         if not log_factors:
             chosen = tuple(r.drop_log_factors() for r in chosen)

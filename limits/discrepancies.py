@@ -23,16 +23,41 @@ __all__ = ["DISCREPANCIES", "Discrepancy", "discrepancies", "parse"]
 
 @dataclass(frozen=True, slots=True)
 class Discrepancy:
-    """One disagreement inside 003.
+    """One disagreement inside 003: what is printed, what the paper's own argument gives, and why.
 
-    key : stable identifier.
-    source : where the printed form is (e.g. "003 Table 1").
-    affects : what in ``limits`` it changes: ("rate", task, privacy), ("tuning", algorithm, param),
-        ("mechanism", ...) or ("proof", equation) for a proof step whose conclusion is right.
-    printed, derived : sympy-parsable expressions (parse with :func:`parse`).
-    printed_text, derived_text : readable forms.
-    evidence : how the derived form is established.
-    consequence : what using the printed form would imply.
+    Parameters
+    ----------
+    key : str
+        Stable identifier (a key of ``{d.key: d for d in DISCREPANCIES}``).
+    source : str
+        Where the printed form is (e.g. "003 Table 1").
+    affects : tuple
+        What in ``limits`` it changes: ``("rate", task, privacy)``, ``("tuning", algorithm, param)``,
+        ``("mechanism", ...)`` or ``("proof", equation)`` for a proof step whose conclusion is right.
+    printed : str
+        The printed form, sympy-parsable with :func:`parse`.
+    derived : str
+        The derived form, sympy-parsable with :func:`parse`.
+    printed_text : str
+        Readable printed form.
+    derived_text : str
+        Readable derived form.
+    evidence : str
+        How the derived form is established (equations of 003).
+    consequence : str
+        What using the printed form would imply.
+
+    References
+    ----------
+    003 Table 1; Theorems 7, 8, 10, 12; Remark 1; eq. (23), (180)-(182), (186)-(188), (193)-(196).
+
+    Examples
+    --------
+    >>> d = DISCREPANCIES[0]
+    >>> d.key, d.affects
+    ('table1_central_regression_privacy_term', ('rate', 'regression', 'central'))
+    >>> d.printed_text, d.derived_text
+    ('N^(-2β/(2β+d)) + (εN)^(-2β/(d+2β))', 'N^(-2β/(2β+d)) + (εN)^(-2β/(d+β))')
     """
 
     key: str
@@ -162,11 +187,53 @@ DISCREPANCIES = (
 
 
 def parse(expr: str) -> sp.Expr:
-    """Parse a ``printed``/``derived`` string with the positive symbols of :mod:`limits.symbols`."""
+    """Parse a ``printed`` / ``derived`` string with the positive symbols of :mod:`limits.symbols`.
+
+    Parameters
+    ----------
+    expr : str
+        A sympy expression in N, epsilon, beta, gamma, d, p, K, h, k, T and ``n_l`` (a bin count).
+
+    Returns
+    -------
+    sympy.Expr
+        The expression, its symbols those of :mod:`limits.symbols` (so that it compares equal to
+        :func:`limits.symbolic_rate` output).
+
+    Raises
+    ------
+    sympy.SympifyError
+        If ``expr`` is not a valid expression.
+
+    References
+    ----------
+    003 Table 1 (the printed strings of :data:`DISCREPANCIES`).
+
+    Examples
+    --------
+    >>> from limits import symbolic_rate
+    >>> parse(DISCREPANCIES[0].derived) == symbolic_rate("regression", "central")
+    True
+    """
     return sp.sympify(expr, locals=dict(RATE_SYMBOLS, n_l=sp.Symbol("n_l", positive=True)))
 
 
 def discrepancies() -> list[dict]:
-    """The records of :data:`DISCREPANCIES` as plain dicts (keys: key, source, affects, printed, derived,
-    printed_text, derived_text, evidence, consequence)."""
+    """The records of :data:`DISCREPANCIES` as plain dicts.
+
+    Returns
+    -------
+    list of dict
+        One dict per :class:`Discrepancy`, keys ``key``, ``source``, ``affects``, ``printed``,
+        ``derived``, ``printed_text``, ``derived_text``, ``evidence``, ``consequence``.
+
+    References
+    ----------
+    003 Table 1; Theorems 7, 8, 10, 12; Remark 1; eq. (23), (187); Section 6.2.
+
+    Examples
+    --------
+    >>> [r["key"] for r in discrepancies()][:3]
+    ['table1_central_regression_privacy_term', 'table1_local_full_classification', 'theorem10_k']
+    """
     return [asdict(x) for x in DISCREPANCIES]

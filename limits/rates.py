@@ -78,13 +78,30 @@ _BASES = {
 
 @dataclass(frozen=True, slots=True)
 class Term:
-    """One term ``(c N / [ln K]) ** (-exponent)`` of a Table 1 cell.
+    r"""One term :math:`(c N / [\ln K])^{-a}` of a Table 1 cell (003 Table 1).
 
-    name : "nonprivate", "privacy" (the terms of a two-term cell) or "rate" (the only term of a private
-        one-term cell; the one term of a non-private cell is "nonprivate").
-    base : key of the multiplier c (see ``_BASES``).
-    exponent : sympy expression in beta, gamma, d, p.
-    log_K : the theorem divides the base by ln K (Õ in Table 1).
+    Parameters
+    ----------
+    name : {"nonprivate", "privacy", "rate"}
+        "nonprivate" and "privacy" are the terms of a two-term cell; "rate" is the only term of a private
+        one-term cell (the one term of a non-private cell is "nonprivate").
+    base : {"N", "eps N", "N eps^2", "N (eps^2 ∧ 1)"}
+        The multiplier :math:`c N` of the term: :math:`N`, :math:`\varepsilon N`, :math:`N\varepsilon^2` or
+        :math:`N(\varepsilon^2 \wedge 1)`.
+    exponent : sympy.Expr
+        The exponent :math:`a > 0`, a rational function of beta, gamma, d, p (:data:`EXPONENTS`).
+    log_K : bool, default False
+        The theorem divides the base by :math:`\ln K` (the :math:`\tilde O` of Table 1; 003 Theorems 2, 4).
+
+    References
+    ----------
+    003 Table 1; the exponents cite eq. (10), (14), (16), (18), (19), (21), (22), (24)-(27), (29).
+
+    Examples
+    --------
+    >>> t = cell("regression", "central").term("privacy")
+    >>> t.base, t.exponent
+    ('eps N', 2*beta/(beta + d))
     """
 
     name: str
@@ -93,7 +110,27 @@ class Term:
     log_K: bool = False
 
     def symbolic(self, log_factors: bool = False) -> sp.Expr:
-        """``(c N / [ln K]) ** (-exponent)`` as a sympy expression (003 Table 1)."""
+        r"""The term :math:`(c N / [\ln K])^{-a}` as a sympy expression (003 Table 1).
+
+        Parameters
+        ----------
+        log_factors : bool, default False
+            Divide the base by :math:`\ln K` where the theorem states that factor (``log_K``).
+
+        Returns
+        -------
+        sympy.Expr
+            An expression in the symbols of :mod:`limits.symbols`.
+
+        References
+        ----------
+        003 Table 1; Theorems 2 and 4 for the :math:`\ln K`.
+
+        Examples
+        --------
+        >>> cell("classification", "central").term("privacy").symbolic(log_factors=True)
+        (N*epsilon/log(K))**(-beta*(gamma + 1)/(beta + d))
+        """
         base = _BASES[self.base][0](S.epsilon) * S.N
         if log_factors and self.log_K:
             base = base / sp.log(S.K)
@@ -102,8 +139,31 @@ class Term:
 
 @dataclass(frozen=True, slots=True)
 class Cell:
-    """A cell of 003 Table 1: its terms, how they combine ("single", "sum" = A + B, "max" = A ∨ B) and
-    where the paper states it."""
+    r"""A cell of 003 Table 1: its terms, how they combine and where the paper states it.
+
+    Parameters
+    ----------
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        The row of Table 1.
+    privacy : {"local", "central", "local_full", "none"}
+        The column of Table 1.
+    terms : tuple of Term
+        One or two :class:`Term` s.
+    combine : {"single", "sum", "max"}
+        One term, :math:`A + B`, or :math:`A \vee B` (the larger of the two).
+    source : str
+        Where 003 states the rate (theorems and equations).
+
+    References
+    ----------
+    003 Table 1; Theorems 1-12; Remark 1.
+
+    Examples
+    --------
+    >>> c = cell("regression_heavy_tailed", "local")
+    >>> c.combine, [t.name for t in c.terms], c.source
+    ('max', ['nonprivate', 'privacy'], '003 Theorems 9-10, eq. (25), (26), (182)')
+    """
 
     task: str
     privacy: str
@@ -112,7 +172,28 @@ class Cell:
     source: str
 
     def term(self, name: str) -> Term:
-        """The term called ``name`` ("nonprivate", "privacy" or "rate"); ValueError if absent."""
+        """The term called ``name``.
+
+        Parameters
+        ----------
+        name : {"nonprivate", "privacy", "rate"}
+            A term of this cell.
+
+        Returns
+        -------
+        Term
+            The term of that name.
+
+        Raises
+        ------
+        ValueError
+            If the cell has no term called ``name``.
+
+        Examples
+        --------
+        >>> cell("regression", "central").term("nonprivate").exponent
+        2*beta/(2*beta + d)
+        """
         for t in self.terms:
             if t.name == name:
                 return t
@@ -174,7 +255,39 @@ _PRINTED[("classification", "local_full")] = _single("classification", "local_fu
 
 
 def cell(task: str, privacy: str, *, variant: str = "derived") -> Cell:
-    """The :class:`Cell` of 003 Table 1 for (task, privacy); ``variant="printed"`` for the table as printed."""
+    """The :class:`Cell` of 003 Table 1 for ``(task, privacy)``.
+
+    Parameters
+    ----------
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        The row of Table 1.
+    privacy : {"local", "central", "local_full", "none"}
+        The column of Table 1.
+    variant : {"derived", "printed"}, default "derived"
+        The re-derived rates, or 003 Table 1 exactly as printed (they differ in two cells, see
+        :mod:`limits.discrepancies`).
+
+    Returns
+    -------
+    Cell
+        The cell's terms, how they combine and its source in 003.
+
+    Raises
+    ------
+    ValueError
+        If ``task``, ``privacy`` or ``variant`` is not one of the names above (naming the argument).
+
+    References
+    ----------
+    003 Table 1; Theorems 1-12; Remark 1.
+
+    Examples
+    --------
+    >>> cell("regression", "central").source
+    '003 Theorems 7-8, eq. (22), (24)'
+    >>> cell("regression", "central", variant="printed").term("privacy").exponent
+    2*beta/(2*beta + d)
+    """
     check_task(task)
     check_privacy(privacy)
     check_variant(variant)
@@ -190,23 +303,79 @@ def _combine(c: Cell, parts):
 
 
 def symbolic_rate(task: str, privacy: str, *, variant: str = "derived", log_factors: bool = False) -> sp.Expr:
-    """The rate of a Table 1 cell as a sympy expression in ``limits.symbols`` (N, epsilon, beta, gamma, d, p, K).
+    r"""The rate of a Table 1 cell as a sympy expression in the symbols of :mod:`limits.symbols`.
 
-    ``ε² ∧ 1`` is ``Min(epsilon**2, 1)``, ``A ∨ B`` is ``Max(A, B)``; constants are 1.
+    :math:`\varepsilon^2 \wedge 1` is ``Min(epsilon**2, 1)``, :math:`A \vee B` is ``Max(A, B)``; constants
+    are 1.
+
+    Parameters
+    ----------
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        The row of Table 1.
+    privacy : {"local", "central", "local_full", "none"}
+        The column of Table 1.
+    variant : {"derived", "printed"}, default "derived"
+        The re-derived rates or 003 Table 1 as printed.
+    log_factors : bool, default False
+        Divide N by :math:`\ln K` in the terms where 003 Theorems 2 and 4 state that factor.
+
+    Returns
+    -------
+    sympy.Expr
+        An expression in N, epsilon, beta, gamma, d, p (and K with ``log_factors=True``).
+
+    Raises
+    ------
+    ValueError
+        If ``task``, ``privacy`` or ``variant`` is not one of the names above.
 
     Examples
     --------
     >>> symbolic_rate("regression", "central")
     (N*epsilon)**(-2*beta/(beta + d)) + N**(-2*beta/(2*beta + d))
+    >>> symbolic_rate("classification", "local")
+    (N*Min(1, epsilon**2))**(-beta*(gamma + 1)/(2*beta + d))
 
-    References: 003 Table 1 and the theorems cited in :func:`cell`.
+    References
+    ----------
+    003 Table 1 and the theorems cited in :func:`cell` (here 003 Theorems 7-8, eq. (22), (24)).
     """
     c = cell(task, privacy, variant=variant)
     return _combine(c, [t.symbolic(log_factors) for t in c.terms])
 
 
 def printed_rate(task: str, privacy: str, *, log_factors: bool = False) -> sp.Expr:
-    """003 Table 1 exactly as printed (``symbolic_rate(..., variant="printed")``)."""
+    """003 Table 1 exactly as printed: ``symbolic_rate(task, privacy, variant="printed")``.
+
+    Parameters
+    ----------
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        The row of Table 1.
+    privacy : {"local", "central", "local_full", "none"}
+        The column of Table 1.
+    log_factors : bool, default False
+        Divide N by :math:`\\ln K` where 003 Theorems 2 and 4 state that factor.
+
+    Returns
+    -------
+    sympy.Expr
+        The printed rate; compare :func:`symbolic_rate` for the re-derived one.
+
+    Raises
+    ------
+    ValueError
+        If ``task`` or ``privacy`` is not one of the names above.
+
+    References
+    ----------
+    003 Table 1 (central / regression prints :math:`(\\varepsilon N)^{-2\\beta/(d+2\\beta)}`, Theorems 7-8 give
+    :math:`(\\varepsilon N)^{-2\\beta/(d+\\beta)}`).
+
+    Examples
+    --------
+    >>> printed_rate("regression", "central")
+    (N*epsilon)**(-2*beta/(2*beta + d)) + N**(-2*beta/(2*beta + d))
+    """
     return symbolic_rate(task, privacy, variant="printed", log_factors=log_factors)
 
 
@@ -224,14 +393,31 @@ def _exponent_value(t: Term, prm) -> float:
 
 @dataclass(frozen=True, slots=True)
 class RateTerms:
-    """The separate terms of a Table 1 cell at given arguments.
+    """The separate terms of a Table 1 cell at given arguments (returned by :func:`rate_terms`).
 
-    terms : term name -> value (float, or ndarray broadcast over N and eps).
-    combine : "single", "sum" (total = sum of terms) or "max" (total = largest term).
-    total : the rate (what :func:`minimax_rate` returns).
-    dominant : name of the largest term (ndarray of names for array input; ties go to the first term,
+    Parameters
+    ----------
+    terms : dict
+        Term name -> value (float, or ndarray broadcast over N and epsilon).
+    combine : {"single", "sum", "max"}
+        How the terms give the total: the one term, their sum, or the largest.
+    total : float or ndarray
+        The rate (what :func:`minimax_rate` returns).
+    dominant : str or ndarray of str
+        Name of the largest term (an array of names for array input; ties go to the first term,
         "nonprivate").
-    exponents : term name -> exponent a of N in that term's N^(-a).
+    exponents : dict
+        Term name -> exponent :math:`a > 0` of N in that term's :math:`N^{-a}`.
+
+    References
+    ----------
+    003 Table 1.
+
+    Examples
+    --------
+    >>> r = rate_terms("regression", "central", N=1e4, epsilon=1.0, beta=1, d=2)
+    >>> r.dominant, round(r.total, 6)
+    ('nonprivate', 0.012154)
     """
 
     terms: dict
@@ -329,16 +515,77 @@ def minimax_rate(task, privacy, *, N, epsilon=None, beta, d, gamma=None, p=None,
     --------
     >>> round(minimax_rate("regression", "central", N=1e4, epsilon=1.0, beta=1, d=2), 12)  # 0.01 + 1e4^(-2/3)
     0.01215443469
+
+    One cell of 003 Table 1 at :math:`N = 10^6` (classification, local label DP, Theorems 1-2):
+    :math:`(N(\\varepsilon^2 \\wedge 1))^{-\\beta(\\gamma+1)/(2\\beta+d)} = (10^6)^{-1/2}` at
+    :math:`\\beta = \\gamma = 1`, :math:`d = 2`, :math:`\\varepsilon = 1`; at :math:`\\varepsilon = 0.1` the
+    same N buys the risk of :math:`N\\varepsilon^2 = 10^4` samples.
+
+    >>> round(minimax_rate("classification", "local", N=1e6, epsilon=1.0, beta=1, gamma=1, d=2), 12)
+    0.001
+    >>> round(minimax_rate("classification", "local", N=1e6, epsilon=0.1, beta=1, gamma=1, d=2), 12)
+    0.01
     """
     return _evaluate(task, privacy, N, epsilon, beta, d, gamma, p, num_classes, log_factors, variant)[2]
 
 
 def rate_terms(task, privacy, *, N, epsilon=None, beta, d, gamma=None, p=None, num_classes=2, log_factors=False,
                variant="derived") -> RateTerms:
-    """The separate terms of a Table 1 cell (same arguments as :func:`minimax_rate`) as :class:`RateTerms`.
+    r"""The separate terms of a Table 1 cell, with their sum or maximum and which one dominates.
 
     Two-term cells have the terms "nonprivate" (the rate without privacy) and "privacy"; one-term private
     cells have the single term "rate"; non-private cells have "nonprivate".
+
+    Parameters
+    ----------
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        The row of Table 1.
+    privacy : {"local", "central", "local_full", "none"}
+        The column of Table 1.
+    N : float or array_like, >= 1
+        Sample size(s), real (see :func:`minimax_rate`).
+    epsilon : float or array_like, > 0, optional
+        Privacy parameter; required unless ``privacy="none"``. Broadcast with ``N``.
+    beta : float > 0
+        Hölder exponent (003 Assumption 1(a)).
+    d : int >= 1
+        Feature dimension.
+    gamma : float >= 0, optional
+        Tsybakov margin exponent (Assumption 1(b)); required for classification.
+    p : float >= 2, optional
+        Moment order (Assumption 3); required for ``"regression_heavy_tailed"``.
+    num_classes : int >= 2, default 2
+        Number of classes K; enters only through :math:`\ln K` with ``log_factors=True``.
+    log_factors : bool, default False
+        Divide N by :math:`\ln K` where 003 Theorems 2 and 4 state that factor.
+    variant : {"derived", "printed"}, default "derived"
+        The re-derived rates or 003 Table 1 as printed.
+
+    Returns
+    -------
+    RateTerms
+        Term values, how they combine, the total (= :func:`minimax_rate`), the dominant term and the
+        exponents.
+
+    Raises
+    ------
+    ValueError
+        An invalid argument (naming it and its value), or a total outside the floating-point range.
+
+    References
+    ----------
+    003 Table 1; Theorems 1-12; Remark 1.
+
+    Examples
+    --------
+    At :math:`N = 10^4`, :math:`\varepsilon = 1`, :math:`\beta = 1`, :math:`d = 2` (003 Theorems 7-8):
+    :math:`N^{-1/2} = 0.01` and :math:`(\varepsilon N)^{-2/3} = 10^{-8/3} \approx 0.0021544`.
+
+    >>> r = rate_terms("regression", "central", N=1e4, epsilon=1.0, beta=1, d=2)
+    >>> {k: round(v, 7) for k, v in r.terms.items()}
+    {'nonprivate': 0.01, 'privacy': 0.0021544}
+    >>> r.combine, r.dominant
+    ('sum', 'nonprivate')
     """
     c, values, total, dom, exps = _evaluate(task, privacy, N, epsilon, beta, d, gamma, p, num_classes, log_factors,
                                             variant)
@@ -346,15 +593,48 @@ def rate_terms(task, privacy, *, N, epsilon=None, beta, d, gamma=None, p=None, n
 
 
 def rate_exponent(task, privacy, *, beta, d, gamma=None, p=None, term=None, variant="derived") -> float:
-    """Exponent ``a > 0`` of N in a term ``N^(-a)`` of a Table 1 cell, ε held fixed.
+    r"""Exponent :math:`a > 0` of N in a term :math:`N^{-a}` of a Table 1 cell, ε held fixed.
 
-    ``term`` names a term of a two-term cell ("nonprivate" or "privacy"); ``None`` gives the term that
-    dominates as N -> ∞, i.e. the smallest exponent (the only one for one-term cells).
+    Parameters
+    ----------
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        The row of Table 1.
+    privacy : {"local", "central", "local_full", "none"}
+        The column of Table 1.
+    beta : float > 0
+        Hölder exponent (003 Assumption 1(a)).
+    d : int >= 1
+        Feature dimension.
+    gamma : float >= 0, optional
+        Tsybakov margin exponent; required for classification.
+    p : float >= 2, optional
+        Moment order; required for ``"regression_heavy_tailed"``.
+    term : {None, "nonprivate", "privacy", "rate"}, default None
+        A term of the cell; ``None`` gives the term that dominates as :math:`N \to \infty`, i.e. the
+        smallest exponent (the only one for one-term cells).
+    variant : {"derived", "printed"}, default "derived"
+        The re-derived rates or 003 Table 1 as printed.
+
+    Returns
+    -------
+    float
+        The exponent :math:`a`.
+
+    Raises
+    ------
+    ValueError
+        An invalid argument, or a ``term`` the cell does not have.
+
+    References
+    ----------
+    003 Table 1; here Theorem 7, eq. (22): :math:`2\beta/(d+\beta) = 1` at :math:`\beta = d = 1`.
 
     Examples
     --------
     >>> rate_exponent("regression", "central", beta=1, d=1, term="privacy")  # 2β/(d+β), 003 Theorem 7
     1.0
+    >>> rate_exponent("classification", "local", beta=1, d=2, gamma=1)  # β(γ+1)/(2β+d) = 2/4, eq. (14)
+    0.5
     """
     task = check_task(task)
     c = cell(task, privacy, variant=variant)

@@ -32,8 +32,34 @@ __all__ = ["symbolic_tuning", "tuning"]
 def symbolic_tuning(algorithm: str, *, variant: str = "derived", log_factors: bool = True) -> dict:
     """The tuning rules of ``algorithm`` as ``{param: TuningRule}`` (sympy, constants 1).
 
-    ``variant="printed"`` gives the theorem statement where it differs from the derived rule (Theorems
-    10 and 12); for the other algorithms both variants are the same rule.
+    Parameters
+    ----------
+    algorithm : str
+        A key of :data:`limits.ALGORITHMS` (e.g. ``"central_regression"``).
+    variant : {"derived", "printed"}, default "derived"
+        ``"printed"`` gives the theorem statement where it differs from the derived rule (003 Theorems
+        10 and 12); for the other algorithms both variants are the same rule.
+    log_factors : bool, default True
+        Keep the :math:`\\ln K` of 003 Theorems 2 and 4 (False replaces it by 1).
+
+    Returns
+    -------
+    dict
+        Parameter name ("h", "k" or "T") -> :class:`~limits.algorithms.TuningRule`, in evaluation order.
+
+    Raises
+    ------
+    ValueError
+        If ``algorithm`` or ``variant`` is not one of the names above.
+
+    References
+    ----------
+    003 Theorems 2, 4, 6, 8, 10, 12; here Theorem 8, eq. (154).
+
+    Examples
+    --------
+    >>> symbolic_tuning("central_regression")["h"].expr
+    (N*epsilon)**(-1/(beta + d)) + N**(-1/(2*beta + d))
     """
     check_choice("algorithm", algorithm, tuple(ALGORITHMS))
     check_variant(variant)

@@ -24,7 +24,39 @@ __all__ = [
 
 
 def check_real(name, value, *, low=None, high=None, low_open=False, high_open=False):
-    """Return ``value`` as a float after checking it is a finite real within the given bounds."""
+    """Return ``value`` as a float after checking it is a finite real within the given bounds.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : numbers.Real
+        The value to check (``bool`` is refused; an int beyond the float range counts as infinite).
+    low, high : float, optional
+        Bounds; ``None`` for no bound.
+    low_open, high_open : bool, default False
+        Make the bound strict (``value > low`` instead of ``value >= low``; likewise for ``high``).
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a real number, not finite, or outside the bounds; the message names the
+        argument and repeats its value.
+
+    Examples
+    --------
+    >>> check_real("beta", 2)
+    2.0
+    >>> check_real("beta", 0, low=0.0, low_open=True)
+    Traceback (most recent call last):
+    ...
+    ValueError: beta must be > 0.0, got beta=0
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise ValueError(f"{name} must be a real number, got {name}={value!r}")
     try:
@@ -43,17 +75,98 @@ def check_real(name, value, *, low=None, high=None, low_open=False, high_open=Fa
 
 
 def check_positive(name, value):
-    """Finite and strictly positive (epsilon, beta, scales, clipping levels)."""
+    """Return ``value`` as a float after checking it is finite and strictly positive.
+
+    For epsilon, beta, scales, clipping levels.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : numbers.Real
+        The value to check.
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a finite real > 0.
+
+    Examples
+    --------
+    >>> check_positive("epsilon", 0.5)
+    0.5
+    """
     return check_real(name, value, low=0.0, low_open=True)
 
 
 def check_probability(name, value, *, allow_one=False):
-    """A probability in [0, 1) (delta, failure probabilities), or [0, 1] with ``allow_one``."""
+    """Return ``value`` as a float after checking it is a probability in [0, 1), or [0, 1].
+
+    For delta and failure probabilities.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : numbers.Real
+        The value to check.
+    allow_one : bool, default False
+        Accept 1 (the interval is then [0, 1]).
+
+    Returns
+    -------
+    float
+        ``value`` as a float.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not a finite real in the interval.
+
+    Examples
+    --------
+    >>> check_probability("delta", 1.0, allow_one=True)
+    1.0
+    """
     return check_real(name, value, low=0.0, high=1.0, high_open=not allow_one)
 
 
 def check_int(name, value, *, low=None):
-    """An integer (Python or numpy, floats with integral value rejected) at least ``low``."""
+    """Return ``value`` as an int after checking it is an integer at least ``low``.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : numbers.Integral
+        A Python or numpy integer; floats, even with an integral value, and ``bool`` are refused.
+    low : int, optional
+        Smallest accepted value; ``None`` for no bound.
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not an integer or is below ``low``.
+
+    Examples
+    --------
+    >>> check_int("d", 3, low=1)
+    3
+    >>> check_int("d", 3.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: d must be an integer, got d=3.0
+    """
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
         raise ValueError(f"{name} must be an integer, got {name}={value!r}")
     v = int(value)
@@ -63,7 +176,30 @@ def check_int(name, value, *, low=None):
 
 
 def check_finite_array(name, values):
-    """``values`` as a float array after checking every entry is finite (no NaN, no ±inf)."""
+    """Return ``values`` as a float array after checking every entry is finite (no NaN, no ±inf).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    values : array_like
+        Anything ``np.asarray(values, dtype=float)`` accepts.
+
+    Returns
+    -------
+    ndarray of float
+        The values, same shape.
+
+    Raises
+    ------
+    ValueError
+        If an entry is NaN or infinite.
+
+    Examples
+    --------
+    >>> check_finite_array("x", [1, 2.5])
+    array([1. , 2.5])
+    """
     arr = np.asarray(values, dtype=float)
     if not np.all(np.isfinite(arr)):
         raise ValueError(f"{name} must be finite, got {name}={values!r}")
@@ -71,14 +207,67 @@ def check_finite_array(name, values):
 
 
 def check_choice(name, value, choices):
-    """One of a fixed set of names."""
+    """Return ``value`` after checking it is one of ``choices``.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : object
+        The value to check.
+    choices : collection
+        The accepted values.
+
+    Returns
+    -------
+    object
+        ``value`` unchanged.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not in ``choices`` (the message lists them, sorted).
+
+    Examples
+    --------
+    >>> check_choice("privacy", "local", ("local", "central"))
+    'local'
+    """
     if value not in choices:
         raise ValueError(f"{name} must be one of {sorted(choices)}, got {name}={value!r}")
     return value
 
 
 def check_probability_vector(name, p, *, size=None, atol=1e-9):
-    """A non-negative vector (or stack of vectors along the last axis) summing to one."""
+    """Return ``p`` as a float array after checking it is a probability vector (or a stack of them).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    p : array_like, ndim >= 1
+        Non-negative finite entries summing to one along the last axis.
+    size : int, optional
+        Required length of the last axis.
+    atol : float, default 1e-9
+        Tolerance on each sum, scaled by ``max(1, p.shape[-1])``.
+
+    Returns
+    -------
+    ndarray of float
+        ``p`` as an array, same shape.
+
+    Raises
+    ------
+    ValueError
+        If ``p`` is a scalar, has the wrong length, has a negative or non-finite entry, or a sum differs
+        from 1 by more than the tolerance.
+
+    Examples
+    --------
+    >>> check_probability_vector("prior", [0.25, 0.75], size=2)
+    array([0.25, 0.75])
+    """
     arr = np.asarray(p, dtype=float)
     if arr.ndim == 0:
         raise ValueError(f"{name} must be an array of probabilities, got {name}={p!r}")

@@ -1,0 +1,395 @@
+"""Sphinx extension: write the generated pages of the site at every build (``builder-inited``).
+
+Pages written under ``docs/generated/`` (git-ignored, rewritten at every build, so they cannot drift
+from the code or the committed results):
+
+* ``theory/<seed>.rst``, one per seed paper (000-004): every experiment of the two catalogues
+  (:mod:`simulations.experiments.catalogue`, :mod:`proofs_checks.experiments.catalogue`) whose
+  ``reproduces`` text cites that seed, with its committed figures (``figures/<name>/*.png``), its claims
+  and their verdicts read from the committed ``figures/<name>/results.json``, and the tests that read
+  its smoke run; ``theory/other.rst`` for experiments citing no seed;
+* ``findings.rst``: the committed ``figures/proof_checks/findings.csv`` (the table that the
+  ``proof_checks`` experiment writes from :func:`proofs_checks.findings`) and
+  :func:`limits.discrepancies`;
+* ``api.rst``: the root of the autosummary tree over ``limits``, ``simulations`` and ``proofs_checks``.
+
+No experiment is run: the build reads committed files only.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import logging
+import re
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DOCS = ROOT / "docs"
+OUT = DOCS / "generated"
+PACKAGES = ("limits", "simulations", "proofs_checks")
+
+#: Seed file -> (short title, role); the titles of /work/shared/seeds/README.md's table.
+SEEDS = {
+    "000": ("Enhancing Learning with Label Differential Privacy by Vector Approximation (review version)",
+            "the K-bit vector mechanism, its Theorems 1-2 and the synthetic and CNN experiments"),
+    "001": ("Differentially-Private Bayes Consistency",
+            "the stability histogram, PCL / PCDE / PCL2 learners and the semi-supervised application"),
+    "002": ("Enhancing Learning with Label Differential Privacy by Vector Approximation (published version)",
+            "the same paper as 000 with other equation numbers and Table 1(b) at epsilon = 2"),
+    "003": ("On Theoretical Limits of Learning with Label Differential Privacy",
+            "Table 1 (minimax rates), the upper-bound algorithms and the lower-bound constructions"),
+    "004": ("Deep Learning with Label Differential Privacy",
+            "randomized response, RRTop-k, RRWithPrior and its LP optimality, LP-MST, LP-RR-SGD"),
+}
+_SEED_RE = re.compile(r"(?<![\d.])(00[0-4])(?![\d])")
+
+
+def _verdict(holds) -> str:
+    return {True: "holds", False: "fails", None: "inconclusive"}[holds]
+
+
+def _esc(text) -> str:
+    """Text safe inside an RST paragraph or table cell (no markup is interpreted)."""
+    s = "" if text is None else str(text)
+    s = s.replace("\\", "\\\\").replace("*", "\\*").replace("`", "\\`").replace("|", "\\|").replace("_", "\\_")
+    return " ".join(s.split())
+
+
+def _num(x) -> str:
+    if x is None:
+        return ""
+    if isinstance(x, float):
+        return f"{x:.6g}"
+    return _esc(x)
+
+
+def _title(text: str, char: str = "=") -> str:
+    return f"{text}\n{char * max(len(text), 3)}\n\n"
+
+
+def _csv_table(header, rows, widths=None) -> str:
+    """An RST ``list-table`` (robust to any cell text)."""
+    out = [".. list-table::", "   :header-rows: 1", "   :class: labeldp-table", ""]
+    if widths:
+        out.insert(2, "   :widths: " + " ".join(str(w) for w in widths))
+    for row in [header, *rows]:
+        cells = [c.text if isinstance(c, _Raw) else _esc(c) for c in row]
+        cells = [c if c else "\\-" for c in cells]
+        out.append("   * - " + cells[0])
+        out.extend("     - " + c for c in cells[1:])
+    return "\n".join(out) + "\n\n"
+
+
+class _Raw:
+    """A table cell written as given (already RST)."""
+
+    def __init__(self, text):
+        self.text = text
+
+
+def experiments():
+    """The records of both catalogues, as (layer, Experiment), in report order."""
+    from proofs_checks.experiments.catalogue import EXPERIMENTS as P
+    from simulations.experiments.catalogue import EXPERIMENTS as S
+
+    recs = [("simulations", e) for e in S] + [("proofs_checks", e) for e in P]
+    return sorted(recs, key=lambda r: (r[1].order, r[1].name))
+
+
+def _tests_reading(names) -> dict:
+    """Experiment name -> test files (relative paths) that mention it as a quoted string."""
+    found = {n: [] for n in names}
+    for path in sorted((ROOT / "tests").rglob("test_*.py")):
+        text = path.read_text(encoding="utf-8", errors="replace")
+        for n in names:
+            if f'"{n}"' in text or f"'{n}'" in text:
+                found[n].append(path.relative_to(ROOT).as_posix())
+    return found
+
+
+def _experiment_section(layer, exp, tests, depth) -> tuple[str, dict]:
+    """RST for one experiment, and its verdict counts."""
+    folder = ROOT / "figures" / exp.name
+    out = [f".. _exp-{exp.name}-{depth}:\n\n", _title(exp.name, "-")]
+    out.append(f"**Reproduces:** {_esc(exp.reproduces)}\n\n")
+    ref = exp.compute_ref if isinstance(exp.compute_ref, str) else \
+        f"{exp.compute_ref.__module__}:{exp.compute_ref.__qualname__}"
+    out.append(f"**Experiment:** ``{ref}`` (layer ``{layer}``); run it with "
+               f"``python paper_repro.py --only {exp.name}``.\n\n")
+    if tests:
+        out.append("**Tests:** " + ", ".join(f"``{t}``" for t in tests) + "\n\n")
+    counts = {"holds": 0, "fails": 0, "inconclusive": 0}
+    res_path = folder / "results.json"
+    if not res_path.is_file():
+        out.append(".. note::\n\n   No committed results (``figures/%s/results.json`` is absent): the experiment has "
+                   "not been run with its outputs committed.\n\n" % exp.name)
+        return "".join(out), counts
+    rec = json.loads(res_path.read_text(encoding="utf-8"))
+    meta = [f"profile ``{rec.get('profile', '?')}``", f"seed {rec.get('seed', '?')}"]
+    if rec.get("runtime_s") is not None:
+        meta.append(f"{rec['runtime_s']:.1f} s")
+    if rec.get("skipped"):
+        meta.append("skipped: " + _esc(rec.get("skipped")))
+    out.append("**Committed run:** " + ", ".join(meta) + "\n\n")
+    claims = rec.get("claims") or []
+    rows = []
+    for c in claims:
+        v = _verdict(c.get("holds"))
+        counts[v] += 1
+        rows.append([_Raw(f":labeldp-{v}:`{v}`"), c.get("claim"), _num(c.get("expected")), _num(c.get("measured")),
+                     c.get("detail", "")])
+    if rows:
+        summary = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
+        out.append(f"**Verdicts:** {summary} (of {len(rows)} claims)\n\n")
+        out.append(_csv_table(["verdict", "claim", "expected", "measured", "detail"],
+                              rows, widths=[8, 40, 8, 8, 36]))
+    else:
+        out.append("No claims recorded.\n\n")
+    for fig in rec.get("figures") or sorted(p.name for p in folder.glob("*.png")):
+        if (folder / fig).is_file() and fig.endswith(".png"):
+            rel = Path("../../../figures") / exp.name / fig
+            out.append(f".. figure:: {rel.as_posix()}\n   :width: 90%\n\n   ``figures/{exp.name}/{fig}``\n\n")
+    return "".join(out), counts
+
+
+def write_theory(out_dir: Path) -> dict:
+    recs = experiments()
+    tests = _tests_reading([e.name for _, e in recs])
+    by_seed = {s: [] for s in SEEDS}
+    other = []
+    for layer, e in recs:
+        seeds = sorted(set(_SEED_RE.findall(e.reproduces)))
+        for s in seeds:
+            by_seed[s].append((layer, e))
+        if not seeds:
+            other.append((layer, e))
+    theory = out_dir / "theory"
+    theory.mkdir(parents=True, exist_ok=True)
+    totals = {}
+    index_rows = []
+    pages = [(s, f"{s}: {SEEDS[s][0]}", SEEDS[s][1], by_seed[s]) for s in SEEDS]
+    if other:
+        pages.append(("other", "Experiments citing no seed paper", "", other))
+    for key, title, role, items in pages:
+        body = [_title(title)]
+        if role:
+            body.append(f"What the suite takes from seed ``{key}``: {role}.\n\n")
+        body.append(f"{len(items)} experiment(s) cite this paper in their catalogue record. This page is written at "
+                    "build time from the experiment catalogues and the committed ``figures/<name>/results.json``; "
+                    "verdicts: *holds*, *fails* (the measurement excludes the claim), *inconclusive* "
+                    "(``\"holds\": null``: the interval neither confirms nor excludes it).\n\n")
+        page_counts = {"holds": 0, "fails": 0, "inconclusive": 0}
+        if items:
+            body.append(".. contents:: Experiments\n   :local:\n   :depth: 1\n\n")
+        for layer, e in items:
+            text, counts = _experiment_section(layer, e, tests[e.name], key)
+            body.append(text)
+            for k in page_counts:
+                page_counts[k] += counts[k]
+        (theory / f"{key}.rst").write_text("".join(body), encoding="utf-8")
+        totals[key] = (title, len(items), page_counts)
+        index_rows.append([_Raw(f":doc:`{key}`"), str(len(items)), str(page_counts["holds"]),
+                           str(page_counts["fails"]), str(page_counts["inconclusive"])])
+    idx = [_title("Theory guide"),
+           "One page per seed paper: each of its claims that an experiment checks, with the committed figure and "
+           "verdict. Generated at build time from the experiment catalogues and the committed results; an "
+           "experiment citing several papers appears on each of their pages.\n\n",
+           ".. toctree::\n   :maxdepth: 1\n\n" + "".join(f"   {p[0]}\n" for p in pages) + "\n"]
+    table = [".. list-table::", "   :header-rows: 1", "", "   * - page", "     - experiments", "     - holds",
+             "     - fails", "     - inconclusive"]
+    for r in index_rows:
+        table.append(f"   * - {r[0].text}")
+        table.extend(f"     - {c}" for c in r[1:])
+    idx.append("\n".join(table) + "\n")
+    (theory / "index.rst").write_text("".join(idx), encoding="utf-8")
+    return totals
+
+
+def write_findings(out_dir: Path) -> int:
+    import limits
+
+    body = [_title("Findings: where the papers are wrong"),
+            "Written at build time from two sources, so it cannot disagree with the code: the committed "
+            "``figures/proof_checks/findings.csv`` (the output of :func:`proofs_checks.findings` as the "
+            "``proof_checks`` experiment wrote it; run ``python paper_repro.py --only proof_checks`` to refresh "
+            "it) and :func:`limits.discrepancies` (evaluated now).\n\n"]
+    path = ROOT / "figures" / "proof_checks" / "findings.csv"
+    n = 0
+    if path.is_file():
+        with path.open(encoding="utf-8", newline="") as f:
+            rows = list(csv.DictReader(f))
+        n = len(rows)
+        body.append(_title(f"Proof-step findings ({n}, most severe first)", "-"))
+        body.append(_csv_table(["severity", "source", "printed", "derived", "evidence"],
+                               [[r.get("severity", ""), r.get("source", ""), r.get("printed", ""),
+                                 r.get("derived", ""), r.get("evidence", "")] for r in rows],
+                               widths=[8, 16, 20, 20, 36]))
+    else:
+        body.append(".. note::\n\n   ``figures/proof_checks/findings.csv`` is not committed.\n\n")
+    recs = list(limits.discrepancies())
+    body.append(_title(f"limits.discrepancies() ({len(recs)})", "-"))
+    body.append(_csv_table(["key", "source", "printed", "derived", "evidence"],
+                           [[r.get("key", ""), r.get("source", ""), r.get("printed_text", r.get("printed", "")),
+                             r.get("derived_text", r.get("derived", "")), r.get("evidence", "")] for r in recs],
+                           widths=[12, 16, 20, 20, 32]))
+    (out_dir / "findings.rst").write_text("".join(body), encoding="utf-8")
+    return n + len(recs)
+
+
+def public_modules(package: str) -> list[str]:
+    """``package`` and every submodule whose dotted name has no part starting with ``_``, sorted."""
+    import importlib
+    import pkgutil
+
+    pkg = importlib.import_module(package)
+    names = [package]
+    for m in pkgutil.walk_packages(pkg.__path__, package + "."):
+        if not any(part.startswith("_") for part in m.name.split(".")):
+            names.append(m.name)
+    return sorted(names)
+
+
+def _public_names(mod) -> list[str]:
+    names = getattr(mod, "__all__", None)
+    if names is None:
+        names = [n for n, v in vars(mod).items() if not n.startswith("_") and getattr(v, "__module__", None) ==
+                 mod.__name__ and (callable(v) or isinstance(v, type))]
+    return list(names)
+
+
+def _module_page(modname: str, walked: set) -> str:
+    """RST of one module page: docstring, summary table, the names defined here, links to re-exports.
+
+    A name of ``__all__`` defined in another public module is documented on that module's page and
+    linked from here (one description per object: no duplicates, no ambiguous targets).
+    """
+    import importlib
+    import inspect
+
+    mod = importlib.import_module(modname)
+    out = [_title(f"``{modname}``"), f".. automodule:: {modname}\n   :no-members:\n\n",
+           f".. currentmodule:: {modname}\n\n"]
+    here, elsewhere, data, submods = [], [], [], []
+    for name in _public_names(mod):
+        obj = getattr(mod, name, None)
+        if inspect.ismodule(obj):
+            if obj.__name__ in walked:
+                submods.append(obj.__name__)
+            continue
+        home = getattr(obj, "__module__", None) if (inspect.isclass(obj) or inspect.isroutine(obj)) else None
+        if home and home != modname and home in walked:
+            kind = "class" if inspect.isclass(obj) else "func"
+            elsewhere.append(f":py:{kind}:`{name} <{home}.{getattr(obj, '__qualname__', name)}>` "
+                             f"(:py:mod:`{home}`)")
+        elif inspect.isclass(obj) or inspect.isroutine(obj) or callable(obj):
+            here.append((name, obj))
+        else:
+            data.append(name)
+    if here:  # a plain list: an autosummary table here would import and parse every docstring twice
+        out.append(".. rubric:: Defined here\n\n" + "".join(
+            f"* :py:{'class' if inspect.isclass(o) else 'func'}:`{n}`\n" for n, o in here) + "\n")
+    if elsewhere:
+        out.append(".. rubric:: Re-exported here, documented where defined\n\n"
+                   + "".join(f"* {e}\n" for e in elsewhere) + "\n")
+    if submods:
+        out.append(".. rubric:: Submodules in ``__all__``\n\n" + "".join(f"* :py:mod:`{m}`\n" for m in submods)
+                   + "\n")
+    for name, obj in here:
+        if inspect.isclass(obj):
+            directive = "autoexception" if issubclass(obj, BaseException) else "autoclass"
+            out.append(f".. {directive}:: {name}\n   :members:\n\n")
+        else:
+            out.append(f".. autofunction:: {name}\n\n")
+    for name in data:
+        out.append(f".. autodata:: {name}\n   :no-value:\n\n")
+    return "".join(out)
+
+
+def write_api(out_dir: Path) -> int:
+    body = [_title("API reference"),
+            "Generated at build time from the docstrings: one page per public module (every module whose "
+            "dotted name has no part starting with an underscore, found by walking the packages), each "
+            "documenting the names in the module's ``__all__`` (or, without ``__all__``, the public functions "
+            "and classes it defines); a name re-exported from another public module links to the page where "
+            "it is defined.\n\n"]
+    api = out_dir / "api"
+    api.mkdir(parents=True, exist_ok=True)
+    all_mods = {p: public_modules(p) for p in PACKAGES}
+    walked = {m for ms in all_mods.values() for m in ms}
+    for p, mods in all_mods.items():
+        body.append(_title(f"{p} ({len(mods)} modules)", "-"))
+        body.append(".. autosummary::\n\n" + "".join(f"   {m}\n" for m in mods) + "\n")
+        body.append(".. toctree::\n   :hidden:\n\n" + "".join(f"   api/{m}\n" for m in mods) + "\n")
+        for m in mods:
+            (api / f"{m}.rst").write_text(_module_page(m, walked), encoding="utf-8")
+    (out_dir / "api.rst").write_text("".join(body), encoding="utf-8")
+    return len(walked)
+
+
+def _role(verdict):
+    from docutils import nodes
+
+    def role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        return [nodes.inline(rawtext, text, classes=[f"labeldp-{verdict}"])], []
+
+    return role
+
+
+class _DocstringWarnings(logging.Filter):
+    """Drops warnings located in a Python docstring (kept in a list, reported at the end).
+
+    The site's own pages stay strict under ``-W``; docstring formatting is policed by
+    ``tests/test_docstrings.py`` instead.
+    """
+
+    def __init__(self):
+        super().__init__()
+        self.dropped = []
+
+    def filter(self, record):
+        loc = getattr(record, "location", None)
+        loc = str(getattr(loc, "source", None) or loc or "")
+        if record.levelno >= logging.WARNING and ("docstring of " in loc or "<autosummary>" in loc):
+            self.dropped.append(f"{loc}: {record.getMessage()}")
+            return False
+        return True
+
+
+_FILTER = _DocstringWarnings()
+
+
+def _install_filter(app):
+    if not app.config.labeldp_relax_docstring_warnings:
+        return
+    for h in logging.getLogger("sphinx").handlers:
+        if _FILTER not in h.filters:
+            h.filters.insert(0, _FILTER)
+
+
+def _generate(app):
+    from sphinx.ext.autodoc.mock import mock
+
+    OUT.mkdir(exist_ok=True)
+    with mock(app.config.autodoc_mock_imports):  # the same optional packages autodoc mocks
+        write_theory(OUT)
+        write_findings(OUT)
+        write_api(OUT)
+
+
+def _report(app, exc):
+    if _FILTER.dropped:
+        (Path(app.outdir) / "docstring-warnings.txt").write_text("\n".join(_FILTER.dropped) + "\n", encoding="utf-8")
+        logging.getLogger("sphinx.labeldp").info(
+            f"labeldp: {len(_FILTER.dropped)} docstring formatting warnings not treated as errors "
+            f"(listed in {app.outdir}/docstring-warnings.txt)")
+
+
+def setup(app):
+    app.add_config_value("labeldp_relax_docstring_warnings", True, "env")
+    for v in ("holds", "fails", "inconclusive"):
+        app.add_role(f"labeldp-{v}", _role(v))
+    app.connect("builder-inited", _install_filter, priority=100)
+    app.connect("config-inited", lambda app, cfg: _generate(app), priority=100)
+    app.connect("build-finished", _report)
+    return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
