@@ -8,12 +8,19 @@ neighbour list per point (common random numbers). Privatization (:func:`privatiz
 * **LP-2ST** — 004 Algorithm 3 with T = 2 stages and kNN as the training algorithm A. The first
   ``round(split_fraction · N)`` points (a label-independent split: the sample is i.i.d.) get RR.
   The stage-1 model at a stage-2 point x is the label histogram q of the stage-1 noisy labels of its
-  ``prior_k`` nearest stage-1 neighbours, debiased for RR's known channel,
-  ``p̂ = (q − b)/(a − b)`` clipped at 0 and renormalized (a, b: RR's keep / other probabilities),
-  then sharpened with a temperature t as in 004 Appendix E, ``p ∝ exp(ln p̂ / t) = p̂^{1/t}``. Stage 2
-  applies RRWithPrior with that prior (004 Algorithm 2); the final model is the kNN vote over all N
-  privatized labels. Stage-1 labels are the RR method's own noisy labels of those points (they are
-  drawn by the same mechanism; sharing them is one more common random number).
+  ``prior_k`` nearest stage-1 neighbours (the kNN's predicted class probabilities). Its prior has two
+  recipes (``prior=``):
+
+  - ``"model"`` (default, 004 Algorithm 3 step 3(b)i as written): q itself, "the probabilities
+    predicted by" the stage-1 model, tempered as in 004 Appendix E, ``p ∝ exp(ln q / t) = q^{1/t}``;
+  - ``"debiased"`` (a variant of the suite, not in 004): q debiased for RR's known channel,
+    ``p̂ = max(q − b, 0)/(a − b)`` renormalized (a, b: RR's keep / other probabilities), then
+    tempered the same way.
+
+  Stage 2 applies RRWithPrior with that prior (004 Algorithm 2); the final model is the kNN vote over
+  all N privatized labels (Algorithm 3 step 3(c): trained on S̃(1) ∪ S̃(2)). Stage-1 labels are the
+  RR method's own noisy labels of those points (they are drawn by the same mechanism; sharing them is
+  one more common random number).
 * **ALIBI** — Laplace noise of scale 2/ε on the one-hot label, Bayesian soft labels under the
   uniform prior; kNN average of the soft labels; argmax.
 * **Vector** — the K-bit vector mechanism (000 eq. (12)-(13)); ``g_j(x) = (1/k) ∑ Z_i(j)`` (eq. (29));
@@ -32,24 +39,77 @@ from typing import NamedTuple
 
 import numpy as np
 
-from limits.validation import check_int, check_positive, check_real
+from limits.validation import check_choice, check_int, check_positive, check_real
 from simulations.estimators.grid_knn import GridIndex
 from simulations.kernels_knn import neighbour_label_counts, neighbour_row_sums, vote
 from simulations.mechanisms import ALIBI, RandomizedResponse, RRWithPrior, VectorMechanism, rr_probabilities
 
-__all__ = ["METHODS", "PrivateLabels", "check_lp2st_options", "lp2st_prior", "lp2st_prior_from_counts",
+__all__ = ["LP2ST_DEBIASED", "alt_method_name", "LP2ST_PRIORS", "METHODS", "PrivateLabels", "lp2st_recipe", "check_lp2st_options", "lp2st_prior", "lp2st_prior_from_counts",
            "brute_force_neighbours", "lp2st_prior_reference", "predict", "predict_reference", "privatize", "stage1_size", "vector_estimates"]
 
 METHODS = ("RR", "LP-2ST", "ALIBI", "Vector")
+LP2ST_PRIORS = ("model", "debiased")  # the default (004 Algorithm 3 as written) first
+LP2ST_DEBIASED = "LP-2ST (debiased prior)"  # method name of the variant when run beside the default
 
 
 class PrivateLabels(NamedTuple):
     """Everything the methods learn from: per training point, shapes (N,), (N,), (N, K), (N, K)."""
 
     rr: np.ndarray  # int64 (N,): RR noisy labels
-    lp2st: np.ndarray  # int64 (N,): stage-1 RR labels then stage-2 RRWithPrior labels
+    lp2st: np.ndarray  # int64 (N,): stage-1 RR labels then stage-2 RRWithPrior labels (the chosen prior)
     vector: np.ndarray  # uint8 (N, K): Z of the vector mechanism
     alibi: np.ndarray  # float64 (N, K): ALIBI soft labels
+    lp2st_alt: np.ndarray | None = None  # int64 (N,): LP-2ST with the other prior recipe, when asked for
+    alt_prior: str | None = None  # that recipe's name
+
+
+def alt_method_name(prior: str) -> str:
+    """Method name of LP-2ST run with recipe ``prior`` beside the default.
+
+    Parameters
+    ----------
+    prior : {"model", "debiased"}
+
+    Returns
+    -------
+    str
+        ``"LP-2ST (<prior> prior)"``.
+
+    Examples
+    --------
+    >>> alt_method_name("debiased")
+    'LP-2ST (debiased prior)'
+    """
+    return f"LP-2ST ({check_choice('prior', prior, LP2ST_PRIORS)} prior)"
+
+
+def lp2st_recipe(prior: str, *, split_fraction: float, prior_k: int, temperature: float) -> str:
+    """One line naming an LP-2ST recipe, for claims, CSV rows and notes.
+
+    Parameters
+    ----------
+    prior : {"model", "debiased"}
+    split_fraction : float
+        Fraction of the training points in stage 1.
+    prior_k : int
+        k of the stage-1 kNN model.
+    temperature : float
+        Temperature t of 004 Appendix E.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
+    >>> lp2st_recipe("model", split_fraction=0.65, prior_k=200, temperature=0.5)
+    'LP-2ST (004 Alg. 3 prior: stage-1 200-NN frequencies of the RR labels, tempered t=0.5; stage-1 split 0.65)'
+    """
+    check_choice("prior", prior, LP2ST_PRIORS)
+    what = ("004 Alg. 3 prior: stage-1 {k}-NN frequencies of the RR labels" if prior == "model" else
+            "debiased prior (suite variant): stage-1 {k}-NN frequencies of the RR labels debiased for RR, "
+            "max(q - b, 0)/(a - b)")
+    return f"LP-2ST ({what.format(k=prior_k)}, tempered t={temperature:g}; stage-1 split {split_fraction:g})"
 
 
 def check_lp2st_options(N: int, k: int, split_fraction: float, prior_k: int) -> None:
@@ -72,59 +132,116 @@ def stage1_size(N: int, split_fraction: float) -> int:
     return int(round(split_fraction * N))
 
 
-def lp2st_prior_from_counts(counts, *, epsilon: float, temperature: float) -> np.ndarray:
-    """Stage-2 priors from stage-1 neighbour label counts (n2, K): debias for RR, clip, sharpen.
+def lp2st_prior_from_counts(counts, *, epsilon: float, temperature: float, prior: str = "model") -> np.ndarray:
+    """Stage-2 priors from stage-1 neighbour label counts: (n2, K) -> (n2, K), rows summing to 1.
 
-    ``q = counts / k``; ``p̂ = max(q − b, 0) / (a − b)`` renormalized; ``p ∝ p̂^{1/t}``. Rows sum to 1
-    (``∑_j (q_j − b)/(a − b) = 1``, so at least one entry is positive).
+    ``q = counts / k``. ``prior="model"`` (004 Algorithm 3 step 3(b)i; Appendix E's temperature on
+    the logits ``ln q``): ``p ∝ q^{1/t}``, zeros stay zero. ``prior="debiased"`` (suite variant):
+    ``p̂ = max(q − b, 0) / (a − b)``, then ``p ∝ p̂^{1/t}`` (``∑_j (q_j − b)/(a − b) = 1``, so at
+    least one entry is positive).
+
+    Parameters
+    ----------
+    counts : array_like, shape (n2, K)
+        Non-negative label counts among each point's stage-1 neighbours (each row sums to k > 0).
+    epsilon : float > 0
+        RR's ε (used by the debiased recipe only).
+    temperature : float > 0
+        t of 004 Appendix E (1: the frequencies as they are).
+    prior : {"model", "debiased"}
+
+    Returns
+    -------
+    ndarray, shape (n2, K)
+
+    Raises
+    ------
+    ValueError
+        If ``temperature <= 0`` or ``prior`` is not a recipe name.
+
+    References
+    ----------
+    004 Algorithm 3 (step 3(b)i), Appendix E (temperature).
+
+    Examples
+    --------
+    >>> lp2st_prior_from_counts([[6, 3, 1]], epsilon=1.0, temperature=1.0)
+    array([[0.6, 0.3, 0.1]])
     """
     check_positive("temperature", temperature)
+    check_choice("prior", prior, LP2ST_PRIORS)
     counts = np.asarray(counts, dtype=np.float64)
     K = counts.shape[1]
-    keep, other = rr_probabilities(epsilon, K)
-    q = counts / counts.sum(axis=1, keepdims=True)
-    p = np.maximum(q - float(other), 0.0) / float(keep - other)
+    p = counts / counts.sum(axis=1, keepdims=True)
+    if prior == "debiased":
+        keep, other = rr_probabilities(epsilon, K)
+        p = np.maximum(p - float(other), 0.0) / float(keep - other)
     p = p / p.max(axis=1, keepdims=True)  # scale out before the power (no underflow of the top entry)
-    p = p ** (1.0 / temperature)
+    if temperature != 1.0:
+        p = p ** (1.0 / temperature)
     return p / p.sum(axis=1, keepdims=True)
 
 
-def lp2st_prior(X1, z1, X2, *, num_classes: int, epsilon: float, prior_k: int, temperature: float) -> np.ndarray:
+def lp2st_prior(X1, z1, X2, *, num_classes: int, epsilon: float, prior_k: int, temperature: float,
+                prior: str = "model") -> np.ndarray:
     """The stage-1 kNN model's prior at each stage-2 point: X1 (n1, 2), z1 (n1,), X2 (n2, 2) -> (n2, K)."""
+    counts = _stage1_counts(X1, z1, X2, num_classes=num_classes, prior_k=prior_k)
+    return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature, prior=prior)
+
+
+def _stage1_counts(X1, z1, X2, *, num_classes: int, prior_k: int) -> np.ndarray:
     _, idx = GridIndex(X1, prior_k).query(X2, prior_k, sort=False)  # counts: neighbour order is irrelevant
-    counts = neighbour_label_counts(z1, idx, num_classes)
-    return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature)
+    return neighbour_label_counts(z1, idx, num_classes)
 
 
 def privatize(X, Y, rng: np.random.Generator, *, num_classes: int, epsilon: float, split_fraction: float,
-              prior_k: int, temperature: float) -> PrivateLabels:
+              prior_k: int, temperature: float, prior: str = "model", alt_prior: str | None = None) -> PrivateLabels:
     """Privatize the N labels once per method, drawing from ``rng`` in the order RR, RRWithPrior,
-    vector, ALIBI (the order fixes the stream; each method's labels have its mechanism's law)."""
+    vector, ALIBI (the order fixes the stream; each method's labels have its mechanism's law).
+
+    ``prior`` is LP-2ST's recipe (see the module docstring). ``alt_prior`` (optional, another recipe)
+    also privatizes the stage-2 labels with that recipe's prior, drawn last so the four methods'
+    labels are the same with or without it; stage 1 and the neighbour counts are shared. (A
+    separate release: LP-2ST under either recipe is ε-label DP on its own.)
+    """
     N = len(Y)
     check_lp2st_options(N, 1, split_fraction, prior_k)
+    check_choice("prior", prior, LP2ST_PRIORS)
+    if alt_prior is not None:
+        check_choice("alt_prior", alt_prior, LP2ST_PRIORS)
     n1 = stage1_size(N, split_fraction)
     rr = RandomizedResponse(num_classes, epsilon).sample(Y, rng)
-    prior = lp2st_prior(X[:n1], rr[:n1], X[n1:], num_classes=num_classes, epsilon=epsilon, prior_k=prior_k,
-                        temperature=temperature)
-    lp = np.concatenate([rr[:n1], RRWithPrior(num_classes, epsilon).sample(Y[n1:], rng, prior=prior)])
+    counts = _stage1_counts(X[:n1], rr[:n1], X[n1:], num_classes=num_classes, prior_k=prior_k)
+    pri = lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature, prior=prior)
+    rwp = RRWithPrior(num_classes, epsilon)
+    lp = np.concatenate([rr[:n1], rwp.sample(Y[n1:], rng, prior=pri)])
     Z = VectorMechanism(num_classes, epsilon).sample(Y, rng)
     alibi = ALIBI(num_classes, epsilon)
     soft = alibi.soft_labels(alibi.sample(Y, rng))
-    return PrivateLabels(rr, lp, Z, soft)
+    alt = None
+    if alt_prior is not None:
+        pri = lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature, prior=alt_prior)
+        alt = np.concatenate([rr[:n1], rwp.sample(Y[n1:], rng, prior=pri)])
+    return PrivateLabels(rr, lp, Z, soft, alt, alt_prior)
 
 
 def predict(idx, private: PrivateLabels, jitter, *, num_classes: int) -> dict[str, np.ndarray]:
     """Predictions of the four methods at M points from their neighbour lists ``idx`` (M, k).
 
     ``jitter`` (M, K) uniform on [0, 1) breaks ties of the integer votes (RR, LP-2ST, Vector).
-    Returns {method: int64 (M,)}.
+    Returns {method: int64 (M,)}, plus ``alt_method_name(private.alt_prior)`` (e.g.
+    :data:`LP2ST_DEBIASED`) when ``private.lp2st_alt`` is set.
     """
-    return {
+    out = {
         "RR": vote(neighbour_label_counts(private.rr, idx, num_classes), jitter),
         "LP-2ST": vote(neighbour_label_counts(private.lp2st, idx, num_classes), jitter),
         "ALIBI": vote(neighbour_row_sums(private.alibi, idx)),
         "Vector": vote(neighbour_row_sums(private.vector, idx), jitter),
     }
+    if private.lp2st_alt is not None:
+        out[alt_method_name(private.alt_prior)] = vote(neighbour_label_counts(private.lp2st_alt, idx, num_classes), jitter)
+    return out
+
 
 
 def vector_estimates(idx, Z, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
@@ -168,8 +285,8 @@ def predict_reference(X, Xq, private: PrivateLabels, jitter, *, num_classes: int
 
 
 def lp2st_prior_reference(X1, z1, X2, *, num_classes: int, epsilon: float, prior_k: int, temperature: float,
-                          neighbours=brute_force_neighbours) -> np.ndarray:
+                          prior: str = "model", neighbours=brute_force_neighbours) -> np.ndarray:
     """Plain version of :func:`lp2st_prior` (own neighbour search, one bincount per point)."""
     idx = neighbours(X1, X2, prior_k)
     counts = np.stack([np.bincount(z1[nb], minlength=num_classes) for nb in idx])
-    return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature)
+    return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature, prior=prior)

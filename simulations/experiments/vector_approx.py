@@ -24,15 +24,24 @@ privatization randomness dominate); so at M = 1000 the evaluation points contrib
 variance of a trial, and the 95% half-width of a 1000-trial mean is at most ~0.004 (0.0016 for the
 vector approximation), well below the gaps between methods at large K (0.01 to 0.5).
 
-LP-2ST defaults (004 Appendix E: "ratios slightly higher than 50% for stage-1", "temperatures
-greater than 1 are generally not helpful"): split fraction 0.6, temperature 0.5, prior k = the
-final kNN's k (the stage-1 model is the same algorithm A, 004 Algorithm 3).
+LP-2ST recipe (000 Section 5.1 names LP-2ST of 004 without its settings, so 004's are used):
+the prior is 004 Algorithm 3's, the stage-1 kNN model's predicted class probabilities (the k-NN
+frequencies of the stage-1 RR labels) as they are, tempered (004 Appendix E); stage-1 split
+:data:`SPLIT_FRACTION` = 0.65, the one split 004 reports using (Appendix D: "Stage-1 of LP-2ST (using
+65% training data)"; Appendix E: "ratios slightly higher than 50% for stage-1"); temperature
+:data:`TEMPERATURE` = 0.5 (004 gives no value, only "we find it useful to sparsify the prior, and
+temperatures greater than 1 are generally not helpful", Appendix E: t = 0.5 is a choice of the suite
+inside that range); prior k = the final kNN's k (the stage-1 model is the same algorithm A, 004
+Algorithm 3). The suite's earlier recipe, which debiased the frequencies for RR's channel before the
+temperature (``prior="debiased"``), runs beside it as the extra method "LP-2ST (debiased prior)" on the
+same stage-1 labels and neighbour counts (its stage-2 labels are drawn last, so the four methods'
+numbers do not depend on it); the ``lp2st_recipes`` table gives the paired difference of the two.
 
 Claims: "Vector is the best method" is judged on the paired 95% interval of the per-trial difference
 (Vector − each other method): every method sees the same data and neighbour lists in a trial (common
 random numbers), so the paired interval is the test of the difference; whether the plotted per-method
-intervals are disjoint is reported in the detail. Verdicts were the same at seeds 20261122 and 1
-(quick profile).
+intervals are disjoint is reported in the detail. Verdicts of ``vector_fig2`` were the same at seeds
+20261122 and 0-4 (quick profile, 004 recipe for LP-2ST: 7 hold, "Vector flat over K" fails).
 
 References: 000 Section 5.1, Figures 2-4, Appendix A; 004 Algorithm 3, Appendix E.
 """
@@ -46,7 +55,8 @@ import numpy as np
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.grid_knn import GridIndex
-from simulations.estimators.private_knn import METHODS, check_lp2st_options, predict, privatize
+from simulations.estimators.private_knn import (LP2ST_PRIORS, METHODS, alt_method_name, check_lp2st_options,
+                                                lp2st_recipe, predict, privatize)
 from simulations.laws import CircleMixture
 from simulations.stats import bound_verdict, t_interval
 
@@ -58,8 +68,10 @@ __all__ = ["FIG3_K", "FIGURES", "K_GRID", "PROFILES", "VectorPoint", "accuracy_e
 
 K_GRID = (2, 5, 10, 20, 50, 100)
 FIG3_K = 100
-SPLIT_FRACTION = 0.6
-TEMPERATURE = 0.5
+SPLIT_FRACTION = 0.65  # 004 Appendix D: "Stage-1 of LP-2ST (using 65% training data)"
+TEMPERATURE = 0.5  # 004 gives no value; Appendix E: sparsify (t < 1), "t > 1 generally not helpful"
+PRIOR = "model"  # 004 Algorithm 3 step 3(b)i: the probabilities predicted by the stage-1 model
+ALT_PRIOR = "debiased"  # the suite's earlier recipe, run beside the default
 PANELS = ("a", "b")  # (a) σ = 0.05, (b) σ = 2/K
 SIGMA_A = 0.05
 
@@ -96,11 +108,48 @@ class VectorPoint:
     prior_k: int = 200
     temperature: float = TEMPERATURE
     score: str = "expected"
+    prior: str = PRIOR
+    alt_prior: str | None = None
 
     def __post_init__(self):
         CircleMixture(self.num_classes, self.sigma)  # validates K and σ
         check_lp2st_options(self.N, self.k, self.split_fraction, self.prior_k)
         check_choice("score", self.score, ("expected", "sampled"))
+        check_choice("prior", self.prior, LP2ST_PRIORS)
+        if self.alt_prior is not None:
+            check_choice("alt_prior", self.alt_prior, LP2ST_PRIORS)
+
+    @property
+    def methods(self) -> tuple:
+        """The methods a trial scores: the four of 000, plus the LP-2ST variant when ``alt_prior`` is set.
+
+        Examples
+        --------
+        >>> VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5, prior_k=5, alt_prior="debiased").methods
+        ('RR', 'LP-2ST', 'ALIBI', 'Vector', 'LP-2ST (debiased prior)')
+        """
+        return METHODS + ((alt_method_name(self.alt_prior),) if self.alt_prior else ())
+
+    def recipe(self, prior: str | None = None) -> str:
+        """:func:`~simulations.estimators.private_knn.lp2st_recipe` of this point's LP-2ST.
+
+        Parameters
+        ----------
+        prior : {"model", "debiased"}, optional
+            The recipe (default: this point's ``prior``).
+
+        Returns
+        -------
+        str
+
+        Examples
+        --------
+        >>> p = VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5, prior_k=5)
+        >>> p.recipe().startswith("LP-2ST (004 Alg. 3 prior")
+        True
+        """
+        return lp2st_recipe(prior or self.prior, split_fraction=self.split_fraction, prior_k=self.prior_k,
+                            temperature=self.temperature)
 
 
 def panel_sigma(panel: str, num_classes: int) -> float:
@@ -117,25 +166,27 @@ def trial_predictions(cfg: VectorPoint, t: int, root_seed: int):
     jitter = evaluation.random((cfg.M, cfg.num_classes))
     _, idx = GridIndex(X, cfg.k).query(Xe, cfg.k)  # nearest first, the order of the reference's sums
     private = privatize(X, Y, privacy, num_classes=cfg.num_classes, epsilon=cfg.epsilon,
-                        split_fraction=cfg.split_fraction, prior_k=cfg.prior_k, temperature=cfg.temperature)
+                        split_fraction=cfg.split_fraction, prior_k=cfg.prior_k, temperature=cfg.temperature,
+                        prior=cfg.prior, alt_prior=cfg.alt_prior)
     preds = predict(idx, private, jitter, num_classes=cfg.num_classes)
     return law, X, Y, Xe, Ye, idx, private, jitter, preds
 
 
 def trial(cfg: VectorPoint, t: int, root_seed: int) -> dict:
-    """Accuracy of each method in one trial (keys ``acc_RR``, ``acc_LP-2ST``, ``acc_ALIBI``, ``acc_Vector``)."""
+    """Accuracy of each method in one trial (keys ``acc_RR``, ``acc_LP-2ST``, ``acc_ALIBI``, ``acc_Vector``,
+    and ``acc_LP-2ST (debiased prior)`` when ``cfg.alt_prior`` is set)."""
     law, _, _, Xe, Ye, _, _, _, preds = trial_predictions(cfg, t, root_seed)
     rows = np.arange(cfg.M)
     if cfg.score == "expected":
         eta = law.posterior(Xe)
-        return {f"acc_{m}": float(eta[rows, preds[m]].mean()) for m in METHODS}
-    return {f"acc_{m}": float((preds[m] == Ye).mean()) for m in METHODS}
+        return {f"acc_{m}": float(eta[rows, preds[m]].mean()) for m in cfg.methods}
+    return {f"acc_{m}": float((preds[m] == Ye).mean()) for m in cfg.methods}
 
 
 # ------------------------------------------------------------------------------------ compute
 def points(profile: Profile, *, epsilon: float, k: int) -> list[tuple[str, VectorPoint]]:
     return [(panel, VectorPoint(num_classes=K, sigma=panel_sigma(panel, K), epsilon=epsilon, k=k, N=profile.N,
-                                M=profile.M, prior_k=k))
+                                M=profile.M, prior_k=k, alt_prior=ALT_PRIOR))
             for panel in PANELS for K in profile.K_grid]
 
 
@@ -143,45 +194,64 @@ def accuracy_experiment(ctx, *, epsilon: float, k: int, profile: Profile | None 
     """Run both panels at (ε, k) and summarize: the ``accuracy`` table, claims, plot data."""
     profile = profile or PROFILES[ctx.profile]
     pts = points(profile, epsilon=epsilon, k=k)
-    res = run_trials(trial, [p for _, p in pts], profile.n_trials, version="vector_approx.trial/v1",
+    res = run_trials(trial, [p for _, p in pts], profile.n_trials, version="vector_approx.trial/v2",
                      **engine_options(ctx))
+    p0 = pts[0][1]
+    alt = alt_method_name(ALT_PRIOR)
+    recipes = {"LP-2ST": p0.recipe(), alt: p0.recipe(ALT_PRIOR)}
     cols = {c: [] for c in ("panel", "K", "sigma", "eps", "k", "N", "M", "method", "mean_accuracy", "ci_low",
-                            "ci_high", "std", "n_trials")}
+                            "ci_high", "std", "n_trials", "recipe")}
+    diff = {c: [] for c in ("panel", "K", "eps", "k", "difference", "ci_low", "ci_high", "n_trials", "minuend",
+                            "subtrahend")}
     summary = {}
     for (panel, p), per in zip(pts, res.per_config):
-        entries = [(m, t_interval(per[f"acc_{m}"])) for m in METHODS]
+        entries = [(m, t_interval(per[f"acc_{m}"])) for m in p.methods]
         bayes = CircleMixture(p.num_classes, p.sigma).bayes_accuracy()
         entries.append(("Bayes", (bayes, 0.0, 0, bayes, bayes)))
         for m, (mean, std, n, lo, hi) in entries:
-            for c, v in zip(cols, (panel, p.num_classes, p.sigma, epsilon, k, p.N, p.M, m, mean, lo, hi, std, n)):
+            for c, v in zip(cols, (panel, p.num_classes, p.sigma, epsilon, k, p.N, p.M, m, mean, lo, hi, std, n,
+                                   recipes.get(m, ""))):
                 cols[c].append(v)
             summary[(panel, p.num_classes, m)] = (mean, lo, hi)
         for m in METHODS[:-1]:  # paired (common random numbers): Vector − m, trial by trial
             mean, _, _, lo, hi = t_interval(per["acc_Vector"] - per[f"acc_{m}"])
             summary[(panel, p.num_classes, f"Vector-{m}")] = (mean, lo, hi)
-    claims = accuracy_claims(summary, profile.K_grid, profile.n_trials)
+        # the two LP-2ST recipes share stage 1 and the neighbour lists: paired difference, trial by trial
+        mean, _, n, lo, hi = t_interval(per["acc_LP-2ST"] - per[f"acc_{alt}"])
+        summary[(panel, p.num_classes, "recipe-gap")] = (mean, lo, hi)
+        for c, v in zip(diff, (panel, p.num_classes, epsilon, k, mean, lo, hi, n, recipes["LP-2ST"], recipes[alt])):
+            diff[c].append(v)
+    claims = accuracy_claims(summary, profile.K_grid, profile.n_trials, recipe=recipes["LP-2ST"])
+    gap_rows = "\n".join(f"| ({diff['panel'][i]}) | {diff['K'][i]} | {diff['difference'][i]:+.4f} "
+                         f"[{diff['ci_low'][i]:+.4f}, {diff['ci_high'][i]:+.4f}] |" for i in range(len(diff["K"])))
     notes = (f"ε = {epsilon:g}, k = {k}, N = {profile.N}, M = {profile.M} evaluation points, "
              f"{profile.n_trials} trials per point, K grid {list(profile.K_grid)}; panel (a) σ = {SIGMA_A}, "
-             f"(b) σ = 2/K. LP-2ST: split {SPLIT_FRACTION}, prior k = {k}, temperature {TEMPERATURE}. "
-             "Accuracy = expected accuracy Σ_x η_ŷ(x)/M at fresh evaluation points; 95% t-intervals over trials.\n")
-    return ExperimentResult(tables={"accuracy": cols}, claims=claims, notes=notes,
+             f"(b) σ = 2/K. LP-2ST is {recipes['LP-2ST']}; beside it, {alt} is {recipes[alt]}. "
+             "Accuracy = expected accuracy Σ_x η_ŷ(x)/M at fresh evaluation points; 95% t-intervals over trials.\n\n"
+             "LP-2ST's two prior recipes (004 Algorithm 3 as written minus the debiased variant; paired 95% t-CI "
+             "over trials, common stage-1 labels and neighbour lists; table `lp2st_recipes`):\n\n"
+             "| panel | K | LP-2ST − LP-2ST (debiased prior) |\n|---|---|---|\n" + gap_rows + "\n")
+    return ExperimentResult(tables={"accuracy": cols, "lp2st_recipes": diff}, claims=claims, notes=notes,
                             data={"summary": summary, "K_grid": list(profile.K_grid), "epsilon": epsilon, "k": k,
-                                  "n_trials": profile.n_trials})
+                                  "n_trials": profile.n_trials, "methods": list(p0.methods), "recipes": recipes})
 
 
 def _fmt(x):
     return f"{x[0]:.4f} [{x[1]:.4f}, {x[2]:.4f}]"
 
 
-def accuracy_claims(summary, K_grid, n_trials) -> list[Claim]:
+def accuracy_claims(summary, K_grid, n_trials, *, recipe: str = "") -> list[Claim]:
+    """The claims of one figure from ``summary[(panel, K, method)] = (mean, lo, hi)`` (paired differences
+    under ``"Vector-<method>"``); ``recipe`` names LP-2ST's recipe in each claim that involves it."""
     claims = []
+    lp = f" [{recipe}]" if recipe else ""
     others = [m for m in METHODS if m != "Vector"]
     Kmin = min(K_grid)
     for panel in PANELS:
         means = {m: summary[(panel, Kmin, m)] for m in METHODS}
         spread = max(v[0] for v in means.values()) - min(v[0] for v in means.values())
         claims.append(Claim(f"panel ({panel}): at K = {Kmin} all methods are close (spread of the four means "
-                            f"<= {CLOSE_AT_SMALL_K}) (000 Sec. 5.1)", spread <= CLOSE_AT_SMALL_K, CLOSE_AT_SMALL_K,
+                            f"<= {CLOSE_AT_SMALL_K}) (000 Sec. 5.1){lp}", spread <= CLOSE_AT_SMALL_K, CLOSE_AT_SMALL_K,
                             spread, "; ".join(f"{m} {_fmt(v)}" for m, v in means.items())))
     large = [K for K in K_grid if K >= 50] or [max(K_grid)]
     for panel in PANELS:
@@ -197,7 +267,7 @@ def accuracy_claims(summary, K_grid, n_trials) -> list[Claim]:
             disjoint = all(v[1] > summary[(panel, K, m)][2] for m in others)
             d = paired[runner]
             claims.append(Claim(f"panel ({panel}), K = {K}: Vector is the best method, the paired 95% CI of its accuracy "
-                                f"minus every other method's above 0 (000 Sec. 5.1, Fig. 2: 'clear advantage')", best,
+                                f"minus every other method's above 0 (000 Sec. 5.1, Fig. 2: 'clear advantage'){lp}", best,
                                 0.0, d[0], f"margin over the runner-up {runner}: {d[0]:+.4f}, paired 95% CI "
                                 f"[{d[1]:+.4f}, {d[2]:+.4f}] (Vector {_fmt(v)}, {runner} {_fmt(r)}; the plotted "
                                 f"per-method CIs are {'disjoint' if disjoint else 'NOT disjoint'}); n = {n_trials} "
@@ -217,7 +287,7 @@ def accuracy_claims(summary, K_grid, n_trials) -> list[Claim]:
         drops = {m: summary[("b", K0, m)][0] - summary[("b", K1, m)][0] for m in others}
         fall = all(d >= FALL_MIN for d in drops.values())
         claims.append(Claim(f"panel (b): RR, LP-2ST and ALIBI each lose >= {FALL_MIN} accuracy from K = {K0} to "
-                            f"K = {K1} while Vector stays (000 Sec. 5.1)", fall, FALL_MIN, min(drops.values()),
+                            f"K = {K1} while Vector stays (000 Sec. 5.1){lp}", fall, FALL_MIN, min(drops.values()),
                             "; ".join(f"{m} {summary[('b', K0, m)][0]:.4f} -> {summary[('b', K1, m)][0]:.4f}"
                                       for m in METHODS)))
     return claims
@@ -226,18 +296,20 @@ def accuracy_claims(summary, K_grid, n_trials) -> list[Claim]:
 # -------------------------------------------------------------------------------------- plot
 def plot_accuracy(result: ExperimentResult, title: str) -> dict:
     s, K_grid = result.data["summary"], result.data["K_grid"]
-    fig, axes = figure(1, 2, width=4.6, height=3.4, title=title)
+    methods = result.data.get("methods", METHODS)
+    labels = {"LP-2ST": "LP-2ST (004 Alg. 3 prior)", alt_method_name(ALT_PRIOR): "LP-2ST (debiased prior, suite variant)"}
+    fig, axes = figure(1, 2, width=4.6, height=3.6, title=title)
     for ax, panel in zip(axes, PANELS):
-        for i, m in enumerate(METHODS):
+        for i, m in enumerate(methods):
             vals = np.array([s[(panel, K, m)] for K in K_grid])
-            band(ax, K_grid, vals[:, 0], vals[:, 1], vals[:, 2], label=m, i=i)
+            band(ax, K_grid, vals[:, 0], vals[:, 1], vals[:, 2], label=labels.get(m, m), i=i)
         ax.plot(K_grid, [s[(panel, K, "Bayes")][0] for K in K_grid], ls="--", color=color(7), lw=1.2,
                 label="Bayes optimal")
         ax.set_xscale("log")
         ax.set_xlabel("number of classes K")
         ax.set_ylabel("accuracy")
         ax.set_title("(a) σ = 0.05" if panel == "a" else "(b) σ = 2/K")
-        ax.legend(loc="lower left")
+        ax.legend(loc="lower left", fontsize=7)
     return {"accuracy": fig}
 
 
@@ -263,7 +335,8 @@ def compute_figure(ctx, fig: int) -> ExperimentResult:
 def plot_figure(result: ExperimentResult, fig: int) -> dict:
     epsilon, k = FIGURES[fig]
     return plot_accuracy(result, f"000 Fig. {fig}: kNN accuracy vs K under ε = {epsilon:g} label DP, k = {k} "
-                                 f"({result.data['n_trials']} trials, 95% CI)")
+                                 f"({result.data['n_trials']} trials, 95% CI)\nLP-2ST: stage-1 split "
+                                 f"{SPLIT_FRACTION:g}, stage-1 kNN k = {k}, prior temperature {TEMPERATURE:g}")
 
 
 def compute_fig2(ctx) -> ExperimentResult:

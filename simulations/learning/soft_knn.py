@@ -13,11 +13,12 @@ is a deterministic function of its training data: the exact privacy check of LP-
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 from limits.validation import check_int
 
-__all__ = ["IndexedKNNClassifier", "SoftKNNClassifier", "nearest_neighbours", "neighbour_order"]
+__all__ = ["IndexedKNNClassifier", "SoftKNNClassifier", "first_fitted", "nearest_neighbours", "neighbour_order"]
 
 _QUERY_BLOCK = 512  # query rows per distance block (bounds memory at block * n_train floats)
 
@@ -120,6 +121,61 @@ class SoftKNNClassifier:
         return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)
 
 
+@numba.njit(cache=True)
+def _first_fitted(order, rows, fitted, k, out):
+    for i in range(rows.size):
+        r = rows[i]
+        c = 0
+        for j in range(order.shape[1]):
+            t = order[r, j]
+            if fitted[t]:
+                out[i, c] = t
+                c += 1
+                if c == k:
+                    break
+
+
+def first_fitted(order, rows, fitted, k: int) -> np.ndarray:
+    """The first ``k`` entries of each ``order[rows[i]]`` that are ``fitted``: (m,) rows -> (m, k) int64.
+
+    A numba walk along each row that stops at the k-th fitted point (cost ~ k / (fitted fraction) per
+    row instead of the whole row). ``fitted`` must hold at least k True entries.
+
+    Parameters
+    ----------
+    order : ndarray (m_all, n) of int64
+        :func:`neighbour_order` of the pool against the query points.
+    rows : array of int, shape (m,)
+        Query rows of ``order``.
+    fitted : ndarray (n,) of bool
+    k : int >= 1
+
+    Returns
+    -------
+    ndarray (m, k) of int64, nearest first.
+
+    Raises
+    ------
+    ValueError
+        If fewer than k points are fitted.
+
+    Examples
+    --------
+    >>> order = np.array([[2, 0, 1, 3], [3, 1, 2, 0]])
+    >>> first_fitted(order, np.array([0, 1]), np.array([True, False, True, True]), 2)
+    array([[2, 0],
+           [3, 2]])
+    """
+    fitted = np.ascontiguousarray(fitted, dtype=np.bool_)
+    k = check_int("k", k, low=1)
+    if int(fitted.sum()) < k:
+        raise ValueError(f"k must be <= the {int(fitted.sum())} fitted points, got k={k}")
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    out = np.empty((rows.size, k), dtype=np.int64)
+    _first_fitted(np.ascontiguousarray(order, dtype=np.int64), rows, fitted, k, out)
+    return out
+
+
 class IndexedKNNClassifier:
     """:class:`SoftKNNClassifier` on a fixed pool of points, with every neighbour order precomputed.
 
@@ -167,12 +223,41 @@ class IndexedKNNClassifier:
             raise ValueError("IndexedKNNClassifier is not fitted: call fit(idx, y) first")
         q = np.asarray(q).ravel()
         k = min(self.n_neighbors, int(self.fitted_.sum()))
-        order = self.order[q]
-        inside = self.fitted_[order]
-        take = inside & (np.cumsum(inside, axis=1) <= k)  # the first k fitted points of each row
-        cols = np.nonzero(take)[1].reshape(q.size, k)
-        nb = np.take_along_axis(order, cols, axis=1)
+        nb = first_fitted(self.order, q, self.fitted_, k)  # the first k fitted points of each row
         return self.Y_pool_[nb].mean(axis=1)
+
+    def mean_vectors_by_k(self, q, ks) -> np.ndarray:
+        """Mean neighbour label vectors for several k at once.
+
+        One neighbour walk to ``max(ks)`` and a cumulative sum over the neighbour axis, so a grid of
+        k costs about one fit. Each slice equals ``_mean_vectors`` at that k up to float rounding
+        of the sums (prefix sums instead of pairwise sums); ks larger than the fitted set are cut.
+
+        Parameters
+        ----------
+        q : ndarray (m,) of int
+            Query rows of ``order``.
+        ks : sequence of int >= 1
+
+        Returns
+        -------
+        ndarray (g, m, K)
+
+        Examples
+        --------
+        >>> X = np.arange(4.0).reshape(-1, 1)
+        >>> knn = IndexedKNNClassifier(order=neighbour_order(X, X), n_neighbors=2, num_classes=2)
+        >>> knn.fit(np.array([1, 2, 3]), np.array([0, 1, 1])).mean_vectors_by_k(np.array([0]), [1, 3])[:, 0].tolist()
+        [[1.0, 0.0], [0.3333333333333333, 0.6666666666666666]]
+        """
+        if not hasattr(self, "fitted_"):
+            raise ValueError("IndexedKNNClassifier is not fitted: call fit(idx, y) first")
+        q = np.asarray(q).ravel()
+        n_fit = int(self.fitted_.sum())
+        ks = np.minimum(np.asarray(ks, dtype=np.int64).ravel(), n_fit)
+        nb = first_fitted(self.order, q, self.fitted_, int(ks.max()))
+        csum = np.cumsum(self.Y_pool_[nb], axis=1)  # (m, kmax, K)
+        return np.stack([csum[:, k - 1] / k for k in ks])
 
     def predict_proba(self, q) -> np.ndarray:
         """q (m,) query rows of ``order`` -> (m, K)."""

@@ -12,7 +12,9 @@ method          privatized training targets                  loss               
 =============== ============================================ ===================================== ==========================
 
 LP-2ST reuses :class:`simulations.learning.LPMST` (stage split, RRWithPrior priors from the stage-1
-model, 004 Appendix B's label filtering) with :class:`TorchClassifier` as its learner. Each stage
+model, 004 Appendix B's label filtering) with :class:`TorchClassifier` as its learner. The prior is 004
+Algorithm 3's: the stage-1 network's softmax probabilities as they are (temperature
+:data:`LP2ST_TEMPERATURE` = 1; 004 Appendix E tunes a temperature but gives no value). Each stage
 trains a fresh network; 004 Appendix B also warm-starts stage 2 from the stage-1 weights, which this
 implementation does not do (a difference from the paper's recipe, stated in the experiment notes).
 
@@ -37,12 +39,13 @@ from simulations.torch_path.training import TrainConfig, fit_classifier, image_t
 
 torch = require_torch()
 
-__all__ = ["LP2ST_FRACTIONS", "METHODS", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
+__all__ = ["LP2ST_FRACTIONS", "LP2ST_TEMPERATURE", "METHODS", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
            "train_method", "vector_debiased_scores"]
 
 METHODS = ("RR", "LP-2ST", "ALIBI", "vector")
 ALL_METHODS = METHODS + ("non-private",)
 LP2ST_FRACTIONS = (0.6, 0.4)  # 004 Appendix E: "ratios slightly higher than 50 % for stage-1"
+LP2ST_TEMPERATURE = 1.0  # 004 Algorithm 3 step 3(b)i: "the probabilities predicted by" the stage-1 model
 
 
 def pixel_scale(dataset) -> float:
@@ -131,8 +134,8 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
     opts = dict(checkpoint_dir=checkpoint_dir, progress=progress)
     if method == "LP-2ST":
         learner = TorchClassifier(config=hard, num_classes=K, seed=_seed(rng), scale=scale, **opts)
-        est = LPMST(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2,
-                    stage_fractions=LP2ST_FRACTIONS, filter_labels=True).fit(dataset.x_train, y, rng)
+        est = LPMST(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=LP2ST_FRACTIONS,
+                    temperature=LP2ST_TEMPERATURE, filter_labels=True).fit(dataset.x_train, y, rng)
         return est.predict
     if method == "RR":
         targets, loss = _one_hot(RandomizedResponse(num_classes=K, epsilon=epsilon).sample(y, rng), K), "softmax"

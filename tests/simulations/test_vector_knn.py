@@ -63,24 +63,64 @@ def test_vote_keeps_order_and_breaks_ties_uniformly(rng):
 
 
 def test_lp2st_prior_exact_small_case():
-    # counts (6, 3, 1) out of 10, K = 3, ε = ln 2: a = 2/4, b = 1/4; p̂ = (q − b)/(a − b) clipped:
-    # (0.6−0.25, 0.3−0.25, 0)/0.25 = (1.4, 0.2, 0) -> /1.6 = (7/8, 1/8, 0); temperature 1/2: squares, normalized.
+    # counts (6, 3, 1) out of 10, K = 3, ε = ln 2: a = 2/4, b = 1/4.
     eps = float(np.log(2.0))
     keep, other = rr_probabilities(eps, 3)
     assert keep == pytest.approx(0.5) and other == pytest.approx(0.25)
-    p1 = pk.lp2st_prior_from_counts(np.array([[6, 3, 1]]), epsilon=eps, temperature=1.0)
+    c = np.array([[6, 3, 1]])
+    # default "model" recipe (004 Alg. 3 step 3(b)i): the frequencies q = (6, 3, 1)/10 themselves; temperature
+    # 1/2 (004 App. E, logits ln q): q² normalized = (36, 9, 1)/46
+    np.testing.assert_allclose(pk.lp2st_prior_from_counts(c, epsilon=eps, temperature=1.0)[0], [0.6, 0.3, 0.1],
+                               atol=1e-15)
+    np.testing.assert_allclose(pk.lp2st_prior_from_counts(c, epsilon=eps, temperature=0.5)[0],
+                               [float(Fraction(x, 46)) for x in (36, 9, 1)], atol=1e-15)
+    # "debiased" variant: p̂ = (q − b)/(a − b) clipped: (0.6−0.25, 0.3−0.25, 0)/0.25 = (1.4, 0.2, 0) -> /1.6 =
+    # (7/8, 1/8, 0); temperature 1/2: squares, normalized.
+    p1 = pk.lp2st_prior_from_counts(c, epsilon=eps, temperature=1.0, prior="debiased")
     np.testing.assert_allclose(p1[0], [7 / 8, 1 / 8, 0], atol=1e-12)
     sq = [Fraction(49, 64), Fraction(1, 64), Fraction(0)]
-    p2 = pk.lp2st_prior_from_counts(np.array([[6, 3, 1]]), epsilon=eps, temperature=0.5)
+    p2 = pk.lp2st_prior_from_counts(c, epsilon=eps, temperature=0.5, prior="debiased")
     np.testing.assert_allclose(p2[0], [float(x / sum(sq)) for x in sq], atol=1e-12)
-    # expected counts of RR with true label j give back exactly e_j (temperature 1)
+    # expected counts of RR with true label j give back exactly e_j (temperature 1) under the debiased recipe,
+    # and RR's channel row (a on j, b elsewhere) under the model recipe
     K, e = 5, 1.3
     keep, other = rr_probabilities(e, K)
     counts = np.full((K, K), other * 1000.0)
     np.fill_diagonal(counts, keep * 1000.0)
-    np.testing.assert_allclose(pk.lp2st_prior_from_counts(counts, epsilon=e, temperature=1.0), np.eye(K), atol=1e-12)
+    np.testing.assert_allclose(pk.lp2st_prior_from_counts(counts, epsilon=e, temperature=1.0, prior="debiased"),
+                               np.eye(K), atol=1e-12)
+    np.testing.assert_allclose(pk.lp2st_prior_from_counts(counts, epsilon=e, temperature=1.0),
+                               np.full((K, K), other) + np.eye(K) * (keep - other), atol=1e-12)
     with pytest.raises(ValueError, match="temperature=0"):
         pk.lp2st_prior_from_counts(counts, epsilon=e, temperature=0)
+    with pytest.raises(ValueError, match="prior='raw'"):
+        pk.lp2st_prior_from_counts(counts, epsilon=e, temperature=1.0, prior="raw")
+
+
+def test_lp2st_recipe_defaults_follow_the_papers():
+    """Each LP-2ST default of 000 Figures 2-4 pinned to the text it comes from."""
+    import inspect
+
+    # 004 Algorithm 3, step 3(b)i (004_4a60f6186f1046a1.txt, Section 3, "Algorithm 3 Multi-Stage Training"):
+    #   "Let p = (p1, . . . , pK) be the probabilities predicted by M (t) on xi."  (M(t-1) meant, issue 22)
+    # -> the prior is the stage-1 model's predicted probabilities (the k-NN frequencies), not a debiased form.
+    assert va.PRIOR == "model" and va.VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5,
+                                                        prior_k=5).prior == "model"
+    for fn in (pk.lp2st_prior_from_counts, pk.lp2st_prior, pk.privatize, pk.lp2st_prior_reference):
+        assert inspect.signature(fn).parameters["prior"].default == "model", fn.__name__
+    # 004 Appendix D (Learning Dynamics): "Stage-1 of LP-2ST (using 65% training data)"; Appendix E (Data
+    # Splits and Prior Temperature): "In practice, ratios slightly higher than 50% for stage-1 strike the right
+    # balance for LP-2ST." -> split 0.65, the one value 004 reports, and > 0.5.
+    assert va.SPLIT_FRACTION == 0.65 and va.VectorPoint.__dataclass_fields__["split_fraction"].default == 0.65
+    # 004 Appendix E: "we find it useful to sparsify the prior, and temperatures greater than 1 are generally not
+    # helpful." No value is given: the suite's t = 0.5 must sparsify (t < 1).
+    assert 0 < va.TEMPERATURE < 1
+    # 004 Algorithm 3: "Parameters: Number T of stages, training algorithm A" -> one A for every stage: the
+    # stage-1 kNN has the final kNN's k (000 Section 5.1: "k nearest neighbor method with k=200 as the base
+    # learner of all models").
+    prof = va.PROFILES["smoke"]
+    for _, p in va.points(prof, epsilon=1.0, k=200):
+        assert p.prior_k == p.k and p.prior == "model" and p.alt_prior == "debiased"
 
 
 def _cfg(K=10, sigma=0.1, **kw):
@@ -145,6 +185,16 @@ def test_privatize_draws_exactly_the_checked_mechanisms():
     np.testing.assert_array_equal(priv.lp2st, np.concatenate([rr[:n1], lp2]))
     np.testing.assert_array_equal(priv.vector, Z)
     np.testing.assert_array_equal(priv.alibi, soft)
+    # with the debiased variant: the same four, then its stage-2 labels from the same stream, same stage 1
+    both = pk.privatize(X, Y, np.random.default_rng(2), num_classes=7, epsilon=1.0, split_fraction=0.6, prior_k=40,
+                        temperature=0.5, alt_prior="debiased")
+    for f in ("rr", "lp2st", "vector", "alibi"):
+        np.testing.assert_array_equal(getattr(both, f), getattr(priv, f))
+    prior_d = pk.lp2st_prior(X[:n1], rr[:n1], X[n1:], num_classes=7, epsilon=1.0, prior_k=40, temperature=0.5,
+                             prior="debiased")
+    np.testing.assert_array_equal(both.lp2st_alt, np.concatenate([rr[:n1], RRWithPrior(7, 1.0).sample(Y[n1:], r,
+                                                                                                      prior=prior_d)]))
+    assert both.alt_prior == "debiased" and priv.lp2st_alt is None
 
 
 def test_trial_reproducible_and_in_range():
@@ -154,6 +204,9 @@ def test_trial_reproducible_and_in_range():
     assert all(0.0 <= v <= 1.0 for v in a.values())
     s = va.trial(_cfg(10, 0.1, score="sampled"), 0, 5)
     assert all(v * cfg.M == round(v * cfg.M) for v in s.values())  # fractions of M sampled test labels
+    # the debiased variant beside the default (its draws come last: test_privatize_draws_exactly_...)
+    c = va.trial(_cfg(10, 0.1, alt_prior="debiased"), 0, 5)
+    assert set(c) == set(a) | {"acc_LP-2ST (debiased prior)"} and all(0.0 <= v <= 1.0 for v in c.values())
 
 
 def test_vector_estimates_debias(rng):
@@ -187,7 +240,14 @@ def test_smoke_run_writes_accuracy_csv(name, smoke_run):
         rows = list(csv.DictReader(fh))
     need = {"panel", "K", "sigma", "eps", "k", "method", "mean_accuracy", "ci_low", "ci_high", "n_trials"}
     assert need <= set(rows[0])
-    assert {r["method"] for r in rows} == {"RR", "LP-2ST", "ALIBI", "Vector", "Bayes"}
+    assert {r["method"] for r in rows} == {"RR", "LP-2ST", "LP-2ST (debiased prior)", "ALIBI", "Vector", "Bayes"}
+    lp = [r for r in rows if r["method"] == "LP-2ST"]
+    assert all("004 Alg. 3 prior" in r["recipe"] and "split 0.65" in r["recipe"] for r in lp)  # the recipe is named
+    with open(run.folder / "lp2st_recipes.csv", newline="") as fh:
+        gaps = list(csv.DictReader(fh))
+    assert len(gaps) == len(lp) and all(float(g["ci_low"]) <= float(g["difference"]) <= float(g["ci_high"])
+                                        for g in gaps)
+    assert all("004 Alg. 3 prior" in c["claim"] for c in record["claims"] if "LP-2ST" in c["claim"])
     assert {r["panel"] for r in rows} == {"a", "b"}
     assert record["claims"] and (run.folder / "accuracy.png").exists()
 
