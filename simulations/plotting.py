@@ -11,9 +11,10 @@ import matplotlib
 matplotlib.use("Agg")  # files only; no display on CI or clusters
 
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.layout_engine import PlaceHolderLayoutEngine  # noqa: E402
 import numpy as np  # noqa: E402
 
-__all__ = ["PALETTE", "MARKERS", "figure", "band", "color", "verdict_bars"]
+__all__ = ["PALETTE", "MARKERS", "figure", "band", "color", "save_figure", "verdict_bars"]
 
 # Okabe & Ito (2008) colour-blind-safe palette.
 PALETTE = ("#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000")
@@ -48,6 +49,51 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float = 4.2, height: float 
         fig.suptitle(title, fontsize=11)
     fig.set_layout_engine("constrained")
     return fig, axes.ravel()
+
+
+def save_figure(fig, stem) -> list:
+    """Write ``fig`` as ``<stem>.png`` and ``<stem>.pdf`` (no creation date: the same figure gives the
+    same bytes), laying it out once.
+
+    ``fig.savefig`` of a figure with a layout engine (``figure`` sets the constrained one) first draws
+    the whole figure without output to run the layout, then draws it for real: two draws and a layout
+    per file. Here the layout runs once, at the figure's dpi, before both files, and is then frozen,
+    so each file costs one draw (issue 20: about 25% less CPU than two plain ``savefig`` calls). The
+    PNG is byte-identical to a plain ``savefig``; the PDF is laid out with the PNG's (Agg) text
+    metrics instead of its own, which moves elements by a fraction of a pixel.
+
+    Parameters
+    ----------
+    fig : matplotlib.figure.Figure
+        The figure; its layout engine is set to ``"none"`` afterwards (the positions stay).
+    stem : path-like
+        Destination without suffix; its folder must exist.
+
+    Returns
+    -------
+    list of pathlib.Path
+        The PNG and PDF paths written.
+
+    Examples
+    --------
+    >>> import tempfile, pathlib
+    >>> fig, (ax,) = figure(title="t")
+    >>> _ = ax.plot([1, 2], [3, 4])
+    >>> [p.suffix for p in save_figure(fig, pathlib.Path(tempfile.mkdtemp()) / "f")]
+    ['.png', '.pdf']
+    >>> plt.close(fig)
+    """
+    from pathlib import Path
+
+    stem = Path(stem)
+    engine = fig.get_layout_engine()
+    if engine is not None and not isinstance(engine, PlaceHolderLayoutEngine):
+        engine.execute(fig)  # what savefig's first (output-less) draw would do, once for both files
+        fig.set_layout_engine("none")
+    paths = [stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".pdf")]
+    fig.savefig(paths[0])
+    fig.savefig(paths[1], metadata={"CreationDate": None})
+    return paths
 
 
 def band(ax, x, mean, lo, hi, *, label=None, i=0, marker=True):

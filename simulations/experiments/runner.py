@@ -209,6 +209,8 @@ def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) ->
     """
     import matplotlib.pyplot as plt  # imported here so that `paper_repro.py --list` stays light
 
+    from simulations.plotting import save_figure
+
     out = Path(out)
     folder = out / exp.name
     if ctx.cache_dir is None:
@@ -224,8 +226,7 @@ def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) ->
         figures = exp.plot(result) or {}
         names = []
         for fname, fig in figures.items():
-            fig.savefig(staging / f"{fname}.png")
-            fig.savefig(staging / f"{fname}.pdf", metadata={"CreationDate": None})
+            save_figure(fig, staging / fname)  # PNG + PDF, one layout pass for both
             plt.close(fig)
             names.append(f"{fname}.png")
         for tname, columns in result.tables.items():

@@ -43,3 +43,26 @@ def test_erm_threshold():
     y = np.array([0, 0, 1, 1])
     assert erm_threshold(x, y, 0.0, 1.0) == pytest.approx(0.4)
     assert erm_threshold(x, np.zeros(4, int), 0.0, 1.0) == pytest.approx(0.95)
+
+
+@pytest.mark.parametrize("law, d, n", [("smooth", 1, 500), ("step", 2, 3000), ("rough", 3, 2000)])
+def test_fitted_rules_are_the_plain_fits(law, d, n):
+    """issue 20: the votes are counted once for the three rules; each rule must be the classifier that
+    ``PCL(epsilon=eps).fit(X, y, privacy)`` in the order of RULES gives (same attributes, same bits)."""
+    from simulations.estimators.pcl import PCL
+    from simulations.experiments.bayes_consistency import RULES, fitted_rules
+
+    X, y = make_law(law, d).sample(n, np.random.default_rng(1))
+    shared = fitted_rules(X, y, np.random.default_rng(2))
+    rng = np.random.default_rng(2)
+    plain = [(name, PCL(epsilon=eps).fit(X, y, rng)) for name, eps in RULES]
+    assert [name for name, _ in shared] == [name for name, _ in plain]
+    for (_, a), (_, b) in zip(shared, plain):
+        va, vb = vars(a), vars(b)
+        assert va.keys() == vb.keys()
+        for key in va:
+            if isinstance(va[key], np.ndarray):
+                np.testing.assert_array_equal(va[key], vb[key])
+            else:
+                assert va[key] == vb[key], key
+        np.testing.assert_array_equal(a.all_bits(), b.all_bits())

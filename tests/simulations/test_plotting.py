@@ -1,0 +1,35 @@
+"""``simulations.plotting.save_figure``: PNG + PDF with one layout pass (issue 20)."""
+
+import io
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from simulations.plotting import band, figure, save_figure
+
+
+def _fig():
+    fig, (ax,) = figure(title="a title")  # constrained layout, log axes, a legend: what the experiments draw
+    x = np.logspace(1, 3, 3)
+    band(ax, x, 1 / x, 0.5 / x, 2 / x, label="a curve")
+    ax.set(xscale="log", yscale="log", xlabel="N", ylabel="excess risk")
+    ax.legend()
+    return fig
+
+
+def test_png_is_byte_identical_to_plain_savefig_and_pdf_is_complete(tmp_path):
+    plain = _fig()
+    ref = io.BytesIO()
+    plain.savefig(ref, format="png")
+    plt.close(plain)
+    fig = _fig()
+    png, pdf = save_figure(fig, tmp_path / "f")
+    plt.close(fig)
+    assert (png.name, pdf.name) == ("f.png", "f.pdf")
+    assert png.read_bytes() == ref.getvalue()  # the same layout and pixels as fig.savefig
+    data = pdf.read_bytes()
+    assert data.startswith(b"%PDF") and data.endswith(b"%%EOF\n")
+    again = _fig()
+    save_figure(again, tmp_path / "g")
+    plt.close(again)
+    assert (tmp_path / "g.pdf").read_bytes() == data  # no creation date: same figure, same bytes
