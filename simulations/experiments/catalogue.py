@@ -177,4 +177,9 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "RR, LP-2ST, ALIBI and vector-approximation labels; bundled digits on CPU, published vs measured "
                    "grids from --data-dir",
         compute=_ref("cnn_benchmarks", "compute"), plot=_ref("cnn_benchmarks", "plot"), order=65),
+    Experiment(
+        name="movielens_table3",
+        reproduces="004 Table 3 / Section 5.1 / Appendix B: MovieLens test RMSE of RR (LP-1ST) vs LP-2ST with a "
+                   "two-branch CF model, ε = 1-8; ML-1M from --data-dir, else ML-100K (package copy) as a stand-in",
+        compute=_ref("movielens", "compute"), plot=_ref("movielens", "plot"), order=66),
 )

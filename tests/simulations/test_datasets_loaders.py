@@ -44,7 +44,7 @@ def make_idx_set(folder, rng, n_train=7, n_test=3):
 def test_idx_sets_round_trip(tmp_path, name):
     rng = np.random.default_rng(1)
     xtr, ytr, xte, yte = make_idx_set(tmp_path / name, rng)
-    ds = load_dataset(name, tmp_path)
+    ds = load_dataset(name, tmp_path, fingerprint=None)  # 7 images are not MNIST: format checks only
     assert ds.name == name and ds.num_classes == 10
     assert ds.x_train.dtype == np.uint8 and ds.x_train.shape == (7, 28, 28)
     assert ds.y_train.dtype == np.int64
@@ -53,7 +53,7 @@ def test_idx_sets_round_trip(tmp_path, name):
     np.testing.assert_array_equal(ds.x_test, xte)
     np.testing.assert_array_equal(ds.y_test, yte)
     # data_dir may also point at the sub-folder itself
-    np.testing.assert_array_equal(load_dataset(name, tmp_path / name).y_test, yte)
+    np.testing.assert_array_equal(load_dataset(name, tmp_path / name, fingerprint=None).y_test, yte)
 
 
 def test_read_idx_pixel_order(tmp_path):
@@ -155,7 +155,7 @@ def test_digits_fixed_split():
     assert xtr.shape == (1347, 64) and 0.0 <= xtr.min() and xtr.max() <= 1.0
 
 
-@pytest.mark.parametrize("name", [n for n in DATASETS if n != "digits"])
+@pytest.mark.parametrize("name", [n for n in DATASETS if n not in ("digits", "mnist5k", "movielens100k")])
 def test_missing_files_say_what_goes_where(tmp_path, name):
     with pytest.raises(ValueError, match="data_dir=") as err:
         load_dataset(name, tmp_path / "nowhere")
@@ -360,14 +360,16 @@ def test_validate_data_dir_reads_every_set_present(tmp_path):
     make_cifar_set(tmp_path, "cifar100", rng)
     (tmp_path / "ml-1m").mkdir()
     (tmp_path / "ml-1m" / "ratings.dat").write_text("1::1193::5::978300760\n2::661::3::978302109\n")
-    assert validate_data_dir(tmp_path) == available_datasets(tmp_path) == ["mnist", "kmnist", "cifar100", "movielens1m"]
+    # (format checks only: 7 random images are not MNIST; the fingerprint check: test_datasets_fingerprint.py)
+    assert (validate_data_dir(tmp_path, fingerprint=None) == available_datasets(tmp_path)
+            == ["mnist", "kmnist", "cifar100", "movielens1m"])
     # files directly in data_dir: the three IDX sets share their names, all three are listed
     assert validate_data_dir(tmp_path / "kmnist") == ["mnist", "fashion_mnist", "kmnist"]
     # one corrupt file among valid sets: available_datasets only sees names, the validation reads it
     IDX_CORRUPTIONS["truncated_gzip"][0](tmp_path / "kmnist")
     assert "kmnist" in available_datasets(tmp_path)
     with pytest.raises(ValueError, match=re.escape(f"KMNIST: {tmp_path / 'kmnist' / TEST_IMAGES} is not a valid gzip")):
-        validate_data_dir(tmp_path)
+        validate_data_dir(tmp_path, fingerprint=None)
 
 
 def test_validate_data_dir_rejects_half_unpacked_sub_folder_and_empty_folder(tmp_path):
