@@ -17,7 +17,7 @@ from simulations.engine import config_fields
 from simulations.seeding import check_generator
 
 __all__ = ["BOUND_SIDES", "EXCLUDED", "HOLDS", "INCONCLUSIVE", "SlopeFit", "bound_verdict", "fit_loglog_slope",
-           "holds_from", "interval_verdict", "summarize", "t_interval"]
+           "holds_from", "interval_verdict", "ratio_interval", "summarize", "t_interval"]
 
 
 def _check_confidence(confidence):
@@ -49,6 +49,53 @@ def t_interval(values, confidence: float = 0.95):
     std = float(v.std(ddof=1))
     half = float(sps.t.ppf(0.5 + confidence / 2, df=n - 1)) * std / np.sqrt(n)
     return mean, std, n, mean - half, mean + half
+
+
+def ratio_interval(numerator, denominator, confidence: float = 0.95):
+    """Ratio of two means from independent samples, with a delta-method interval on the log scale.
+
+    ``r = mean(numerator) / mean(denominator)``; ``ln r`` has standard error
+    ``sqrt(s_1²/(n_1 m_1²) + s_2²/(n_2 m_2²))`` (first-order delta method), and the interval is
+    ``r · exp(± t · se)`` with Student's t at ``min(n_1, n_2) − 1`` degrees of freedom (the
+    conservative Welch choice).
+
+    Parameters
+    ----------
+    numerator, denominator : array_like, shape (n_1,) and (n_2,)
+        Independent trials of two positive metrics (n_i >= 2), finite and with positive means.
+    confidence : float in (0, 1)
+
+    Returns
+    -------
+    ratio, low, high : float
+
+    Raises
+    ------
+    ValueError
+        If a sample has fewer than 2 values, a non-finite value or a mean that is not positive.
+
+    References
+    ----------
+    DESIGN.md "Experiments and their outputs" (every verdict from an interval).
+
+    Examples
+    --------
+    >>> r, lo, hi = ratio_interval([2.0, 2.2, 1.8, 2.0], [1.0, 1.1, 0.9, 1.0])
+    >>> round(r, 6), lo < 2.0 < hi
+    (2.0, True)
+    """
+    confidence = _check_confidence(confidence)
+    parts = []
+    for name, values in (("numerator", numerator), ("denominator", denominator)):
+        v = np.asarray(values, dtype=float).ravel()
+        if v.size < 2 or not np.all(np.isfinite(v)) or v.mean() <= 0:
+            raise ValueError(f"{name} must hold >= 2 finite values with a positive mean, got {name}={values!r}")
+        parts.append(v)
+    (a, b) = parts
+    ratio = float(a.mean() / b.mean())
+    se = float(np.sqrt(a.var(ddof=1) / (a.size * a.mean() ** 2) + b.var(ddof=1) / (b.size * b.mean() ** 2)))
+    half = float(sps.t.ppf(0.5 + confidence / 2, df=min(a.size, b.size) - 1)) * se
+    return ratio, ratio * float(np.exp(-half)), ratio * float(np.exp(half))
 
 
 def _cell(value):

@@ -266,7 +266,7 @@ class CircleMixture:
             up = f >= 0
             a[active] = np.where(up, a[active], x)
             b[active] = np.where(up, x, b[active])
-            with np.errstate(divide="ignore", invalid="ignore"):
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # tiny slopes: step inf, bracket decides
                 step = np.where(slope > 0, f / slope, np.inf)
             nxt = x - step
             lo, hi = a[active], b[active]

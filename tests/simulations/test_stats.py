@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from simulations.engine import TrialResults
 from simulations.stats import (EXCLUDED, HOLDS, INCONCLUSIVE, bound_verdict, fit_loglog_slope, holds_from,
-                               interval_verdict, summarize, t_interval)
+                               interval_verdict, ratio_interval, summarize, t_interval)
 
 
 # ------------------------------------------------------------------------------ t interval
@@ -38,6 +38,33 @@ def test_t_interval_coverage_at_a_fixed_seed():
     hits = sum(lo <= 1.0 <= hi for lo, hi in (t_interval(rng.normal(1.0, 3.0, size=5))[3:] for _ in range(2000)))
     lo_ok, hi_ok = sps.binom.ppf([0.0005, 0.9995], 2000, 0.95)
     assert lo_ok <= hits <= hi_ok
+
+
+def test_ratio_interval_by_hand():
+    # means 2.0 and 1.0, sample variances 0.08/3 and 0.02/3, n = 4 each:
+    # se(ln r) = sqrt((0.08/3)/(4·4) + (0.02/3)/(4·1)) = sqrt(1/300), t_{3, 0.975} = 3.182446305284263
+    r, lo, hi = ratio_interval([2.0, 2.2, 1.8, 2.0], [1.0, 1.1, 0.9, 1.0])
+    half = 3.182446305284263 * (1 / 300) ** 0.5
+    assert r == pytest.approx(2.0, rel=1e-14)
+    assert (lo, hi) == (pytest.approx(2.0 * np.exp(-half), rel=1e-12), pytest.approx(2.0 * np.exp(half), rel=1e-12))
+
+
+def test_ratio_interval_coverage_at_a_fixed_seed():
+    # true ratio 1.5 of two gamma means (CV 0.25, n = 12 and 8): the delta-method interval on ln r is
+    # approximate, so only require coverage within [0.92, 0.99] of 2000 draws (nominal 0.95).
+    rng = np.random.default_rng(11)
+    hits = 0
+    for _ in range(2000):
+        _, lo, hi = ratio_interval(rng.gamma(16.0, 1.5 / 16, size=12), rng.gamma(16.0, 1.0 / 16, size=8))
+        hits += lo <= 1.5 <= hi
+    assert 0.92 * 2000 <= hits <= 0.99 * 2000
+
+
+@pytest.mark.parametrize("num, den", [([1.0], [1.0, 2.0]), ([1.0, np.nan], [1.0, 2.0]), ([-1.0, -2.0], [1.0, 2.0]),
+                                      ([1.0, 2.0], [0.0, 0.0])])
+def test_ratio_interval_refuses_bad_samples(num, den):
+    with pytest.raises(ValueError, match="numerator|denominator"):
+        ratio_interval(num, den)
 
 
 def test_t_interval_degenerate_cases():
