@@ -31,7 +31,8 @@ import numpy as np
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates import PROFILE_SIZES, RateCase, grid_for_case, n_for_scale, rate_trial
+from simulations.experiments.rates import (PROFILE_SIZES, RateCase, case_trials, grid_for_case, n_for_scale,
+                                          rate_trial)
 from simulations.experiments.rates_fit import _ols
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
@@ -52,6 +53,12 @@ CASES = [
     RateCase(algorithm="central_regression_heavy_tailed", d=1, beta=1.0, p=4.0, eps=1e-4, M_p=4.0, term="privacy",
              branch="privacy", n_start=1e6, decades=4.0),
 ]
+
+
+def _trials(case: RateCase, sizes) -> int:
+    """Trials per (N, law): half the rate experiments' :func:`~simulations.experiments.rates.case_trials`
+    (four laws per point), at least 4."""
+    return max(4, case_trials(case, sizes) // 2)
 
 
 def law_points(case: RateCase, sizes) -> list[list]:
@@ -87,15 +94,19 @@ def worst_case_slope(N, values, *, rng, n_boot: int = 1000):
 def compute(ctx) -> ExperimentResult:
     check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
     sizes = PROFILE_SIZES[ctx.profile]
-    trials = max(4, sizes.trials_counts // 2)
     grids = [law_points(c, sizes) for c in CASES]
-    configs = [p for grid in grids for row in grid for p in row]
-    res = run_trials(rate_trial, configs, trials, **engine_options(ctx))
-    per = iter(res.per_config)
+    per_case = {}  # case index -> per-config results; one engine run per trial count
+    for n in dict.fromkeys(_trials(c, sizes) for c in CASES):
+        idx = [i for i, c in enumerate(CASES) if _trials(c, sizes) == n]
+        res = run_trials(rate_trial, [p for i in idx for row in grids[i] for p in row], n, **engine_options(ctx))
+        per = iter(res.per_config)
+        for i in idx:
+            per_case[i] = [[next(per) for _ in row] for row in grids[i]]
     table = {k: [] for k in ("case", "N", "g", "law", "mean", "ci_low", "ci_high", "trials")}
     claims, fits = [], []
-    for c, grid in zip(CASES, grids):
-        vals = [[next(per)["excess"] for _ in row] for row in grid]
+    for ci, (c, grid) in enumerate(zip(CASES, grids)):
+        trials = _trials(c, sizes)
+        vals = [[r["excess"] for r in row] for row in per_case[ci]]
         N = np.array([row[0].N for row in grid], float)
         for row, vrow in zip(grid, vals):
             for law, v in zip(LAWS, vrow):
