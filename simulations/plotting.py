@@ -51,7 +51,7 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float = 4.2, height: float 
     return fig, axes.ravel()
 
 
-def save_figure(fig, stem) -> list:
+def save_figure(fig, stem, formats=("png", "pdf")) -> list:
     """Write ``fig`` as ``<stem>.png`` and ``<stem>.pdf`` (no creation date: the same figure gives the
     same bytes), laying it out once.
 
@@ -68,11 +68,18 @@ def save_figure(fig, stem) -> list:
         The figure; its layout engine is set to ``"none"`` afterwards (the positions stay).
     stem : path-like
         Destination without suffix; its folder must exist.
+    formats : sequence of {"png", "pdf"}, default ("png", "pdf")
+        The files to write, in this order (non-empty, no repeats).
 
     Returns
     -------
     list of pathlib.Path
-        The PNG and PDF paths written.
+        The paths written, one per format.
+
+    Raises
+    ------
+    ValueError
+        If ``formats`` is empty, repeats a format or names one other than "png" and "pdf".
 
     Examples
     --------
@@ -85,14 +92,17 @@ def save_figure(fig, stem) -> list:
     """
     from pathlib import Path
 
+    formats = tuple(formats)
+    if not formats or len(set(formats)) != len(formats) or not set(formats) <= {"png", "pdf"}:
+        raise ValueError(f"formats must be a non-empty selection of 'png' and 'pdf' without repeats, got formats={formats!r}")
     stem = Path(stem)
     engine = fig.get_layout_engine()
     if engine is not None and not isinstance(engine, PlaceHolderLayoutEngine):
         engine.execute(fig)  # what savefig's first (output-less) draw would do, once for both files
         fig.set_layout_engine("none")
-    paths = [stem.with_name(stem.name + ".png"), stem.with_name(stem.name + ".pdf")]
-    fig.savefig(paths[0])
-    fig.savefig(paths[1], metadata={"CreationDate": None})
+    paths = [stem.with_name(f"{stem.name}.{fmt}") for fmt in formats]
+    for path in paths:  # no creation date in the PDF: the same figure gives the same bytes
+        fig.savefig(path, **({"metadata": {"CreationDate": None}} if path.suffix == ".pdf" else {}))
     return paths
 
 

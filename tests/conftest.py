@@ -96,7 +96,8 @@ class _SmokeRuns:
 
         lines: list[str] = []
         with mpmath.workprec(53):  # mpmath's default, as in `python paper_repro.py`, whatever the test set
-            (outcome,) = run_all([name], RunContext(profile="smoke", jobs=1, progress=False), self.out,
+            (outcome,) = run_all([name], RunContext(profile="smoke", jobs=1, progress=False, figure_formats=("png",)),
+                                 self.out,
                                  log=lines.append, argv=["paper_repro.py", "--profile", "smoke", "--only", name])
         if outcome.status == "interrupted":  # Ctrl-C while it ran: stop the test run, as pytest would
             raise KeyboardInterrupt

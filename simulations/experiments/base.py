@@ -103,6 +103,7 @@ class RunContext:
     ``scheduler`` choose the executor of the Monte Carlo engine; ``cache_dir`` keeps per-chunk
     results so an interrupted run resumes (``force`` ignores them). ``data_dir`` is where the
     loaders of :mod:`simulations.datasets` look for MNIST, CIFAR, ... (the bundled digits need none).
+``figure_formats`` are the files written per figure (``"png"``, ``"pdf"``).
     """
 
     profile: str = "quick"
@@ -113,6 +114,10 @@ class RunContext:
     cache_dir: Path | None = None
     progress: bool = True
     data_dir: Path | None = None  # user folder of real data sets (``--data-dir``); never downloaded into
+    # Figure files per plot: PNG and PDF for every user run. The test suite's shared smoke runs write PNG only
+    # (tests/conftest.py; issue 20: PDF rendering was ~30 CPU-s of the suite); PDF output is tested by
+    # tests/simulations/test_plotting.py and by the CLI end-to-end test, which use the default.
+    figure_formats: tuple[str, ...] = ("png", "pdf")
 
 
 def resolve_reference(ref: str) -> Callable:

@@ -226,7 +226,7 @@ def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) ->
         figures = exp.plot(result) or {}
         names = []
         for fname, fig in figures.items():
-            save_figure(fig, staging / fname)  # PNG + PDF, one layout pass for both
+            save_figure(fig, staging / fname, ctx.figure_formats)  # PNG + PDF, one layout pass for both
             plt.close(fig)
             names.append(f"{fname}.png")
         for tname, columns in result.tables.items():

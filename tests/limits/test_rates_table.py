@@ -16,7 +16,7 @@ def test_rates_table_smoke(smoke_run):
     assert len(saved["claims"]) >= 10
     assert all(c["holds"] for c in saved["claims"]), [c for c in saved["claims"] if not c["holds"]]
     for name in ("table1", "rates_vs_N"):
-        assert (folder / f"{name}.png").stat().st_size > 0 and (folder / f"{name}.pdf").exists()
+        assert (folder / f"{name}.png").stat().st_size > 0  # the shared smoke runs write PNG only (conftest.py)
     with open(folder / "cells.csv") as fh:
         rows = list(csv.DictReader(fh))
     assert len(rows) == len(limits.TASKS) * len(limits.PRIVACY)

@@ -4,6 +4,7 @@ import io
 
 import matplotlib.pyplot as plt
 import numpy as np
+import pytest
 
 from simulations.plotting import band, figure, save_figure
 
@@ -33,3 +34,13 @@ def test_png_is_byte_identical_to_plain_savefig_and_pdf_is_complete(tmp_path):
     save_figure(again, tmp_path / "g")
     plt.close(again)
     assert (tmp_path / "g.pdf").read_bytes() == data  # no creation date: same figure, same bytes
+
+
+def test_formats_choose_the_files_and_bad_formats_are_refused(tmp_path):
+    fig = _fig()
+    (png,) = save_figure(fig, tmp_path / "only", ("png",))  # what the test suite's shared smoke runs write
+    assert png.name == "only.png" and sorted(p.name for p in tmp_path.iterdir()) == ["only.png"]
+    for bad in ((), ("png", "png"), ("svg",)):
+        with pytest.raises(ValueError, match="formats"):
+            save_figure(fig, tmp_path / "bad", bad)
+    plt.close(fig)
