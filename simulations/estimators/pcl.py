@@ -27,6 +27,7 @@ References: 001 Algorithm 2, Theorems 3.1-3.2.
 
 from __future__ import annotations
 
+import copy
 import math
 
 import numpy as np
@@ -141,14 +142,61 @@ class PCL:
             votes = np.rint(np.bincount(inv, weights=2 * y - 1, minlength=occ.size)).astype(np.int64)
         self.side_, self.d_, self.n_, self.m_ = side, d, n, m
         self.occupied_, self.counts_, self.votes_ = occ.astype(np.int64), counts, votes
+        self._draw_noise(rng)
+        return self
+
+    def _draw_noise(self, rng) -> None:
+        """The release step of Algorithm 2: the per-cube Laplace(1/ε) noise key from ``rng`` (none if ε is None)."""
         if self.epsilon is None:
             self.noise_key_ = None
             self.noise_ = None
-        else:
-            rng = check_generator(rng)
-            self.noise_key_ = int(rng.integers(0, 2 ** 64, dtype=np.uint64))
-            self.noise_ = None if self.lazy else keyed_laplace(self.noise_key_, np.arange(m ** d), 1 / self.epsilon)
-        return self
+            return
+        self.noise_key_ = int(check_generator(rng).integers(0, 2 ** 64, dtype=np.uint64))
+        self.noise_ = None if self.lazy else keyed_laplace(self.noise_key_, np.arange(self.n_cubes_), 1 / self.epsilon)
+
+    def released(self, epsilon, rng) -> "PCL":
+        """A copy of this fitted rule released at ``epsilon``: the same cube votes, its own noise from ``rng``.
+
+        Equal, attribute for attribute, to ``PCL(epsilon=epsilon, ...).fit(X, y, rng)`` on the data this
+        rule was fitted on (the votes do not depend on ε), without counting the votes again.
+
+        Parameters
+        ----------
+        epsilon : float > 0 or None
+            The privacy parameter of the copy (None: non-private).
+        rng : numpy.random.Generator
+            Draws the copy's noise key (one 64-bit integer, as :meth:`fit` draws it).
+
+        Returns
+        -------
+        PCL
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon`` is not a positive number.
+
+        References
+        ----------
+        001 Algorithm 2 (the noisy majority vote per cube).
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> X, y = np.array([[0.1], [0.2], [0.9]]), np.array([1, 1, 0])
+        >>> base = PCL(epsilon=None, side=0.5).fit(X, y, None)
+        >>> a = base.released(1.0, np.random.default_rng(0))
+        >>> b = PCL(epsilon=1.0, side=0.5).fit(X, y, np.random.default_rng(0))
+        >>> a.noise_key_ == b.noise_key_, base.noise_key_ is None
+        (True, True)
+        """
+        if epsilon is not None:
+            check_positive("epsilon", epsilon)
+        check_fitted(self, "d_")
+        est = copy.copy(self)
+        est.epsilon = epsilon
+        est._draw_noise(rng)
+        return est
 
     # ------------------------------------------------------------------------------- queries
     @property

@@ -18,7 +18,6 @@ References: 001 Algorithm 2, Theorems 1.5, 3.1, 3.2.
 
 from __future__ import annotations
 
-import copy
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -71,23 +70,12 @@ def fitted_rules(X, y, privacy) -> list:
 
     ``PCL(epsilon=eps).fit(X, y, privacy)`` for each rule in turn would count the same votes three
     times (a pass over up to 10^7 points each, ~20% of this experiment's CPU). Here the non-private
-    rule is fitted, and each private one is a copy of it with its ε and the noise key drawn from
-    ``privacy`` as :meth:`PCL.fit` draws it (one 64-bit integer, in the order of RULES, lazy noise),
-    so every released classifier is the one the three fits give (``test_consistency_experiments``
-    checks this against plain fits; issue 20).
+    rule is fitted once and each private one is :meth:`PCL.released` from it, drawing its noise key
+    from ``privacy`` in the order of RULES, so every released classifier is the one the three fits
+    give (``test_consistency_experiments`` checks this against plain fits; issue 20).
     """
     base = PCL(epsilon=None).fit(X, y, privacy)  # draws nothing from `privacy`
-    fitted = []
-    for name, eps in RULES:
-        if eps is None:
-            fitted.append((name, base))
-            continue
-        est = copy.copy(base)
-        est.epsilon = eps
-        est.noise_key_ = int(privacy.integers(0, 2 ** 64, dtype=np.uint64))
-        est.noise_ = None
-        fitted.append((name, est))
-    return fitted
+    return [(name, base if eps is None else base.released(eps, privacy)) for name, eps in RULES]
 
 
 def consistency_trial(cfg: ConsistencyPoint, t: int, root_seed: int) -> dict:
