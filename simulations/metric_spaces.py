@@ -71,7 +71,8 @@ def fibonacci_sphere(m: int) -> np.ndarray:
 def geodesic(a, b) -> np.ndarray:
     """Geodesic distance on S² between rows of a and b (broadcast), arccos of the clipped dot product.
 
-    :math:`\\rho(x, y) = \\arccos(x \\cdot y)`, the metric of the sphere example of 001 Appendix A;
+    :math:`\\rho(x, y) = \\arccos(x \\cdot y)`, the suite's bounded, non-cube metric space for the
+    learners of 001 Appendix A;
     the dot product is clipped to [-1, 1] so rounding cannot give NaN.
 
     Parameters
@@ -86,7 +87,8 @@ def geodesic(a, b) -> np.ndarray:
 
     References
     ----------
-    001 Appendix A, Definitions A.1-A.3 (a bounded metric space of doubling dimension 2).
+    001 Appendix A: Algorithm 4 (PCL2) needs a bounded metric space of finite doubling dimension
+    (Definition A.1).
 
     Examples
     --------
