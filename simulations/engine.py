@@ -83,6 +83,10 @@ def worker_cpu_seconds() -> float:
     float
         Monotone non-decreasing over the life of the process.
 
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": provenance records wall and CPU seconds.
+
     Examples
     --------
     >>> worker_cpu_seconds() >= 0.0

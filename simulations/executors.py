@@ -104,6 +104,11 @@ def check_scheduler(scheduler, *, timeout: float = 5.0):
         If the form is wrong, Dask is not installed (the message has the install line), or the
         address does not answer within ``timeout`` seconds.
 
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism" (Dask as a joblib backend; bad input
+    refused before any work starts).
+
     Examples
     --------
     >>> check_scheduler(None) is None

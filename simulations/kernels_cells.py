@@ -244,6 +244,10 @@ def first_outside_unit_cube(X) -> int:
     int
         ``-1`` when every entry lies in ``[0, 1]``.
 
+    References
+    ----------
+    001 Algorithm 2 (PCL) and Algorithm 3 (PCDE): the learners' domain is :math:`[0, 1]^d`.
+
     Examples
     --------
     >>> first_outside_unit_cube(np.array([[0.0, 1.0], [0.5, 1.5]]))

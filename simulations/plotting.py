@@ -138,6 +138,11 @@ def save_figure(fig, stem, formats=("png", "pdf")) -> list:
     ValueError
         If ``formats`` is empty, repeats a format or names one other than "png" and "pdf".
 
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": per experiment, PNG (+PDF) figures generated
+    by ``paper_repro.py`` only.
+
     Examples
     --------
     >>> import tempfile, pathlib

@@ -501,6 +501,11 @@ def holds_from(verdict, *, claim_is=HOLDS) -> bool | None:
     bool or None
         True when ``verdict == claim_is``, False for the opposite verdict, None when inconclusive.
 
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": each claim's ``holds`` is true, false or
+    inconclusive by one rule.
+
     Examples
     --------
     >>> holds_from("holds"), holds_from("excluded"), holds_from("inconclusive")

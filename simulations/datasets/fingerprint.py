@@ -68,6 +68,10 @@ def array_sha256(a: np.ndarray) -> str:
     str
         64 hex digits.
 
+    References
+    ----------
+    004 Appendix B (the data sets whose genuine copies the fingerprints describe).
+
     Examples
     --------
     >>> array_sha256(np.zeros(0, dtype=np.uint8))  # the sha256 of no bytes
@@ -149,6 +153,10 @@ def fingerprint_of(arrays, *, labels=None, facts=None) -> Fingerprint:
         When ``labels`` names an array that is not in ``arrays``, or one with negative values or
         values >= K.
 
+    References
+    ----------
+    004 Appendix B (the data sets whose genuine copies the fingerprints describe).
+
     Examples
     --------
     >>> fp = fingerprint_of({"y": np.array([0, 2, 2])}, labels={"y": 3})
@@ -203,6 +211,10 @@ def check_fingerprint(title: str, source, actual: Fingerprint, expected: Fingerp
     ValueError
         ``"<title>: <source> is not the expected copy: <field> of <array> differs (expected ..., got
         ...)"`` for the first difference; also when ``actual`` lacks an entry ``expected`` has.
+
+    References
+    ----------
+    004 Appendix B (the data sets whose genuine copies the fingerprints describe).
 
     Examples
     --------

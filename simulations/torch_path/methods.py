@@ -61,6 +61,10 @@ def pixel_scale(dataset) -> float:
     float
         16.0 when ``dataset.name == "digits"`` (pixels 0..16), else 255.0.
 
+    References
+    ----------
+    004 Appendix B (image inputs scaled to [0, 1]).
+
     Examples
     --------
     >>> from types import SimpleNamespace

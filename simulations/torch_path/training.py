@@ -138,6 +138,10 @@ def resolve_device(device: str | None = None):
     ValueError
         For another name, or ``"cuda"`` when torch sees no CUDA device.
 
+    References
+    ----------
+    DESIGN.md, "Ecosystem notes" (torch is an optional extra; the CPU build is enough).
+
     Examples
     --------
     >>> resolve_device("cpu")
@@ -171,6 +175,10 @@ def image_tensor(images: np.ndarray, scale: float):
     ------
     ValueError
         If ``images`` is not 3-D or 4-D, or ``scale`` is not > 0.
+
+    References
+    ----------
+    000 Section 5.2 (the CNN benchmarks' inputs).
 
     Examples
     --------
@@ -441,6 +449,11 @@ def predict_scores(model, x, *, batch_size: int = 1024, num_threads: int = 1):
     ------
     ValueError
         If ``batch_size`` or ``num_threads`` < 1.
+
+    References
+    ----------
+    000 eq. (16) (predictions are arg-maxes of the outputs); DESIGN.md, "Randomness,
+    reproducibility, parallelism" (the same numbers whatever the number of workers).
 
     Examples
     --------
