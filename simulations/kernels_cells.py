@@ -71,7 +71,10 @@ def keyed_uniform(key: int, idx) -> np.ndarray:
     Returns
     -------
     ndarray of float64, shape (idx.size,)
-        Values in (0, 1), never 0 or 1.
+        Values in (0, 1]: the midpoint :math:`(k + 1/2)/2^{53}` is exact for :math:`k < 2^{52}`;
+        above, ``k + 0.5`` rounds half to even, and the top value :math:`k = 2^{53} - 1` rounds to
+        exactly 1.0 (probability :math:`2^{-53}` per counter; :func:`keyed_laplace` then returns
+        +inf).
 
     Raises
     ------
@@ -163,7 +166,8 @@ def keyed_laplace(key: int, idx, scale: float) -> np.ndarray:
     Returns
     -------
     ndarray of float64, shape (idx.size,)
-        Finite noise values (u is never 0 or 1).
+        The noise; +inf in the event, of probability :math:`2^{-53}` per counter, that
+        :func:`keyed_uniform` returns exactly 1.0 (u is never 0).
 
     Raises
     ------

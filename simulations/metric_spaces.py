@@ -171,8 +171,9 @@ class SpherePacking:
     centres : ndarray, shape (n_cells, 3)
         The packing's points, unit vectors.
     covering_radius : float
-        Largest geodesic distance from a point of S² to its nearest centre (< r; π with
-        fewer than 4 centres).
+        Largest geodesic distance from a point of S² to its nearest centre (< r), computed
+        exactly from the spherical Voronoi vertices; set to π (an upper bound) when there are
+        fewer than 4 centres, which the Voronoi diagram needs.
     completions : int
         Centres added by the exact completion after the greedy pass.
 
@@ -180,6 +181,13 @@ class SpherePacking:
     ------
     ValueError
         If ``r`` is not in (0, π).
+
+    Notes
+    -----
+    With fewer than 4 centres after the greedy pass (it happens at r = 1.9, not at r = 1.5) the exact
+    completion is skipped, so maximality is not guaranteed: ``SpherePacking(3.0)`` keeps one
+    centre although its antipode, at distance π >= 3, could be added. Algorithm 4's
+    :math:`r = n^{-1/(4d)} \\le 1` is far from this range (r = 1 gives 10 centres).
 
     References
     ----------

@@ -53,8 +53,8 @@ class SimpleCNN(nn.Module):
     Raises
     ------
     ValueError
-        If a size is out of range, or ``image_size`` leaves no spatial map after two conv + pool
-        layers (e.g. 16 to 5 pixels... below 6 unpadded).
+        If ``in_channels`` < 1, ``image_size`` < 4 or ``num_classes`` < 2 (every ``image_size``
+        >= 4 leaves a spatial map after the two conv + pool layers).
 
     References
     ----------
