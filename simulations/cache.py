@@ -71,10 +71,12 @@ class ChunkStore:
     Examples
     --------
     >>> import tempfile
-    >>> store = ChunkStore(tempfile.mkdtemp(), "abc123")
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> store = ChunkStore(tmp.name, "abc123")
     >>> _ = store.save(0, 2, {"risk": np.array([0.25, 0.5])})
     >>> [(start, stop, arrays["risk"].tolist()) for start, stop, arrays in store.load(n_trials=2)]
     [(0, 2, [0.25, 0.5])]
+    >>> tmp.cleanup()
     """
 
     def __init__(self, root, config_hash: str, *, staging: bool = False):
@@ -100,10 +102,12 @@ class ChunkStore:
         Examples
         --------
         >>> import json, tempfile
-        >>> store = ChunkStore(tempfile.mkdtemp(), "abc123")
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = ChunkStore(tmp.name, "abc123")
         >>> store.write_description({"config": {"N": 10}, "root_seed": 1})
         >>> json.loads((store.folder / "config.json").read_text())["config"]
         {'N': 10}
+        >>> tmp.cleanup()
         """
         self.folder.mkdir(parents=True, exist_ok=True)
         text = (json.dumps(description, indent=2, sort_keys=True, default=str) + "\n").encode()
@@ -133,9 +137,11 @@ class ChunkStore:
         Examples
         --------
         >>> import tempfile
-        >>> store = ChunkStore(tempfile.mkdtemp(), "abc123")
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = ChunkStore(tmp.name, "abc123")
         >>> store.save(4, 6, {"risk": np.zeros(2)}).name
         'chunk_4_6.npz'
+        >>> tmp.cleanup()
         """
         self.folder.mkdir(parents=True, exist_ok=True)
         if _KEY in arrays:
@@ -157,13 +163,15 @@ class ChunkStore:
         Examples
         --------
         >>> import tempfile
-        >>> store = ChunkStore(tempfile.mkdtemp(), "abc123")
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = ChunkStore(tmp.name, "abc123")
         >>> store.ranges()
         []
         >>> for a, b in [(2, 5), (0, 2)]:
         ...     _ = store.save(a, b, {"x": np.zeros(b - a)})
         >>> [(a, b) for a, b, _ in store.ranges()]
         [(0, 2), (2, 5)]
+        >>> tmp.cleanup()
         """
         if not self.folder.is_dir():
             return []
@@ -200,7 +208,7 @@ class ChunkStore:
         Examples
         --------
         >>> import tempfile, warnings
-        >>> root = tempfile.mkdtemp()
+        >>> tmp = tempfile.TemporaryDirectory(); root = tmp.name
         >>> _ = ChunkStore(root, "abc123").save(0, 2, {"x": np.ones(2)})
         >>> _ = ChunkStore(root, "abc123").save(2, 4, {"x": np.ones(2)})
         >>> [(a, b) for a, b, _ in ChunkStore(root, "abc123").load(2)]
@@ -211,6 +219,7 @@ class ChunkStore:
         ...     warnings.simplefilter("always")
         ...     [(a, b) for a, b, _ in ChunkStore(root, "abc123").load(4)]
         [(2, 4)]
+        >>> tmp.cleanup()
         """
         out = []
         for start, stop, path in self.ranges():
@@ -251,12 +260,14 @@ class ChunkStore:
         Examples
         --------
         >>> import tempfile
-        >>> store = ChunkStore(tempfile.mkdtemp(), "abc123")
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = ChunkStore(tmp.name, "abc123")
         >>> for a, b in [(0, 2), (2, 3)]:
         ...     _ = store.save(a, b, {"x": np.arange(a, b)})
         >>> store.consolidate(3, {"x": np.arange(3)})
         >>> [(a, b) for a, b, _ in store.ranges()]
         [(0, 3)]
+        >>> tmp.cleanup()
         """
         ranges = self.ranges()
         if len(ranges) == 1 and ranges[0][:2] == (0, n_trials):
@@ -283,7 +294,7 @@ class ChunkStore:
         Examples
         --------
         >>> import tempfile
-        >>> root = tempfile.mkdtemp()
+        >>> tmp = tempfile.TemporaryDirectory(); root = tmp.name
         >>> _ = ChunkStore(root, "abc123").save(0, 2, {"x": np.zeros(2)})   # an earlier run
         >>> forced = ChunkStore(root, "abc123", staging=True)
         >>> forced.folder == forced.home
@@ -291,6 +302,7 @@ class ChunkStore:
         >>> forced.adopt(2, {"x": np.ones(2)})
         >>> forced.folder == forced.home, ChunkStore(root, "abc123").load(2)[0][2]["x"].tolist()
         (True, [1.0, 1.0])
+        >>> tmp.cleanup()
         """
         if self.folder == self.home:
             self.consolidate(n_trials, arrays)
@@ -311,11 +323,13 @@ class ChunkStore:
         Examples
         --------
         >>> import tempfile
-        >>> forced = ChunkStore(tempfile.mkdtemp(), "abc123", staging=True)
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> forced = ChunkStore(tmp.name, "abc123", staging=True)
         >>> _ = forced.save(0, 1, {"x": np.zeros(1)})
         >>> forced.discard()
         >>> forced.folder.exists()
         False
+        >>> tmp.cleanup()
         """
         if self.folder != self.home:
             shutil.rmtree(self.folder, ignore_errors=True)

@@ -607,7 +607,7 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
     >>> def trial(cfg, t, root_seed):
     ...     data, privacy, evaluation = trial_streams(cfg, t, root_seed)
     ...     return {"u": data.random(), "pair": privacy.integers(0, 2, size=2)}
-    >>> cache = tempfile.mkdtemp()
+    >>> tmp = tempfile.TemporaryDirectory(); cache = tmp.name
     >>> res = run_trials(trial, [{"N": 10}, {"N": 20}], 3, root_seed=5, cache_dir=cache, progress=False)
     >>> res["u"].shape, res["pair"].shape, res.n_computed, res.n_cached
     ((2, 3), (2, 3, 2), 6, 0)
@@ -616,6 +616,7 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
     >>> again = run_trials(trial, [{"N": 10}, {"N": 20}], 3, root_seed=5, cache_dir=cache, progress=False)
     >>> again.n_computed, again.n_cached, bool(np.array_equal(again["u"], res["u"]))
     (0, 6, True)
+    >>> tmp.cleanup()
     """
     configs = list(configs)
     if not configs:
