@@ -345,7 +345,7 @@ class TrialStreams(NamedTuple):
     privacy : numpy.random.Generator
         Draws the privacy mechanism's noise (the released labels).
     eval : numpy.random.Generator
-        Draws everything used to evaluate (test points, tie-breaking at prediction).
+        Draws what evaluating needs (e.g. the test points of an excess-risk estimate).
 
     References
     ----------
