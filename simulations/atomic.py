@@ -35,6 +35,11 @@ def atomic_write(path, write: Callable[[IO[bytes]], object]) -> Path:
     OSError
         If the folder is not writable; the temporary file is removed and ``path`` is untouched.
 
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": results are written with an atomic rename
+    from unique temporary names, so no result is ever torn or destroyed.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -61,11 +66,23 @@ def atomic_write_text(path, text: str) -> Path:
     Parameters
     ----------
     path : path-like
+        Destination; its folder must exist.
     text : str
+        The whole new content, encoded as UTF-8.
 
     Returns
     -------
     pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    OSError
+        If the folder is not writable; ``path`` is untouched.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism" (atomic rename, unique temporary names).
 
     Examples
     --------

@@ -51,9 +51,32 @@ class ChunkStore:
         The cache directory shared by all points.
     config_hash : str
         Hex digest naming the point (see :func:`simulations.engine.config_hash`).
-    staging : bool
+    staging : bool, default False
         Write to a private folder ``<config_hash>.force-<unique>/`` instead (a forced run);
         :meth:`adopt` then moves the finished result into ``<config_hash>/``.
+
+    Attributes
+    ----------
+    home : pathlib.Path
+        ``root / config_hash``, where the point's finished chunks live.
+    folder : pathlib.Path
+        Where this store writes: ``home``, or the staging folder until :meth:`adopt`.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": results written per chunk as they
+    finish (atomic rename, unique temporary names), keyed by a hash of the full config that is
+    also stored inside the chunk and checked on load; a killed run resumes.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> tmp = tempfile.TemporaryDirectory()
+    >>> store = ChunkStore(tmp.name, "abc123")
+    >>> _ = store.save(0, 2, {"risk": np.array([0.25, 0.5])})
+    >>> [(start, stop, arrays["risk"].tolist()) for start, stop, arrays in store.load(n_trials=2)]
+    [(0, 2, [0.25, 0.5])]
+    >>> tmp.cleanup()
     """
 
     def __init__(self, root, config_hash: str, *, staging: bool = False):
@@ -66,13 +89,60 @@ class ChunkStore:
             self.folder = self.home
 
     def write_description(self, description: dict) -> None:
-        """Write ``description`` (the full config, as JSON) next to the chunks, atomically."""
+        """Write ``description`` (the full config, as JSON) next to the chunks, atomically.
+
+        The file ``config.json`` is for people reading the cache; loading never trusts it (each
+        chunk stores its own config hash).
+
+        Parameters
+        ----------
+        description : dict
+            JSON-able description of the point (values JSON cannot encode are written with ``str``).
+
+        Examples
+        --------
+        >>> import json, tempfile
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = ChunkStore(tmp.name, "abc123")
+        >>> store.write_description({"config": {"N": 10}, "root_seed": 1})
+        >>> json.loads((store.folder / "config.json").read_text())["config"]
+        {'N': 10}
+        >>> tmp.cleanup()
+        """
         self.folder.mkdir(parents=True, exist_ok=True)
         text = (json.dumps(description, indent=2, sort_keys=True, default=str) + "\n").encode()
         _atomic_write(self.folder / "config.json", lambda fh: fh.write(text))
 
     def save(self, start: int, stop: int, arrays: dict[str, np.ndarray]) -> Path:
-        """Atomically write trials ``start .. stop - 1`` (each array has first axis ``stop - start``)."""
+        """Atomically write trials ``start .. stop - 1`` (each array has first axis ``stop - start``).
+
+        Parameters
+        ----------
+        start, stop : int
+            The trial range, ``0 <= start < stop``; the file is ``chunk_<start>_<stop>.npz``.
+        arrays : dict of str to ndarray
+            Metric name -> array of shape ``(stop - start, *metric_shape)``; stored with the
+            store's config hash beside them.
+
+        Returns
+        -------
+        pathlib.Path
+            The chunk file written.
+
+        Raises
+        ------
+        ValueError
+            If a metric is named ``"__config_hash__"`` (reserved for the stored hash).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = ChunkStore(tmp.name, "abc123")
+        >>> store.save(4, 6, {"risk": np.zeros(2)}).name
+        'chunk_4_6.npz'
+        >>> tmp.cleanup()
+        """
         self.folder.mkdir(parents=True, exist_ok=True)
         if _KEY in arrays:
             raise ValueError(f"{_KEY!r} is reserved and cannot be a metric name")
@@ -82,7 +152,27 @@ class ChunkStore:
         return path
 
     def ranges(self) -> list[tuple[int, int, Path]]:
-        """``(start, stop, path)`` of every chunk file present, sorted; temp files are skipped."""
+        """``(start, stop, path)`` of every chunk file present, sorted; temp files are skipped.
+
+        Returns
+        -------
+        list of tuple (int, int, pathlib.Path)
+            Sorted by ``start`` then ``stop``; empty when the folder does not exist. Files whose
+            names are not ``chunk_<start>_<stop>.npz`` with ``start < stop`` are ignored.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = ChunkStore(tmp.name, "abc123")
+        >>> store.ranges()
+        []
+        >>> for a, b in [(2, 5), (0, 2)]:
+        ...     _ = store.save(a, b, {"x": np.zeros(b - a)})
+        >>> [(a, b) for a, b, _ in store.ranges()]
+        [(0, 2), (2, 5)]
+        >>> tmp.cleanup()
+        """
         if not self.folder.is_dir():
             return []
         out = []
@@ -99,6 +189,37 @@ class ChunkStore:
         reported with a warning, deleted and treated as missing. A chunk whose stored config hash
         differs from this store's (or that stores none) is reported with a warning and not used;
         it is left on disk until a finished run of this point replaces it.
+
+        Parameters
+        ----------
+        n_trials : int
+            Chunks starting at or after ``n_trials`` are skipped (a chunk may reach beyond it).
+
+        Returns
+        -------
+        list of tuple (int, int, dict of str to ndarray)
+            ``(start, stop, arrays)``, sorted by ``start``; each array has ``stop - start`` rows.
+
+        Warns
+        -----
+        RuntimeWarning
+            For each unreadable chunk (deleted) and each chunk of another config hash (skipped).
+
+        Examples
+        --------
+        >>> import tempfile, warnings
+        >>> tmp = tempfile.TemporaryDirectory(); root = tmp.name
+        >>> _ = ChunkStore(root, "abc123").save(0, 2, {"x": np.ones(2)})
+        >>> _ = ChunkStore(root, "abc123").save(2, 4, {"x": np.ones(2)})
+        >>> [(a, b) for a, b, _ in ChunkStore(root, "abc123").load(2)]
+        [(0, 2)]
+        >>> (ChunkStore(root, "abc123").folder / "chunk_0_2.npz").write_bytes(b"torn")
+        4
+        >>> with warnings.catch_warnings(record=True):
+        ...     warnings.simplefilter("always")
+        ...     [(a, b) for a, b, _ in ChunkStore(root, "abc123").load(4)]
+        [(2, 4)]
+        >>> tmp.cleanup()
         """
         out = []
         for start, stop, path in self.ranges():
@@ -127,7 +248,26 @@ class ChunkStore:
         """Replace all chunks inside ``0 .. n_trials`` by one file (fewer files on long runs).
 
         The merged file is written before the small ones are removed, so a kill in between
-        leaves overlapping but consistent chunks.
+        leaves overlapping but consistent chunks. Chunks reaching beyond ``n_trials`` are kept.
+
+        Parameters
+        ----------
+        n_trials : int
+            The trials ``0 .. n_trials - 1`` the merged chunk holds.
+        arrays : dict of str to ndarray
+            Metric name -> array with ``n_trials`` rows (as assembled by the engine).
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> store = ChunkStore(tmp.name, "abc123")
+        >>> for a, b in [(0, 2), (2, 3)]:
+        ...     _ = store.save(a, b, {"x": np.arange(a, b)})
+        >>> store.consolidate(3, {"x": np.arange(3)})
+        >>> [(a, b) for a, b, _ in store.ranges()]
+        [(0, 3)]
+        >>> tmp.cleanup()
         """
         ranges = self.ranges()
         if len(ranges) == 1 and ranges[0][:2] == (0, n_trials):
@@ -143,6 +283,26 @@ class ChunkStore:
         The merged file is written into ``<config_hash>/`` first; only then are the old chunks
         there and this store's staging folder removed. For a store opened without ``staging``
         this is :meth:`consolidate`.
+
+        Parameters
+        ----------
+        n_trials : int
+            The trials ``0 .. n_trials - 1`` that ``arrays`` hold.
+        arrays : dict of str to ndarray
+            Metric name -> array with ``n_trials`` rows.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> tmp = tempfile.TemporaryDirectory(); root = tmp.name
+        >>> _ = ChunkStore(root, "abc123").save(0, 2, {"x": np.zeros(2)})   # an earlier run
+        >>> forced = ChunkStore(root, "abc123", staging=True)
+        >>> forced.folder == forced.home
+        False
+        >>> forced.adopt(2, {"x": np.ones(2)})
+        >>> forced.folder == forced.home, ChunkStore(root, "abc123").load(2)[0][2]["x"].tolist()
+        (True, [1.0, 1.0])
+        >>> tmp.cleanup()
         """
         if self.folder == self.home:
             self.consolidate(n_trials, arrays)
@@ -158,6 +318,18 @@ class ChunkStore:
         self.folder = self.home
 
     def discard(self) -> None:
-        """Remove this store's staging folder (an interrupted forced run); a no-op otherwise."""
+        """Remove this store's staging folder (an interrupted forced run); a no-op otherwise.
+
+        Examples
+        --------
+        >>> import tempfile
+        >>> tmp = tempfile.TemporaryDirectory()
+        >>> forced = ChunkStore(tmp.name, "abc123", staging=True)
+        >>> _ = forced.save(0, 1, {"x": np.zeros(1)})
+        >>> forced.discard()
+        >>> forced.folder.exists()
+        False
+        >>> tmp.cleanup()
+        """
         if self.folder != self.home:
             shutil.rmtree(self.folder, ignore_errors=True)

@@ -83,6 +83,10 @@ def worker_cpu_seconds() -> float:
     float
         Monotone non-decreasing over the life of the process.
 
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": provenance records wall and CPU seconds.
+
     Examples
     --------
     >>> worker_cpu_seconds() >= 0.0
@@ -94,14 +98,34 @@ def worker_cpu_seconds() -> float:
 class RunInterrupted(KeyboardInterrupt):
     """Ctrl-C during :func:`run_trials`, with what the cache kept for a resumed run.
 
-    A ``KeyboardInterrupt`` (so it still stops the program); ``str()`` says how to resume.
+    A ``KeyboardInterrupt`` (so it still stops the program); ``str()`` says how to resume. The
+    parameters are kept as attributes of the same names.
 
-    Attributes
+    Parameters
     ----------
-    n_saved, n_todo : int
-        Trials of the interrupted call written to the cache / that it had to compute.
+    n_saved : int >= 0
+        Trials of the interrupted call written to the cache (0 without a cache folder).
+    n_todo : int >= 0
+        Trials the interrupted call had to compute.
     cache_dir : path-like or None
+        The cache folder of the run, None when results were not cached.
     force : bool
+        Whether the run was forced (its new chunks were staged and are discarded).
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": a killed run resumes from the chunks
+    already written; a forced run replaces old results only once it has finished.
+
+    Examples
+    --------
+    >>> err = RunInterrupted(40, 100, "cache", force=False)
+    >>> isinstance(err, KeyboardInterrupt), err.n_saved, err.n_todo
+    (True, 40, 100)
+    >>> print(err)
+    interrupted; rerun the same command to resume (40 of 100 trials of this batch cached under cache)
+    >>> print(RunInterrupted(0, 100, None, force=False))
+    interrupted; no cache folder was set, so a rerun starts again
     """
 
     def __init__(self, n_saved: int, n_todo: int, cache_dir, force: bool):
@@ -151,6 +175,40 @@ def config_fields(config) -> dict:
     """The config as a plain dict (class name under ``"__class__"`` for dataclasses).
 
     A config that is not a dataclass or a dict is returned as ``{"config": <plain value>}``.
+    Nested values are made JSON-able: tuples and arrays become lists, numpy scalars Python
+    numbers, enums their value, paths strings, nested dataclasses dicts.
+
+    Parameters
+    ----------
+    config : dataclass instance, dict with str keys, or a JSON-able value
+        An experiment point; fields may be numbers, strings, None, paths, enums, sequences,
+        numpy arrays, dicts with string keys or dataclasses.
+
+    Returns
+    -------
+    dict
+        Field name -> plain value (``"__class__"``: the dataclass's ``__qualname__``).
+
+    Raises
+    ------
+    ValueError
+        If a value has another type (e.g. a function or a set) or a dict has a non-string key.
+
+    References
+    ----------
+    DESIGN.md, style contract "experiments": configs are data (frozen dataclasses) with stable keys.
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Point:
+    ...     N: int
+    ...     grid: tuple
+    >>> config_fields(Point(N=np.int64(10), grid=(1, 2)))
+    {'__class__': 'Point', 'N': 10, 'grid': [1, 2]}
+    >>> config_fields(0.5)
+    {'config': 0.5}
     """
     plain = _plain(config)
     return plain if isinstance(plain, dict) else {"config": plain}
@@ -162,24 +220,144 @@ def canonical_json(config) -> str:
     Floats are written with ``repr`` (shortest round-trip), so equal configs give equal text in
     every process. The class's module is left out on purpose: moving a config class to another
     module keeps its results and random streams.
+
+    Parameters
+    ----------
+    config : dataclass instance, dict with str keys, or a JSON-able value
+        As for :func:`config_fields`.
+
+    Returns
+    -------
+    str
+        Compact JSON (no spaces), keys sorted; NaN and infinities written as ``NaN`` / ``Infinity``.
+
+    Raises
+    ------
+    ValueError
+        If a value cannot be made JSON-able (see :func:`config_fields`).
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": results keyed by a hash of the full config.
+
+    Examples
+    --------
+    >>> import dataclasses
+    >>> @dataclasses.dataclass(frozen=True)
+    ... class Point:
+    ...     N: int
+    ...     epsilon: float
+    >>> canonical_json(Point(N=10, epsilon=0.1))
+    '{"N":10,"__class__":"Point","epsilon":0.1}'
     """
     return json.dumps(_plain(config), sort_keys=True, separators=(",", ":"), allow_nan=True)
 
 
 def config_key(config) -> int:
-    """64-bit stream key of a config (first 8 bytes of the SHA-256 of its canonical JSON)."""
+    """64-bit stream key of a config (first 8 bytes of the SHA-256 of its canonical JSON).
+
+    The key depends on the config alone (not on the root seed or the trial version), so the
+    ``spawn_key`` of :func:`trial_streams` stays the same when a trial's code changes.
+
+    Parameters
+    ----------
+    config : dataclass instance, dict with str keys, or a JSON-able value
+        As for :func:`canonical_json`.
+
+    Returns
+    -------
+    int
+        In ``[0, 2**64)``, the bytes read little-endian.
+
+    Raises
+    ------
+    ValueError
+        If the config cannot be made JSON-able (see :func:`config_fields`).
+
+    References
+    ----------
+    DESIGN.md, style contract "randomness": ``spawn_key=(config_key, trial, PURPOSE)``.
+
+    Examples
+    --------
+    Equal configs share a key whatever their key order; changing a field changes it:
+
+    >>> config_key({"a": 1, "b": 2}) == config_key({"b": 2, "a": 1}) != config_key({"a": 1, "b": 3})
+    True
+    >>> 0 <= config_key({"a": 1}) < 2**64
+    True
+    """
     return int.from_bytes(hashlib.sha256(canonical_json(config).encode()).digest()[:8], "little")
 
 
 def config_hash(config, *, root_seed: int, version: str) -> str:
-    """Hex SHA-256 naming the cache folder of (config, root seed, trial version)."""
+    """Hex SHA-256 naming the cache folder of (config, root seed, trial version).
+
+    The digest of the canonical JSON of ``{"config": ..., "root_seed": ..., "version": ...}``;
+    ``n_trials`` is not part of it, so raising the number of trials reuses the cached ones.
+
+    Parameters
+    ----------
+    config : dataclass instance, dict with str keys, or a JSON-able value
+        As for :func:`canonical_json`.
+    root_seed : int
+        The run's root seed.
+    version : str
+        The trial function's version (see :func:`run_trials`); bump it when the trial changes.
+
+    Returns
+    -------
+    str
+        64 lowercase hex digits.
+
+    Raises
+    ------
+    ValueError
+        If the config cannot be made JSON-able (see :func:`config_fields`).
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": chunks keyed by a hash of the full
+    config, stored inside the chunk and checked on load; a changed config never reuses stale results.
+
+    Examples
+    --------
+    >>> h = config_hash({"N": 100}, root_seed=1, version="v1")
+    >>> len(h), h == config_hash({"N": 100}, root_seed=1, version="v1")
+    (64, True)
+    >>> h in {config_hash({"N": 100}, root_seed=2, version="v1"), config_hash({"N": 100}, root_seed=1, version="v2")}
+    False
+    """
     payload = json.dumps({"config": json.loads(canonical_json(config)), "root_seed": int(root_seed),
                           "version": str(version)}, sort_keys=True, separators=(",", ":"))
     return hashlib.sha256(payload.encode()).hexdigest()
 
 
 class TrialStreams(NamedTuple):
-    """The three independent generators of one trial (DESIGN.md: one stream per purpose)."""
+    """The three independent generators of one trial (DESIGN.md: one stream per purpose).
+
+    Built by :func:`trial_streams`; unpacks as ``data, privacy, evaluation = streams``.
+
+    Parameters
+    ----------
+    data : numpy.random.Generator
+        Draws the data set (features, true labels).
+    privacy : numpy.random.Generator
+        Draws the privacy mechanism's noise (the released labels).
+    eval : numpy.random.Generator
+        Draws what evaluating needs (e.g. the test points of an excess-risk estimate).
+
+    References
+    ----------
+    DESIGN.md, style contract "randomness" and its counter-example (a test set that repeated the
+    training set because both were drawn after reseeding one global generator).
+
+    Examples
+    --------
+    >>> s = TrialStreams(*(np.random.default_rng(i) for i in range(3)))
+    >>> s.privacy is s[1]
+    True
+    """
 
     data: np.random.Generator
     privacy: np.random.Generator
@@ -189,7 +367,42 @@ class TrialStreams(NamedTuple):
 def trial_streams(config, trial_index: int, root_seed: int) -> TrialStreams:
     """``(data, privacy, eval)`` generators of trial ``trial_index`` of ``config``.
 
-    Each is ``SeedSequence(root_seed, spawn_key=(config_key(config), trial_index, purpose))``.
+    Each is ``SeedSequence(root_seed, spawn_key=(config_key(config), trial_index, purpose))``
+    with purpose :data:`~simulations.seeding.DATA`, :data:`~simulations.seeding.PRIVACY`,
+    :data:`~simulations.seeding.EVAL` (:func:`simulations.seeding.stream`).
+
+    Parameters
+    ----------
+    config : dataclass instance, dict with str keys, or a JSON-able value
+        The experiment point (keyed with :func:`config_key`).
+    trial_index : int >= 0
+        The trial.
+    root_seed : int >= 0
+        The run's root seed.
+
+    Returns
+    -------
+    TrialStreams
+        Three fresh generators.
+
+    Raises
+    ------
+    ValueError
+        If the config cannot be made JSON-able, or ``trial_index`` / ``root_seed`` is negative.
+
+    References
+    ----------
+    DESIGN.md, style contract "randomness": each trial and each purpose gets its own stream.
+
+    Examples
+    --------
+    >>> from simulations.seeding import PRIVACY, stream
+    >>> data, privacy, evaluation = trial_streams({"N": 100}, 3, 2024)
+    >>> u = privacy.random(3)
+    >>> bool(np.array_equal(u, stream(2024, config_key({"N": 100}), 3, PRIVACY).random(3)))
+    True
+    >>> bool(np.array_equal(u, trial_streams({"N": 100}, 4, 2024).privacy.random(3)))
+    False
     """
     key = config_key(config)
     return TrialStreams(*(stream(root_seed, key, trial_index, p) for p in (DATA, PRIVACY, EVAL)))
@@ -200,15 +413,33 @@ def trial_streams(config, trial_index: int, root_seed: int) -> TrialStreams:
 class TrialResults:
     """Per-trial results of :func:`run_trials`, in the order of ``configs``.
 
-    Attributes
+    ``results[metric]`` stacks one metric over the configs: shape
+    ``(n_configs, n_trials, *metric_shape)``. The parameters are kept as attributes.
+
+    Parameters
     ----------
     configs : list
         The experiment points, as given.
     n_trials : int
+        Trials per config.
     per_config : list of dict
         ``per_config[i][metric]`` has shape ``(n_trials, *metric_shape)``, row t = trial t.
-    n_computed, n_cached : int
-        Trials computed by this call / read from the cache (run bookkeeping, not data).
+    n_computed : int, default 0
+        Trials computed by this call (run bookkeeping, not data).
+    n_cached : int, default 0
+        Trials read from the cache by this call.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": the results are a pure function of
+    (config, root seed), in (config, trial) order whatever the executor.
+
+    Examples
+    --------
+    >>> res = TrialResults(configs=["a", "b"], n_trials=2,
+    ...                    per_config=[{"risk": np.array([0.1, 0.3])}, {"risk": np.array([0.2, 0.4])}])
+    >>> res.metrics, res["risk"].shape
+    (['risk'], (2, 2))
     """
 
     configs: list
@@ -219,6 +450,18 @@ class TrialResults:
 
     @property
     def metrics(self) -> list[str]:
+        """Names of the metrics the trials returned (``[]`` without configs).
+
+        Returns
+        -------
+        list of str
+            In the order the trial function returned them.
+
+        Examples
+        --------
+        >>> TrialResults(configs=[1], n_trials=1, per_config=[{"a": np.zeros(1), "b": np.ones(1)}]).metrics
+        ['a', 'b']
+        """
         return list(self.per_config[0]) if self.per_config else []
 
     def __getitem__(self, metric: str) -> np.ndarray:
@@ -348,6 +591,32 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
         On an empty ``configs``, a non-callable ``trial_fn`` or an invalid count / scheduler.
     RunInterrupted
         On Ctrl-C; finished chunks stay cached and its message says how to resume.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": chunks of >= ~0.1 s on one joblib
+    layer, written atomically as they finish, keyed by a hash of the full config; results
+    identical whatever the number of workers.
+
+    Examples
+    --------
+    Each trial draws from its own streams, so trial t's value can be recomputed alone from
+    :func:`trial_streams`; a second call with a cache folder reads every trial back:
+
+    >>> import tempfile
+    >>> def trial(cfg, t, root_seed):
+    ...     data, privacy, evaluation = trial_streams(cfg, t, root_seed)
+    ...     return {"u": data.random(), "pair": privacy.integers(0, 2, size=2)}
+    >>> tmp = tempfile.TemporaryDirectory(); cache = tmp.name
+    >>> res = run_trials(trial, [{"N": 10}, {"N": 20}], 3, root_seed=5, cache_dir=cache, progress=False)
+    >>> res["u"].shape, res["pair"].shape, res.n_computed, res.n_cached
+    ((2, 3), (2, 3, 2), 6, 0)
+    >>> bool(res["u"][1, 2] == trial_streams({"N": 20}, 2, 5).data.random())
+    True
+    >>> again = run_trials(trial, [{"N": 10}, {"N": 20}], 3, root_seed=5, cache_dir=cache, progress=False)
+    >>> again.n_computed, again.n_cached, bool(np.array_equal(again["u"], res["u"]))
+    (0, 6, True)
+    >>> tmp.cleanup()
     """
     configs = list(configs)
     if not configs:
@@ -468,6 +737,33 @@ def engine_options(ctx) -> dict:
 
     ``run_trials(trial, configs, n, **engine_options(ctx))`` wires ``--seed``, ``--jobs``,
     ``--scheduler``, ``--force`` and the runner's cache folder through unchanged.
+
+    Parameters
+    ----------
+    ctx : simulations.experiments.base.RunContext
+        The run's settings (any object with ``seed``, ``jobs``, ``scheduler``, ``cache_dir``,
+        ``force`` and ``progress`` attributes).
+
+    Returns
+    -------
+    dict
+        Keys ``root_seed``, ``jobs``, ``scheduler``, ``cache_dir``, ``force``, ``progress``.
+
+    Raises
+    ------
+    AttributeError
+        If ``ctx`` lacks one of the attributes; the values are validated by :func:`run_trials`.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (one runner, ``--seed``/``--jobs``/``--force``).
+
+    Examples
+    --------
+    >>> from simulations.experiments.base import RunContext
+    >>> opts = engine_options(RunContext(seed=7, jobs=2))
+    >>> opts["root_seed"], opts["jobs"], opts["scheduler"], opts["force"]
+    (7, 2, None, False)
     """
     return dict(root_seed=ctx.seed, jobs=ctx.jobs, scheduler=ctx.scheduler, cache_dir=ctx.cache_dir,
                 force=ctx.force, progress=ctx.progress)

@@ -34,7 +34,42 @@ _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
 
 
 def validate_scheduler(scheduler):
-    """Return ``scheduler`` if it is None, ``"local"``, a ``proto://`` address or a Dask Client."""
+    """Return ``scheduler`` if it is None, ``"local"``, a ``proto://`` address or a Dask Client.
+
+    Only the form is checked (nothing is imported or contacted); :func:`check_scheduler` also
+    checks that Dask is installed and the address answers.
+
+    Parameters
+    ----------
+    scheduler : None, "local", str or distributed.Client
+        None (joblib/loky or serial), ``"local"`` (a LocalCluster), an address
+        ``"<protocol>://<rest>"`` with a lowercase protocol and no spaces (e.g.
+        ``"tcp://host:8786"``), or a ``distributed.Client``.
+
+    Returns
+    -------
+    None, str or distributed.Client
+        ``scheduler`` unchanged.
+
+    Raises
+    ------
+    ValueError
+        For any other string (e.g. ``"host:8786"`` without a protocol) or object.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": the backend (loky locally, Dask on a
+    cluster) is a setting.
+
+    Examples
+    --------
+    >>> validate_scheduler("tcp://10.0.0.1:8786")
+    'tcp://10.0.0.1:8786'
+    >>> validate_scheduler("10.0.0.1:8786")
+    Traceback (most recent call last):
+    ...
+    ValueError: scheduler must be None, 'local' or a Dask scheduler address such as 'tcp://host:8786', got scheduler='10.0.0.1:8786'
+    """
     if scheduler is None or scheduler == "local":
         return scheduler
     if isinstance(scheduler, str):
@@ -60,13 +95,19 @@ def check_scheduler(scheduler, *, timeout: float = 5.0):
 
     Returns
     -------
-    The validated ``scheduler``.
+    None, str or distributed.Client
+        The validated ``scheduler``.
 
     Raises
     ------
     ValueError
         If the form is wrong, Dask is not installed (the message has the install line), or the
         address does not answer within ``timeout`` seconds.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism" (Dask as a joblib backend; bad input
+    refused before any work starts).
 
     Examples
     --------
@@ -126,7 +167,22 @@ def _local_client(distributed, jobs: int):
 
 @atexit.register
 def close_local_clusters() -> None:
-    """Shut down the LocalClusters started for ``scheduler="local"`` (also run at exit)."""
+    """Shut down the LocalClusters started for ``scheduler="local"`` (also run at exit).
+
+    Safe to call at any time: a later ``scheduler="local"`` run starts a new cluster.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism" (Dask as a joblib backend).
+
+    Examples
+    --------
+    With no cluster started it does nothing:
+
+    >>> close_local_clusters()
+    >>> _LOCAL
+    {}
+    """
     while _LOCAL:
         _, (cluster, client) = _LOCAL.popitem()
         client.close()
@@ -136,12 +192,29 @@ def close_local_clusters() -> None:
 class Executor:
     """Runs ``fn(*args)`` for each task and yields results as they finish (any order).
 
-    Attributes
+    Made by :func:`open_executor`, which owns the worker pool; the parameters are kept as the
+    attributes ``kind`` and ``n_workers``.
+
+    Parameters
     ----------
-    n_workers : int
+    kind : {"serial", "loky", "dask"}
+        The backend.
+    n_workers : int >= 1
         Processes (or Dask worker threads) available, used to size chunks.
-    kind : str
-        ``"serial"``, ``"loky"`` or ``"dask"``.
+    parallel : joblib.Parallel or None, default None
+        The open pool of a parallel backend (``return_as="generator_unordered"``); None runs the
+        tasks in this process, in order.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": parallelize at one level only, written
+    once against joblib.
+
+    Examples
+    --------
+    >>> ex = Executor("serial", 1)
+    >>> sorted(ex.map_unordered(pow, [(2, 3), (3, 2)]))
+    [8, 9]
     """
 
     def __init__(self, kind: str, n_workers: int, parallel=None):
@@ -150,7 +223,26 @@ class Executor:
         self._parallel = parallel
 
     def map_unordered(self, fn: Callable, tasks: Iterable[tuple]) -> Iterator:
-        """``fn(*task)`` for every task, yielded as they finish (in order when serial)."""
+        """``fn(*task)`` for every task, yielded as they finish (in order when serial).
+
+        Parameters
+        ----------
+        fn : callable
+            Called as ``fn(*task)``; for the loky and Dask backends it and its arguments must
+            pickle (a module-level function).
+        tasks : iterable of tuple
+            The argument tuples.
+
+        Returns
+        -------
+        iterator
+            The results, lazily, in completion order (in task order when serial).
+
+        Examples
+        --------
+        >>> list(Executor("serial", 1).map_unordered(max, [(1, 5), (7, 2)]))
+        [5, 7]
+        """
         if self._parallel is None:
             return (fn(*t) for t in tasks)
         from joblib import delayed
@@ -164,6 +256,42 @@ def open_executor(jobs: int = 1, scheduler=None):
 
     Each chunk is one joblib task (``batch_size=1``), so its result reaches the parent, and is
     saved there, as soon as it is done (``return_as="generator_unordered"``).
+
+    Parameters
+    ----------
+    jobs : int >= 1, default 1
+        Worker processes (loky), or workers of the ``scheduler="local"`` cluster; ignored for
+        an address or a Client (their workers count).
+    scheduler : None, "local", "proto://host:port" or distributed.Client, default None
+        See the module's table and :func:`validate_scheduler`.
+
+    Yields
+    ------
+    Executor
+        ``kind`` ``"serial"`` (``jobs == 1`` without scheduler), ``"loky"`` or ``"dask"``.
+
+    Raises
+    ------
+    ValueError
+        If ``jobs`` is not an int >= 1 or ``scheduler`` has the wrong form.
+    ImportError
+        If a scheduler is given and Dask is not installed (the message has the install line).
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism" and its measured per-task overheads
+    (loky, joblib on Dask).
+
+    Examples
+    --------
+    >>> with open_executor(1) as ex:
+    ...     ex.kind, ex.n_workers, list(ex.map_unordered(abs, [(-3,)]))
+    ('serial', 1, [3])
+    >>> with open_executor(0) as ex:
+    ...     pass
+    Traceback (most recent call last):
+    ...
+    ValueError: jobs must be an integer >= 1, got jobs=0
     """
     jobs = check_int("jobs", jobs, low=1)
     scheduler = validate_scheduler(scheduler)

@@ -65,7 +65,41 @@ def _idx(idx) -> np.ndarray:
 
 
 def neighbour_label_counts(labels, idx, num_classes: int) -> np.ndarray:
-    """Label histogram of each neighbour list: labels (N,) int, idx (M, k) -> int64 (M, K)."""
+    """Label histogram of each neighbour list: labels (N,) int, idx (M, k) -> int64 (M, K).
+
+    :math:`C[m, j] = \\#\\{r : labels[idx[m, r]] = j\\}`: the kNN vote on (randomized) labels,
+    e.g. for randomized response and for the stage-1 prior of LP-2ST (004 Algorithm 3).
+
+    Parameters
+    ----------
+    labels : array_like of int, shape (N,)
+        Class indices in ``[0, num_classes)``.
+    idx : array_like of int, shape (M, k), k >= 1
+        Neighbour indices into ``labels``, one row per query point.
+    num_classes : int >= 1
+        K.
+
+    Returns
+    -------
+    ndarray of int64, shape (M, num_classes)
+        Each row sums to k.
+
+    Raises
+    ------
+    ValueError
+        If ``labels`` is not 1-D, ``idx`` is not of shape (M, k >= 1), an index is outside
+        ``[0, N)``, a neighbour's label is outside ``[0, num_classes)``, or ``num_classes`` < 1.
+
+    References
+    ----------
+    004 eq. (1) (randomized response) and Algorithm 3 (LP-MST); 000 Section 5.1 (kNN base learner,
+    k = 200).
+
+    Examples
+    --------
+    >>> neighbour_label_counts([0, 2, 2, 1], [[0, 1, 2], [3, 3, 1]], num_classes=3).tolist()
+    [[1, 0, 2], [0, 2, 1]]
+    """
     labels = np.ascontiguousarray(labels, dtype=np.int64)
     if labels.ndim != 1:
         raise ValueError(f"labels must be 1-D, got shape {labels.shape}")
@@ -73,7 +107,31 @@ def neighbour_label_counts(labels, idx, num_classes: int) -> np.ndarray:
 
 
 def neighbour_label_counts_numpy(labels, idx, num_classes: int) -> np.ndarray:
-    """Reference of :func:`neighbour_label_counts` (one ``bincount`` over flattened (row, label))."""
+    """Reference of :func:`neighbour_label_counts` (one ``bincount`` over flattened (row, label)).
+
+    Parameters
+    ----------
+    labels : array_like of int, shape (N,)
+        Class indices in ``[0, num_classes)`` (not checked).
+    idx : array_like of int, shape (M, k)
+        Neighbour indices.
+    num_classes : int >= 1
+        K.
+
+    Returns
+    -------
+    ndarray of int64, shape (M, num_classes)
+        Equal to :func:`neighbour_label_counts` on valid input.
+
+    References
+    ----------
+    004 Algorithm 3 (LP-MST).
+
+    Examples
+    --------
+    >>> neighbour_label_counts_numpy([0, 2, 2, 1], [[0, 1, 2], [3, 3, 1]], 3).tolist()
+    [[1, 0, 2], [0, 2, 1]]
+    """
     idx = np.asarray(idx, dtype=np.int64)
     M = idx.shape[0]
     flat = np.repeat(np.arange(M), idx.shape[1]) * num_classes + np.asarray(labels, dtype=np.int64)[idx].ravel()
@@ -83,9 +141,38 @@ def neighbour_label_counts_numpy(labels, idx, num_classes: int) -> np.ndarray:
 def neighbour_row_sums(V, idx) -> np.ndarray:
     """``S[m] = ∑_r V[idx[m, r]]``: V (N, K) uint8/bool (-> int64 sums) or float (-> float64 sums).
 
+    With the vector mechanism's bits as ``V``, ``S / k`` is :math:`g_j(x) = \\frac{1}{k}\\sum_{i \\in
+    N_k(x)} Z_i(j)` of 000 eq. (29); with ALIBI's soft labels it is their kNN sum. Neighbour
+    ranks are added in order ``r = 0 .. k-1``.
+
+    Parameters
+    ----------
+    V : array_like, shape (N, K)
+        Bool or integer rows (summed exactly in int64) or real rows (summed in float64).
+    idx : array_like of int, shape (M, k), k >= 1
+        Neighbour indices into the rows of ``V``.
+
     Returns
     -------
-    S : ndarray (M, K), int64 for integer/bool V, float64 otherwise.
+    S : ndarray, shape (M, K)
+        int64 for integer/bool V, float64 otherwise.
+
+    Raises
+    ------
+    ValueError
+        If ``V`` is not 2-D, ``idx`` is not of shape (M, k >= 1), or an index is outside ``[0, N)``.
+
+    References
+    ----------
+    000 eq. (12)-(13) (the K-bit vector mechanism) and eq. (29) (its kNN estimate :math:`g_j`).
+
+    Examples
+    --------
+    >>> Z = np.array([[1, 0], [0, 1], [1, 1]], dtype=np.uint8)
+    >>> neighbour_row_sums(Z, [[0, 2], [1, 2]]).tolist()
+    [[2, 1], [1, 2]]
+    >>> neighbour_row_sums(np.array([[0.5, 0.5], [0.25, 0.75]]), [[0, 1]]).tolist()
+    [[0.75, 1.25]]
     """
     V = np.asarray(V)
     if V.ndim != 2:
@@ -100,7 +187,29 @@ def neighbour_row_sums(V, idx) -> np.ndarray:
 
 
 def neighbour_row_sums_numpy(V, idx) -> np.ndarray:
-    """Reference of :func:`neighbour_row_sums`: adds ``V[idx[:, r]]`` for r = 0 .. k-1 in order."""
+    """Reference of :func:`neighbour_row_sums`: adds ``V[idx[:, r]]`` for r = 0 .. k-1 in order.
+
+    Parameters
+    ----------
+    V : array_like, shape (N, K)
+        Bool, integer or real rows.
+    idx : array_like of int, shape (M, k)
+        Neighbour indices (not range-checked: numpy's negative indices wrap).
+
+    Returns
+    -------
+    ndarray, shape (M, K)
+        int64 for integer/bool V, float64 otherwise; bit-for-bit equal to the kernel on valid input.
+
+    References
+    ----------
+    000 eq. (29).
+
+    Examples
+    --------
+    >>> neighbour_row_sums_numpy(np.array([[1, 0], [0, 1], [1, 1]], dtype=np.uint8), [[0, 2], [1, 2]]).tolist()
+    [[2, 1], [1, 2]]
+    """
     V = np.asarray(V)
     idx = np.asarray(idx, dtype=np.int64)
     integer = V.dtype == np.bool_ or np.issubdtype(V.dtype, np.integer)
@@ -115,15 +224,38 @@ def vote(scores, jitter=None) -> np.ndarray:
 
     Parameters
     ----------
-    scores : (M, K) integer counts or sums (ties possible) or floats.
-    jitter : (M, K) floats in [0, 1) or None
+    scores : array_like, shape (M, K)
+        Integer counts or sums (ties possible) or floats.
+    jitter : array_like of float, shape (M, K), values in [0, 1), or None
         For integer scores, ``argmax(scores + jitter / 2)``: ``jitter / 2 < 1/2`` cannot reorder
         unequal integers (no rounding up to the next integer for scores below 2^51), and iid uniform
-        jitter picks uniformly among tied classes. None: the smallest tied index.
+        jitter picks uniformly among tied classes. None: the smallest tied index. (For float
+        scores the jitter can reorder scores closer than 1/2.)
 
     Returns
     -------
-    labels : int64 (M,)
+    labels : ndarray of int64, shape (M,)
+        The predicted class of each row.
+
+    Raises
+    ------
+    ValueError
+        If ``jitter`` does not have the shape of ``scores``.
+
+    References
+    ----------
+    000 eq. (16) (the class with the largest estimate :math:`g_j`); 003 Theorem 2 (the plug-in
+    classifier of the vector mechanism).
+
+    Examples
+    --------
+    Row 0 ties classes 1 and 2; the jitter picks 2 without changing row 1's unique maximum:
+
+    >>> scores = np.array([[1, 3, 3], [2, 0, 1]])
+    >>> vote(scores).tolist()
+    [1, 0]
+    >>> vote(scores, jitter=np.array([[0.9, 0.1, 0.2], [0.0, 0.99, 0.0]])).tolist()
+    [2, 0]
     """
     scores = np.asarray(scores)
     if jitter is None:

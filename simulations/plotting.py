@@ -35,12 +35,69 @@ _RC = {
 
 
 def color(i: int) -> str:
-    """The i-th colour of :data:`PALETTE`, cycling."""
+    """The i-th colour of :data:`PALETTE`, cycling.
+
+    Parameters
+    ----------
+    i : int
+        Series index; any int (taken modulo ``len(PALETTE)``, so negative ones count from the end).
+
+    Returns
+    -------
+    str
+        A hex colour ``"#RRGGBB"``.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": one shared style with a colour-blind-safe palette
+    (Okabe & Ito's eight colours).
+
+    Examples
+    --------
+    >>> color(0), color(1), color(8) == color(0)
+    ('#0072B2', '#D55E00', True)
+    """
     return PALETTE[i % len(PALETTE)]
 
 
 def figure(nrows: int = 1, ncols: int = 1, *, width: float = 4.2, height: float = 3.2, title: str | None = None):
-    """A styled ``(fig, axes)``; ``axes`` is always a flat numpy array of Axes."""
+    """A styled ``(fig, axes)``; ``axes`` is always a flat numpy array of Axes.
+
+    The suite's rc settings (font sizes, grid, :data:`PALETTE` as colour cycle), the constrained
+    layout engine, and a grid on every Axes.
+
+    Parameters
+    ----------
+    nrows, ncols : int >= 1, default 1
+        The grid of subplots.
+    width, height : float > 0, default 4.2 and 3.2
+        Size of one subplot in inches (the figure is ``width · ncols`` by ``height · nrows``).
+    title : str or None, default None
+        Figure title (``suptitle``); it should say what is shown.
+
+    Returns
+    -------
+    fig : matplotlib.figure.Figure
+    axes : ndarray of matplotlib.axes.Axes, shape (nrows * ncols,)
+        Row by row.
+
+    Raises
+    ------
+    ValueError
+        From matplotlib if ``nrows`` or ``ncols`` is not a positive int or a size is negative.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": matplotlib with the Agg backend, one shared style,
+    labelled axes, titles that say what is shown.
+
+    Examples
+    --------
+    >>> fig, axes = figure(2, 3, title="excess risk against N")
+    >>> axes.shape, [round(float(v), 1) for v in fig.get_size_inches()]
+    ((6,), [12.6, 6.4])
+    >>> plt.close(fig)
+    """
     with plt.rc_context(_RC):
         fig, axes = plt.subplots(nrows, ncols, figsize=(width * ncols, height * nrows), squeeze=False)
     for ax in axes.flat:
@@ -81,6 +138,11 @@ def save_figure(fig, stem, formats=("png", "pdf")) -> list:
     ValueError
         If ``formats`` is empty, repeats a format or names one other than "png" and "pdf".
 
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": per experiment, PNG (+PDF) figures generated
+    by ``paper_repro.py`` only.
+
     Examples
     --------
     >>> import tempfile, pathlib
@@ -107,7 +169,39 @@ def save_figure(fig, stem, formats=("png", "pdf")) -> list:
 
 
 def band(ax, x, mean, lo, hi, *, label=None, i=0, marker=True):
-    """Plot a mean curve with a shaded confidence band (e.g. a 95% CI)."""
+    """Plot a mean curve with a shaded confidence band (e.g. a 95% CI).
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    x, mean, lo, hi : array_like, shape (k,)
+        Abscissae, the curve and the band's lower and upper ends (e.g. ``ci_low``/``ci_high``
+        of :func:`simulations.stats.summarize`).
+    label : str or None, default None
+        Legend label of the curve.
+    i : int, default 0
+        Series index: colour :func:`color` ``(i)`` and the i-th of :data:`MARKERS`.
+    marker : bool, default True
+        Mark the points of the curve.
+
+    Raises
+    ------
+    ValueError
+        From matplotlib if the arrays' lengths differ.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (confidence bands, log scales for rates).
+
+    Examples
+    --------
+    >>> fig, (ax,) = figure()
+    >>> band(ax, [1, 2, 3], [1.0, 0.5, 0.25], [0.9, 0.4, 0.2], [1.1, 0.6, 0.3], label="risk")
+    >>> len(ax.lines), len(ax.collections), ax.lines[0].get_label()
+    (1, 1, 'risk')
+    >>> plt.close(fig)
+    """
     x = np.asarray(x)
     ax.plot(x, mean, color=color(i), marker=MARKERS[i % len(MARKERS)] if marker else None,
             ms=4, lw=1.4, label=label)
@@ -116,7 +210,42 @@ def band(ax, x, mean, lo, hi, *, label=None, i=0, marker=True):
 
 def verdict_bars(ax, labels, values, holds, *, xlabel: str, fontsize: float = 7) -> None:
     """Horizontal bars of exact / stated privacy parameters, green where the guarantee holds, red where
-    it does not, with the line at 1 (the stated value); first row on top."""
+    it does not, with the line at 1 (the stated value); first row on top.
+
+    Parameters
+    ----------
+    ax : matplotlib.axes.Axes
+        Where to draw.
+    labels : sequence of str, length k
+        One label per bar (e.g. a mechanism and its parameters).
+    values : sequence of float, length k
+        Bar lengths, e.g. exact ε over stated ε (1 = the guarantee is tight).
+    holds : sequence of bool, length k
+        Whether each guarantee holds: colour :func:`color` ``(2)`` (green) if so, ``color(1)``
+        (vermilion) if not.
+    xlabel : str
+        Label of the x axis.
+    fontsize : float, default 7
+        Size of the bar labels.
+
+    Raises
+    ------
+    ValueError
+        From matplotlib if ``labels`` and ``values`` differ in length. A ``holds`` of another
+        length is not detected (matplotlib cycles the colours): pass one entry per bar.
+
+    References
+    ----------
+    DESIGN.md, "Exactness and the privacy checks" (exact ε against the claimed ε, planted bugs).
+
+    Examples
+    --------
+    >>> fig, (ax,) = figure()
+    >>> verdict_bars(ax, ["RR", "planted bug"], [1.0, 2.0], [True, False], xlabel="exact ε / stated ε")
+    >>> [t.get_text() for t in ax.get_yticklabels()], bool(ax.yaxis_inverted())
+    (['RR', 'planted bug'], True)
+    >>> plt.close(fig)
+    """
     ax.barh(range(len(values)), values, color=[color(2) if h else color(1) for h in holds])
     ax.axvline(1.0, color="k", lw=1, ls="--")
     ax.set_yticks(range(len(values)))

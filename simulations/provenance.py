@@ -40,6 +40,11 @@ def package_versions(packages=PACKAGES) -> dict[str, str | None]:
     dict
         ``{name: version or None}`` in the order given.
 
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
+
     Examples
     --------
     >>> v = package_versions(["numpy", "surely-not-installed-xyz"])
@@ -63,6 +68,11 @@ def cpu_model() -> str:
     -------
     str
         ``"unknown"`` when neither source names it.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
     --------
@@ -88,6 +98,11 @@ def numpy_simd() -> list[str]:
     -------
     list of str
         Empty when numpy does not expose its dispatch table.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
     --------
@@ -117,6 +132,11 @@ def code_version() -> dict:
         ``{"commit": str or None, "dirty": bool or None}``; ``None`` when the suite is not a git
         checkout or git is not installed.
 
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
+
     Examples
     --------
     >>> sorted(code_version())
@@ -141,6 +161,11 @@ def environment() -> dict:
     -------
     dict
         JSON-able; the part of :func:`provenance` that does not depend on the run.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
     --------
@@ -177,6 +202,11 @@ def provenance(*, profile: str, seed: int, argv, wall_s: float, cpu_s: float) ->
     ------
     ValueError
         If ``wall_s`` or ``cpu_s`` is negative.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
     --------

@@ -30,13 +30,33 @@ def t_interval(values, confidence: float = 0.95):
     Parameters
     ----------
     values : array_like, shape (n,)
-        Independent trials of one metric; non-finite values are an error.
-    confidence : float in (0, 1)
+        Independent trials of one metric (any shape is flattened); n >= 1.
+    confidence : float in (0, 1), default 0.95
+        Coverage of the two-sided interval.
 
     Returns
     -------
     mean, std, n, low, high : float, float, int, float, float
         ``std`` uses ``ddof=1``; with ``n == 1`` std and the interval are NaN.
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is empty or holds a NaN or an infinity, or ``confidence`` is not in (0, 1).
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (every verdict from an interval); the Student-t
+    interval for the mean of i.i.d. trials.
+
+    Examples
+    --------
+    For 1, 2, 3, 4, 5: mean 3, std ``sqrt(10/4) = 1.5811``, and with the tabulated
+    ``t_{4, 0.975} = 2.776445`` the half-width is ``2.776445 · sqrt(2.5/5) = 1.963243``:
+
+    >>> mean, std, n, lo, hi = t_interval([1, 2, 3, 4, 5])
+    >>> print(f"{mean:.4f} {std:.4f} {n} {lo:.4f} {hi:.4f}")
+    3.0000 1.5811 5 1.0368 4.9632
     """
     confidence = _check_confidence(confidence)
     v = np.asarray(values, dtype=float).ravel()
@@ -115,6 +135,44 @@ def summarize(results, *, metrics=None, confidence: float = 0.95) -> dict[str, l
     ``metric``, ``n_trials``, ``mean``, ``std``, ``ci_low``, ``ci_high`` (:func:`t_interval`). An
     array-valued metric gives one row per element, named ``name[i]`` / ``name[i,j]``. The result
     is ready for :func:`simulations.experiments.runner.write_csv`.
+
+    Parameters
+    ----------
+    results : simulations.engine.TrialResults
+        Per-trial results (``results.per_config[i][metric]`` of shape ``(n_trials, ...)``).
+    metrics : sequence of str or None, default None
+        The metrics to summarize, in this order; None: every metric of each config.
+    confidence : float in (0, 1), default 0.95
+        Coverage of the t intervals.
+
+    Returns
+    -------
+    dict of str to list
+        Column name -> column values, all of the same length (one entry per row). Non-scalar
+        config fields are written as compact JSON text.
+
+    Raises
+    ------
+    ValueError
+        If a requested metric is missing, a config field is named like a summary column
+        (``metric``, ``n_trials``, ``mean``, ``std``, ``ci_low``, ``ci_high``), a value is not
+        finite, or ``confidence`` is not in (0, 1).
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (CSV data beside every figure).
+
+    Examples
+    --------
+    The interval of :func:`t_interval`'s example, with the config's field as a column:
+
+    >>> from simulations.engine import TrialResults
+    >>> res = TrialResults(configs=[{"N": 10}], n_trials=5, per_config=[{"risk": np.arange(1.0, 6.0)}])
+    >>> table = summarize(res)
+    >>> list(table)
+    ['N', 'metric', 'n_trials', 'mean', 'std', 'ci_low', 'ci_high']
+    >>> table["N"], table["metric"], table["n_trials"], [round(float(v), 4) for v in table["ci_low"]]
+    ([10], ['risk'], [5], [1.0368])
     """
     confidence = _check_confidence(confidence)
     fields = [{k: _cell(v) for k, v in config_fields(c).items() if k != "__class__"} for c in results.configs]
@@ -143,8 +201,37 @@ def summarize(results, *, metrics=None, confidence: float = 0.95) -> dict[str, l
 class SlopeFit:
     """Least-squares slope of log(mean value) against log N, with a bootstrap interval.
 
-    ``ci_low``/``ci_high`` are percentiles of the bootstrap slopes; ``n_invalid`` counts
-    bootstrap replicates dropped because a resampled mean was <= 0 (log undefined).
+    Returned by :func:`fit_loglog_slope`; the parameters are kept as attributes. The slope
+    estimates the rate exponent ``a`` of ``E[value] ≍ N^a`` (e.g. ``−1/2`` for the local-label-DP
+    classification cell of 003 Table 1, :math:`(N(\\epsilon^2 \\wedge 1))^{-\\beta(\\gamma+1)/(2\\beta+d)}`,
+    at :math:`\\beta = \\gamma = 1`, :math:`d = 2`).
+
+    Parameters
+    ----------
+    slope : float
+        Least-squares slope of ``log mean`` on ``log N``.
+    intercept : float
+        Its intercept (natural logarithms).
+    ci_low, ci_high : float
+        Percentiles ``(1 − c)/2`` and ``(1 + c)/2`` of the bootstrap slopes (NaN when no
+        replicate was valid).
+    confidence : float
+        ``c``, in (0, 1).
+    n_boot : int
+        Bootstrap replicates drawn.
+    n_invalid : int, default 0
+        Replicates dropped because a resampled mean was <= 0 (log undefined).
+
+    References
+    ----------
+    003 Table 1 (the exponents the fitted slopes are compared with); DESIGN.md, "Experiments
+    and their outputs".
+
+    Examples
+    --------
+    >>> fit = SlopeFit(slope=-0.52, intercept=0.1, ci_low=-0.6, ci_high=-0.45, confidence=0.95, n_boot=2000)
+    >>> fit.contains(-0.5), fit.contains(-1.0)
+    (True, False)
     """
 
     slope: float
@@ -156,7 +243,23 @@ class SlopeFit:
     n_invalid: int = 0
 
     def contains(self, value: float) -> bool:
-        """True when ``value`` lies in the confidence interval ``[ci_low, ci_high]``."""
+        """True when ``value`` lies in the confidence interval ``[ci_low, ci_high]``.
+
+        Parameters
+        ----------
+        value : float
+            E.g. a rate exponent of 003 Table 1.
+
+        Returns
+        -------
+        bool
+            False when an end of the interval is NaN.
+
+        Examples
+        --------
+        >>> SlopeFit(-0.5, 0.0, -0.5, -0.5, 0.95, 10).contains(-0.5)
+        True
+        """
         return bool(self.ci_low <= value <= self.ci_high)
 
 
@@ -192,6 +295,29 @@ def fit_loglog_slope(N, values, *, rng, n_boot: int = 2000, confidence: float = 
     and refits the slope. Trials at different N are independent, so resampling within each N keeps
     the dependence structure. With few trials per N the percentile interval is known to be a
     little narrow; tests check its coverage at a fixed seed.
+
+    Raises
+    ------
+    ValueError
+        If ``N`` has fewer than two distinct positive finite sizes, ``values`` does not have one
+        non-empty finite array per N, a mean is not > 0, ``n_boot < 1``, ``confidence`` is not
+        in (0, 1), or ``rng`` is not a Generator / seed.
+
+    References
+    ----------
+    003 Table 1 (the exponents compared with the fitted slopes); DESIGN.md, "Experiments and
+    their outputs".
+
+    Examples
+    --------
+    Means 0.1 at N = 100 and 0.01 at N = 10^4 lie on ``N^{-1/2}`` exactly,
+    ``log(0.01/0.1) / log(10^4/100) = −1/2``; identical trials make every bootstrap replicate equal:
+
+    >>> fit = fit_loglog_slope([100, 10_000], [[0.1, 0.1, 0.1], [0.01, 0.01, 0.01]], rng=0, n_boot=50)
+    >>> round(fit.slope, 9), round(fit.ci_low, 9), round(fit.ci_high, 9), fit.n_invalid
+    (-0.5, -0.5, -0.5, 0)
+    >>> abs(fit.intercept) < 1e-12          # log 0.1 + (1/2) log 100 = 0
+    True
     """
     confidence = _check_confidence(confidence)
     n_boot = check_int("n_boot", n_boot, low=1)
@@ -374,6 +500,11 @@ def holds_from(verdict, *, claim_is=HOLDS) -> bool | None:
     -------
     bool or None
         True when ``verdict == claim_is``, False for the opposite verdict, None when inconclusive.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": each claim's ``holds`` is true, false or
+    inconclusive by one rule.
 
     Examples
     --------

@@ -68,6 +68,10 @@ def array_sha256(a: np.ndarray) -> str:
     str
         64 hex digits.
 
+    References
+    ----------
+    004 Appendix B (the data sets whose genuine copies the fingerprints describe).
+
     Examples
     --------
     >>> array_sha256(np.zeros(0, dtype=np.uint8))  # the sha256 of no bytes
@@ -87,19 +91,31 @@ def _freeze(d) -> MappingProxyType:
 class Fingerprint:
     """What a copy of a data set must be: per canonical array, the fields that are known.
 
-    Attributes
+    The parameters are kept as read-only mappings (:class:`types.MappingProxyType`) of the same
+    names. Only the entries present are checked: a fingerprint may leave an array's hash out.
+
+    Parameters
     ----------
-    shape : mapping str -> tuple of int
-    dtype : mapping str -> str
+    shape : mapping str -> tuple of int, optional
+        Array name -> shape.
+    dtype : mapping str -> str, optional
         numpy dtype names (``"uint8"``, ``"int64"``).
-    label_counts : mapping str -> tuple of int
+    label_counts : mapping str -> tuple of int, optional
         For the label arrays: the number of each class 0, 1, ..., K - 1.
-    sha256 : mapping str -> str
+    sha256 : mapping str -> str, optional
         :func:`array_sha256` of the arrays whose hash is known (others are not hashed).
-    facts : mapping str -> int
+    facts : mapping str -> int, optional
         Named integers (e.g. ``"users"``: distinct user ids).
 
-    Only the entries present are checked: a fingerprint may leave an array's hash out.
+    References
+    ----------
+    004 Appendix B (the data sets whose genuine copies the fingerprints describe).
+
+    Examples
+    --------
+    >>> fp = Fingerprint(shape={"y_train": (60000,)}, label_counts={"y_train": (5923, 6742)})
+    >>> fp.shape["y_train"], dict(fp.sha256)
+    ((60000,), {})
     """
 
     shape: dict = field(default_factory=dict)
@@ -136,6 +152,10 @@ def fingerprint_of(arrays, *, labels=None, facts=None) -> Fingerprint:
     ValueError
         When ``labels`` names an array that is not in ``arrays``, or one with negative values or
         values >= K.
+
+    References
+    ----------
+    004 Appendix B (the data sets whose genuine copies the fingerprints describe).
 
     Examples
     --------
@@ -191,6 +211,10 @@ def check_fingerprint(title: str, source, actual: Fingerprint, expected: Fingerp
     ValueError
         ``"<title>: <source> is not the expected copy: <field> of <array> differs (expected ..., got
         ...)"`` for the first difference; also when ``actual`` lacks an entry ``expected`` has.
+
+    References
+    ----------
+    004 Appendix B (the data sets whose genuine copies the fingerprints describe).
 
     Examples
     --------

