@@ -231,8 +231,8 @@ def verdict_bars(ax, labels, values, holds, *, xlabel: str, fontsize: float = 7)
     Raises
     ------
     ValueError
-        From matplotlib if ``labels`` and ``values`` differ in length. A ``holds`` of another
-        length is not detected (matplotlib cycles the colours): pass one entry per bar.
+        If ``labels``, ``values`` and ``holds`` differ in length (matplotlib would silently cycle
+        the colours of a short ``holds``).
 
     References
     ----------
@@ -246,6 +246,9 @@ def verdict_bars(ax, labels, values, holds, *, xlabel: str, fontsize: float = 7)
     (['RR', 'planted bug'], True)
     >>> plt.close(fig)
     """
+    if not len(labels) == len(values) == len(holds):
+        raise ValueError(f"labels, values and holds must have one entry per bar, got lengths "
+                         f"labels={len(labels)}, values={len(values)}, holds={len(holds)}")
     ax.barh(range(len(values)), values, color=[color(2) if h else color(1) for h in holds])
     ax.axvline(1.0, color="k", lw=1, ls="--")
     ax.set_yticks(range(len(values)))

@@ -44,3 +44,15 @@ def test_formats_choose_the_files_and_bad_formats_are_refused(tmp_path):
         with pytest.raises(ValueError, match="formats"):
             save_figure(fig, tmp_path / "bad", bad)
     plt.close(fig)
+
+
+def test_verdict_bars_refuses_a_holds_list_of_another_length():
+    """A short ``holds`` would make matplotlib cycle the colours (a failing guarantee drawn green)."""
+    from simulations.plotting import figure, verdict_bars
+
+    fig, (ax,) = figure()
+    try:
+        with pytest.raises(ValueError, match=r"holds=1"):
+            verdict_bars(ax, ["RR", "bug"], [1.0, 2.0], [True], xlabel="x")
+    finally:
+        plt.close(fig)
