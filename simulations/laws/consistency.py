@@ -665,9 +665,8 @@ class StepEta(CubeLaw):
 
         Examples
         --------
-        >>> law = StepEta(d=1)
         >>> law = StepEta(d=1, eta_low=0.1, eta_high=0.8)
-    >>> bool(np.isclose(law.bayes_risk(), 0.1 * (np.sqrt(2) - 0.9) + 0.2 * (1.9 - np.sqrt(2)), rtol=1e-12))
+        >>> bool(np.isclose(law.bayes_risk(), 0.1 * (np.sqrt(2) - 0.9) + 0.2 * (1.9 - np.sqrt(2)), rtol=1e-12))
         True
         """
         return self._below_volume_total() * self.eta_low + (1 - self._below_volume_total()) * (1 - self.eta_high)
