@@ -334,7 +334,7 @@ class ClassificationLaw(abc.ABC):
         Raises
         ------
         ValueError
-            If ``n`` is not an integer >= 0 or ``rng`` is not a Generator.
+            If ``n`` is not an integer >= 0 or ``rng`` is not a Generator, SeedSequence or int seed.
 
         References
         ----------
@@ -405,7 +405,9 @@ class ClassificationLaw(abc.ABC):
         return float(np.sum(gap))  # each term is >= 0 up to rounding; not clamped, so errors show
 
     def excess_risk_points(self, labels, X) -> float:
-        r"""Mean of :math:`\eta^*(x) - \eta_{c(x)}(x)` over the points X (a Monte Carlo or quadrature estimate of eq. (8)).
+        r"""Mean pointwise regret of a classifier over the points X (an estimate of 003 eq. (8)).
+
+        The mean of :math:`\eta^*(x) - \eta_{c(x)}(x)` over the rows of X.
 
         Parameters
         ----------
@@ -631,7 +633,7 @@ class RegressionLaw(abc.ABC):
         Raises
         ------
         ValueError
-            If ``n`` is not an integer >= 0 or ``rng`` is not a Generator.
+            If ``n`` is not an integer >= 0 or ``rng`` is not a Generator, SeedSequence or int seed.
 
         References
         ----------

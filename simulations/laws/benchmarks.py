@@ -135,9 +135,12 @@ class BoundaryClassification(ClassificationLaw):
 
     @property
     def holder_constant(self) -> float:
-        r"""Assumption 1(a) constant: :math:`|\eta_j(x) - \eta_j(x')| \le (1-\rho) 2^{-\kappa} w^{-\kappa} \|x - x'\|^\kappa`.
+        r"""Hölder constant of 003 Assumption 1(a) for every class probability.
 
-        (:math:`t \mapsto \mathrm{sign}(t)|t|^\kappa` is κ-Hölder with constant :math:`2^{1-\kappa}`, halved by the /2.)
+        :math:`|\eta_j(x) - \eta_j(x')| \le (1-\rho) 2^{-\kappa} w^{-\kappa} \|x - x'\|^\kappa`.
+
+        (:math:`t \mapsto \mathrm{sign}(t)|t|^\kappa` is κ-Hölder with constant :math:`2^{1-\kappa}`,
+        halved by the /2.)
 
         References
         ----------
@@ -453,7 +456,8 @@ class UniformNoise:
 
         Examples
         --------
-        c = 1, σ = 1: Y is uniform on [0, 2] and clipping at 1 gives :math:`\tfrac12 \cdot \tfrac12 + \tfrac12 \cdot 1 = 3/4`.
+        c = 1, σ = 1: Y is uniform on [0, 2] and clipping at 1 gives :math:`\tfrac12 \cdot \tfrac12 + \tfrac12
+        \cdot 1 = 3/4`.
 
         >>> float(UniformNoise(1.0).clipped_mean(1.0, 1.0))
         0.75
@@ -566,7 +570,9 @@ class LomaxNoise:
 
     @property
     def variance(self) -> float:
-        r""":math:`\mathrm{Var}\,\xi = \lambda^2 a / ((a-1)^2 (a-2))`, the Bayes risk of an additive law with this noise.
+        r"""Variance :math:`\lambda^2 a / ((a-1)^2 (a-2))` of the noise.
+
+        The Bayes risk of an additive law with this noise.
 
         References
         ----------
@@ -764,7 +770,9 @@ class AdditiveRegression(RegressionLaw):
         return self.amplitude * 2.0 ** (-j * self.beta), np.pi * 2.0 ** j
 
     def g(self, t) -> np.ndarray:
-        r"""The one-dimensional profile at t: :math:`A|t - \theta|^\beta` ("kink") or :math:`\sum_{j<J} A 2^{-j\beta} \cos(\pi 2^j t)`.
+        r"""The one-dimensional profile g at t.
+
+        :math:`A|t - \theta|^\beta` ("kink") or :math:`\sum_{j<J} A 2^{-j\beta} \cos(\pi 2^j t)` ("weierstrass").
 
         Parameters
         ----------

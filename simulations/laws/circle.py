@@ -210,7 +210,9 @@ class CircleMixture:
         return X
 
     def posterior(self, X) -> np.ndarray:
-        r""":math:`\eta_j(x) = P(Y = j \mid X = x) = \mathrm{softmax}_j(x \cdot \mu_j / \sigma^2)` (log-sum-exp, no overflow).
+        r"""Class posterior :math:`\eta_j(x) = P(Y = j \mid X = x)`.
+
+        :math:`\eta_j(x) = \mathrm{softmax}_j(x \cdot \mu_j / \sigma^2)`, by log-sum-exp (no overflow).
 
         The :math:`|x|^2` and :math:`|\mu_j|^2 = 1` terms of the Gaussian exponents are common to every class
         and cancel.

@@ -249,7 +249,10 @@ class CubeLaw(abc.ABC):
 
     @abc.abstractmethod
     def cube_parts(self, side: float) -> tuple[np.ndarray, np.ndarray]:
-        r""":math:`(P_j, M_j) = (\int_{C_j} (2\eta - 1)_+ dP_X, \int_{C_j} (1 - 2\eta)_+ dP_X)` over the :math:`m^d` cubes.
+        r"""The positive and negative parts of 2η - 1 integrated over each cube of side r.
+
+        :math:`P_j = \int_{C_j} (2\eta - 1)_+ dP_X` and :math:`M_j = \int_{C_j} (1 - 2\eta)_+ dP_X` over the
+        :math:`m^d` cubes.
 
         Parameters
         ----------
@@ -403,7 +406,9 @@ def _product_parts(pos: list[np.ndarray], neg: list[np.ndarray]) -> tuple[np.nda
 
 
 class SmoothEta(CubeLaw):
-    r""":math:`\eta(x) = 1/2 + (a/2) \prod_k \cos(2\pi(x_k - \varphi_k))`, X uniform on :math:`[0, 1]^d` (:math:`C^\infty`).
+    r"""A smooth (C^∞) η with irrational phases, features uniform on the unit cube.
+
+    :math:`\eta(x) = 1/2 + (a/2) \prod_k \cos(2\pi(x_k - \varphi_k))`.
 
     The phases :math:`\varphi_k` are irrational, so the Bayes boundary lies on no cube grid.
 
@@ -579,7 +584,9 @@ class SmoothEta(CubeLaw):
 
 
 class StepEta(CubeLaw):
-    r""":math:`\eta = \eta_{hi}` on :math:`\{w \cdot x > t\}`, :math:`\eta_{lo}` elsewhere; X uniform; w has irrational entries.
+    r"""A step η across a tilted hyperplane, features uniform on the unit cube.
+
+    :math:`\eta = \eta_{hi}` on :math:`\{w \cdot x > t\}` and :math:`\eta_{lo}` elsewhere; w has irrational entries.
 
     Parameters
     ----------
@@ -717,7 +724,9 @@ class StepEta(CubeLaw):
         return rng.random((n, self.d))
 
     def cube_parts(self, side):
-        r"""Exact :math:`(P_j, M_j)`: the volume of each cube on either side of the hyperplane (inclusion-exclusion over corners).
+        r"""Exact :math:`(P_j, M_j)` from the volume of each cube on either side of the hyperplane.
+
+        The volumes come from inclusion-exclusion over the cube's corners.
 
         Parameters
         ----------
@@ -746,8 +755,10 @@ class StepEta(CubeLaw):
 
         >>> law = StepEta(d=1)
         >>> P, M = law.cube_parts(0.5)
-        >>> bool(np.allclose(P, [0.0, 0.7 * (1.9 - np.sqrt(2))])), bool(np.allclose(M, [0.35, 0.7 * (np.sqrt(2) - 1.4)]))
-        (True, True)
+        >>> bool(np.allclose(P, [0.0, 0.7 * (1.9 - np.sqrt(2))]))
+        True
+        >>> bool(np.allclose(M, [0.35, 0.7 * (np.sqrt(2) - 1.4)]))
+        True
         """
         lo1, hi1 = cube_edges(side)
         mesh_lo = np.stack([g.ravel() for g in np.meshgrid(*([lo1] * self.d), indexing="ij")], axis=1)
@@ -947,7 +958,8 @@ class ConcentratedThreshold(CubeLaw):
 
     References
     ----------
-    001 Section 1 after Theorem 1.5 (one-dimensional linear classifiers are not privately PAC learnable, but are UC learnable), Section 2.2.
+    001 Section 1 after Theorem 1.5 (one-dimensional linear classifiers are not privately PAC learnable, but are UC
+    learnable), Section 2.2.
 
     Examples
     --------

@@ -56,7 +56,9 @@ __all__ = [
 
 
 def bump(u) -> np.ndarray:
-    r"""The bump :math:`\varphi(u) = \min(1, 4(1/2 - \|u\|_\infty))_+`: plateau 1 on :math:`\|u\|_\infty \le 1/4`, linear edge to 0.
+    r"""The bump :math:`\varphi(u) = \min(1, 4(1/2 - \|u\|_\infty))_+` of the lower-bound constructions.
+
+    Plateau 1 on :math:`\|u\|_\infty \le 1/4`, a linear edge down to 0 on the boundary of :math:`[-1/2, 1/2]^d`.
 
     Parameters
     ----------
@@ -82,9 +84,12 @@ def bump(u) -> np.ndarray:
 
 
 def bump_box_integrals(lo, hi) -> tuple[np.ndarray, np.ndarray]:
-    r"""Exact :math:`(\int_{\text{box}} \varphi, \int_{\text{box}} \varphi^2)` for boxes :math:`\prod_i [lo_i, hi_i] \subset [-1/2, 1/2]^d`.
+    r"""Exact :math:`\int \varphi` and :math:`\int \varphi^2` over boxes inside the bump's support.
 
-    :math:`\int \varphi = 4 \int_{1/4}^{1/2} F(r)\,dr` and :math:`\int \varphi^2 = 32 \int_{1/4}^{1/2} (1/2 - r) F(r)\,dr`
+    Boxes :math:`\prod_i [lo_i, hi_i] \subset [-1/2, 1/2]^d`.
+
+    :math:`\int \varphi = 4 \int_{1/4}^{1/2} F(r)\,dr` and :math:`\int \varphi^2 = 32 \int_{1/4}^{1/2} (1/2 - r)
+    F(r)\,dr`
     with :math:`F(r) = \mathrm{vol}(\text{box} \cap [-r, r]^d)`, integrated exactly by Gauss-Legendre between
     the breakpoints of F.
 
@@ -179,7 +184,9 @@ def _piece_geometry(d: int, g: int, bins: int, chunk: int = 1 << 15):
 
 
 def random_round(x: float, rng: np.random.Generator) -> int:
-    r""":math:`\lfloor x \rfloor` or :math:`\lfloor x \rfloor + 1` with probability :math:`x - \lfloor x \rfloor`: an integer with mean x.
+    r"""Round x to a neighbouring integer at random, with mean x.
+
+    :math:`\lfloor x \rfloor + 1` with probability :math:`x - \lfloor x \rfloor`, else :math:`\lfloor x \rfloor`.
 
     Parameters
     ----------
@@ -377,7 +384,9 @@ class BumpField:
         return self.scale * self.signs[flat] * bump(t - j - 0.5)
 
     def cell_integrals(self, bins: int):
-        r"""Per cell of the regular grid with ``bins`` cells per axis: :math:`\int\eta`, :math:`\int\eta^2`, :math:`\int|\eta|`.
+        r"""Per grid cell: :math:`\int\eta_v`, :math:`\int\eta_v^2` and :math:`\int|\eta_v|`.
+
+        On the regular grid with ``bins`` cells per axis.
 
         Exact up to rounding. The geometry depends on (d, g, bins) only and is cached, so re-drawing the
         signs costs a bincount.
@@ -539,7 +548,9 @@ def _ratio_masses(field_: BumpField, bins: int):
 
 @dataclass(frozen=True, eq=False)
 class BumpClassification(ClassificationLaw):
-    r"""003 eq. (34)/(36): :math:`\eta_1 = (1 + \eta_v)/2`, :math:`\eta_0 = (1 - \eta_v)/2` (the paper's classes 2 and 1).
+    r"""003 eq. (34)/(36): :math:`\eta_1 = (1 + \eta_v)/2`, :math:`\eta_0 = (1 - \eta_v)/2`.
+
+    (The paper's classes 2 and 1.)
 
     For K > 2 (003 proves the lower bound with K = 2 only, Appendix B) a floor ρ/K is added to every
     class: :math:`\eta_j = \rho/K + (1 - \rho)(1 \pm \eta_v)/2` for j ∈ {0, 1} and ρ/K otherwise, so the

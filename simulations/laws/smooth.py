@@ -139,7 +139,9 @@ class SineClassification(ClassificationLaw):
         return 2.0 * math.pi * self.frequency * np.asarray(t, dtype=float) + self.phase
 
     def eta(self, X) -> np.ndarray:
-        r"""Class probabilities :math:`(\eta_0, \eta_1) = ((1 - A\sin u)/2, (1 + A\sin u)/2)`, :math:`u = 2\pi\nu x_1 + \varphi`.
+        r"""Class probabilities :math:`(\eta_0, \eta_1) = ((1 - A\sin u)/2, (1 + A\sin u)/2)`.
+
+        Here :math:`u = 2\pi\nu x_1 + \varphi`.
 
         Parameters
         ----------
@@ -272,7 +274,9 @@ class SineClassification(ClassificationLaw):
         return 0.5 * (1.0 - self.amplitude * int_abs)
 
     def margin_probability(self, t) -> np.ndarray:
-        r"""Exact :math:`P(0 < \eta^*(X) - \eta_s(X) < t) = P(A|\sin(2\pi\nu X_1 + \varphi)| < t)` (zeros have measure 0).
+        r"""Exact :math:`P(0 < \eta^*(X) - \eta_s(X) < t)` of 003 Assumption 1(b).
+
+        It equals :math:`P(A|\sin(2\pi\nu X_1 + \varphi)| < t)` (the zeros have measure 0).
 
         :math:`\{|\sin u| < s\}` is the union over k of :math:`(k\pi - \arcsin s, k\pi + \arcsin s)`; its measure
         over :math:`u \in [\varphi, \varphi + 2\pi\nu]` divided by :math:`2\pi\nu`.
@@ -453,7 +457,9 @@ class SignLabelRegression(RegressionLaw):
         return self.base.cell_moments(bins)
 
     def cell_label_masses(self, bins: int) -> tuple[np.ndarray, np.ndarray]:
-        r"""Exact :math:`P(X \in B_l, Y = -1)`, :math:`P(X \in B_l, Y = +1)` = :math:`|B_l|(1 \mp \text{mean}_l(\eta))/2`.
+        r"""Exact joint law of (grid cell, label) for the labels -1 and +1.
+
+        :math:`P(X \in B_l, Y = \mp 1) = |B_l|(1 \mp \text{mean}_l(\eta))/2`.
 
         Parameters
         ----------

@@ -119,7 +119,8 @@ class ALIBI:
         Raises
         ------
         ValueError
-            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator.
+            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator, SeedSequence or
+            int seed.
 
         References
         ----------
@@ -180,7 +181,8 @@ class ALIBI:
     def soft_labels(self, noisy, prior=None) -> np.ndarray:
         r"""Posterior :math:`P(y = c \mid o)` under a public prior (uniform by default).
 
-        :math:`f(o \mid c) \propto \exp(-(\varepsilon/2) \|o - e_c\|_1) \propto \exp((\varepsilon/2)(|o_c| - |o_c - 1|))`
+        :math:`f(o \mid c) \propto \exp(-(\varepsilon/2) \|o - e_c\|_1) \propto \exp((\varepsilon/2)(|o_c| - |o_c -
+        1|))`
         (the other coordinates are common to every c), so the posterior is a softmax of
         :math:`\ln p_c + (\varepsilon/2)(|o_c| - |o_c - 1|)`: O(K) per label.
 

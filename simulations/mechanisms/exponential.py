@@ -273,7 +273,7 @@ class ExponentialMechanism:
         Raises
         ------
         ValueError
-            If ``counts`` is malformed or ``rng`` is not a Generator.
+            If ``counts`` is malformed or ``rng`` is not a Generator, SeedSequence or int seed.
 
         References
         ----------

@@ -65,7 +65,9 @@ def _integer_valued(name, values) -> np.ndarray:
 
 @dataclass(frozen=True, slots=True)
 class NoisyMajority:
-    r"""Noisy majority vote per cube, :math:`h(x) = 1[\sum_{x_i \in C(x)} y_i + \mathrm{Lap}(1/\varepsilon) > |C(x)|/2]`.
+    r"""Noisy majority vote per cube (001 Algorithm 2, PCL).
+
+    :math:`h(x) = 1[\sum_{x_i \in C(x)} y_i + \mathrm{Lap}(1/\varepsilon) > |C(x)|/2]`.
 
     One label flip changes one cube's label sum by 1 (sensitivity 1), so each cube's noisy sum is
     ε-label DP and the bits are post-processing. The bit itself has loss exactly ε as soon as the cube
@@ -186,7 +188,9 @@ class NoisyMajority:
         return laplace_logsf(n / 2.0 - s, self.scale)
 
     def log_probability_zero(self, label_sums, sizes) -> np.ndarray:
-        r"""Exact :math:`\ln P(\text{bit} = 0) = \ln P(W \le |C|/2 - \sum y)`, computed directly (no 1 - p cancellation).
+        r"""Exact :math:`\ln P(\text{bit} = 0) = \ln P(W \le |C|/2 - \sum y)` per cube.
+
+        Computed directly (no 1 - p cancellation).
 
         Parameters
         ----------
@@ -272,7 +276,7 @@ class NoisyMajority:
         ------
         ValueError
             If the shapes differ, an entry is negative or not an integer, a sum exceeds its size, or ``rng``
-            is not a Generator.
+            is not a Generator, SeedSequence or int seed.
 
         References
         ----------
@@ -416,7 +420,8 @@ class StabilityHistogram:
         Raises
         ------
         ValueError
-            If ``counts`` is not of an integer dtype or has a negative entry, or ``rng`` is not a Generator.
+            If ``counts`` is not of an integer dtype or has a negative entry, or ``rng`` is not a Generator,
+            SeedSequence or int seed.
 
         References
         ----------
@@ -531,7 +536,7 @@ class GeometricHistogram:
         ------
         ValueError
             If ``histograms`` is malformed (see :func:`~simulations.mechanisms.exponential.check_counts`) or
-            ``rng`` is not a Generator.
+            ``rng`` is not a Generator, SeedSequence or int seed.
 
         References
         ----------
@@ -603,7 +608,9 @@ class GeometricHistogram:
 
     @staticmethod
     def priors(noisy) -> np.ndarray:
-        r"""The normalized prior of 004 Algorithm 4 step (c): :math:`\max(\tilde H, 0) / \sum_k \max(\tilde H_k, 0)` per row.
+        r"""The normalized prior of 004 Algorithm 4 step (c).
+
+        :math:`\max(\tilde H, 0) / \sum_k \max(\tilde H_k, 0)` per row.
 
         A row with no positive count is undefined in 004 (0/0); it gets the uniform prior, the
         initialization of step 1 (post-processing, no privacy cost).

@@ -235,7 +235,8 @@ class LaplaceLabels:
         Raises
         ------
         ValueError
-            If a label is not finite or (unclipped) lies outside [-T, T], or ``rng`` is not a Generator.
+            If a label is not finite or (unclipped) lies outside [-T, T], or ``rng`` is not a Generator,
+            SeedSequence or int seed.
 
         References
         ----------
@@ -372,7 +373,9 @@ class ClippedLaplaceLabels(LaplaceLabels):
 
 @dataclass(frozen=True, slots=True)
 class NoisyBinMean:
-    r"""Central label DP noisy bin means: :math:`\hat\eta_l` = mean of (clipped) labels in :math:`B_l` + :math:`\mathrm{Lap}(2T/(n_l\varepsilon))`.
+    r"""Central label DP noisy bin means (003 eq. (28)).
+
+    :math:`\hat\eta_l` = mean of the (clipped) labels in :math:`B_l` + :math:`\mathrm{Lap}(2T/(n_l\varepsilon))`.
 
     One label change moves the sum of bin l by at most 2T (labels, or clipped labels, lie in [-T, T]),
     hence its mean by :math:`2T/n_l`; the count :math:`n_l` depends only on the public features. Each label
@@ -596,7 +599,7 @@ class NoisyBinMean:
         ------
         ValueError
             If ``sums`` is not finite, ``counts`` is not non-negative integers of the same shape, a sum
-            exceeds T times its count, or ``rng`` is not a Generator.
+            exceeds T times its count, or ``rng`` is not a Generator, SeedSequence or int seed.
 
         References
         ----------

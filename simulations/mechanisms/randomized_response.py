@@ -313,7 +313,9 @@ def rr_top_k_loss(order, k: int, epsilon: float) -> tuple[float, tuple[int, int,
 
 @dataclass(frozen=True, slots=True)
 class RandomizedResponse:
-    r"""K-ary randomized response :math:`RR_\varepsilon`: keep the label w.p. :math:`e^\varepsilon/(e^\varepsilon+K-1)`, else any other uniformly.
+    r"""K-ary randomized response :math:`RR_\varepsilon` (004 eq. (1)).
+
+    Keep the label w.p. :math:`e^\varepsilon/(e^\varepsilon+K-1)`, else output any other label uniformly.
 
     Parameters
     ----------
@@ -372,7 +374,9 @@ class RandomizedResponse:
         return _top_k_channel(np.arange(self.num_classes), self.num_classes, float(keep), float(other))
 
     def privacy_loss(self) -> float:
-        r"""Exact label-DP loss :math:`\max_{y, y', z} \ln P(z|y)/P(z|y') = \ln(\text{keep}/\text{other}) = \varepsilon`.
+        r"""Exact label-DP loss :math:`\max_{y, y', z} \ln P(z|y)/P(z|y') = \varepsilon`.
+
+        It is :math:`\ln(\text{keep}/\text{other})`.
 
         Each column z has keep on its own row and other elsewhere, so every column's gap is
         :math:`\ln e^\varepsilon = \varepsilon`: the mechanism is exactly ε-label DP, with equality (computed in
@@ -412,7 +416,8 @@ class RandomizedResponse:
         Raises
         ------
         ValueError
-            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator.
+            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator, SeedSequence or
+            int seed.
 
         References
         ----------
@@ -543,7 +548,8 @@ class RRTopK:
 
         Columns of :math:`Y_k` hold three row classes: the kept label (:math:`e^\varepsilon/(e^\varepsilon+k-1)`),
         the other labels of :math:`Y_k` (:math:`1/(e^\varepsilon+k-1)`) and the labels outside (1/k); the gaps are
-        ε, :math:`\ln((e^\varepsilon+k-1)/k) \le \varepsilon` and :math:`\ln(k e^\varepsilon/(e^\varepsilon+k-1)) \le \varepsilon`,
+        ε, :math:`\ln((e^\varepsilon+k-1)/k) \le \varepsilon` and :math:`\ln(k e^\varepsilon/(e^\varepsilon+k-1))
+        \le \varepsilon`,
         so the worst is ε.
 
         Parameters
@@ -605,7 +611,8 @@ class RRTopK:
         With k = 1 every label becomes the top label of its prior:
 
         >>> mech = RRTopK(3, 1.0, 1)
-        >>> mech.sample([0, 1, 2], np.random.default_rng(0), [[0.2, 0.7, 0.1], [0.6, 0.2, 0.2], [0.1, 0.1, 0.8]]).tolist()
+        >>> priors = [[0.2, 0.7, 0.1], [0.6, 0.2, 0.2], [0.1, 0.1, 0.8]]
+        >>> mech.sample([0, 1, 2], np.random.default_rng(0), priors).tolist()
         [1, 0, 2]
         """
         rng = check_generator(rng)
@@ -618,7 +625,9 @@ class RRTopK:
 
 @dataclass(frozen=True, slots=True)
 class RRWithPrior:
-    r"""RRWithPrior: RRTop-k with :math:`k^* = \arg\max_k w_k`, :math:`w_k = \frac{e^\varepsilon}{e^\varepsilon+k-1} \sum_{j \in Y_k} p_j`.
+    r"""RRWithPrior: RRTop-k with the k that maximizes the expected accuracy under the prior.
+
+    :math:`k^* = \arg\max_k w_k`, :math:`w_k = \frac{e^\varepsilon}{e^\varepsilon+k-1} \sum_{j \in Y_k} p_j`.
 
     :math:`k^*` depends on the prior only (smallest maximizer up to :data:`K_STAR_RTOL`), so the mechanism
     is ε-label DP for every prior; it is tight (loss = ε) whenever :math:`k^* \ge 2`, and outputs the top

@@ -206,7 +206,9 @@ class VectorMechanism:
         return Q
 
     def channel_matrix(self) -> np.ndarray:
-        r"""The exact channel :math:`P[y, c] = P(Z = \text{bits}_c \mid y)`; column c encodes :math:`Z(j) = (c \gg j) \,\&\, 1`.
+        r"""The exact channel :math:`P[y, c] = P(Z = \text{bits}_c \mid y)`.
+
+        Column c encodes :math:`Z(j) = (c \gg j) \,\&\, 1`.
 
         Built from 000 eq. (12)-(13): :math:`P(z \mid y) = P(Z(y) = z(y) \mid y)\, b^{m} (1 - b)^{K-1-m}`, with
         m the number of ones of z outside position y.
@@ -318,7 +320,8 @@ class VectorMechanism:
         Raises
         ------
         ValueError
-            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator.
+            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator, SeedSequence or
+            int seed.
 
         References
         ----------
