@@ -225,7 +225,7 @@ class ClassificationLaw(abc.ABC):
 
         References
         ----------
-        003 Section 2 (the class probabilities :math:`\eta_j`).
+        003 Section 3.2 (the class probabilities :math:`\eta_j`).
 
         Examples
         --------
@@ -338,7 +338,7 @@ class ClassificationLaw(abc.ABC):
 
         References
         ----------
-        003 Section 2 (the data model: X with density f, Y | X with probabilities η).
+        003 Section 3.2 (the data model: X with density f, Y | X with probabilities η).
 
         Examples
         --------
@@ -515,7 +515,7 @@ class RegressionLaw(abc.ABC):
 
         References
         ----------
-        003 Section 2 (the regression function η).
+        003 Section 3.2 (the regression function η).
 
         Examples
         --------
@@ -543,7 +543,7 @@ class RegressionLaw(abc.ABC):
 
         References
         ----------
-        003 Section 2 (Y | X has mean η(X)); Assumptions 2-3 (bounded or heavy-tailed noise).
+        003 Section 3.2 (Y | X has mean η(X)); Assumptions 2-3 (bounded or heavy-tailed noise).
 
         Examples
         --------
@@ -637,7 +637,7 @@ class RegressionLaw(abc.ABC):
 
         References
         ----------
-        003 Section 2 (the data model).
+        003 Section 3.2 (the data model).
 
         Examples
         --------

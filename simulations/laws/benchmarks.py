@@ -191,7 +191,7 @@ class BoundaryClassification(ClassificationLaw):
 
         References
         ----------
-        003 Section 2 (class probabilities), Assumption 1.
+        003 Section 3.2 (class probabilities), Assumption 1.
 
         Examples
         --------
@@ -854,7 +854,7 @@ class AdditiveRegression(RegressionLaw):
 
         References
         ----------
-        003 Section 2 (regression function).
+        003 Section 3.2 (regression function).
 
         Examples
         --------

@@ -663,7 +663,7 @@ class BumpClassification(ClassificationLaw):
 
         References
         ----------
-        003 Section 2 (features in :math:`[0, 1]^d`).
+        003 Section 3.2 (features in :math:`[0, 1]^d`).
 
         Examples
         --------
@@ -930,7 +930,7 @@ class BumpRegression(RegressionLaw):
 
         References
         ----------
-        003 Section 2.
+        003 Section 3.2.
 
         Examples
         --------
@@ -1247,7 +1247,7 @@ class ThreePointRegression(RegressionLaw):
 
         References
         ----------
-        003 Section 2.
+        003 Section 3.2.
 
         Examples
         --------

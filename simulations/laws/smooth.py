@@ -108,7 +108,7 @@ class SineClassification(ClassificationLaw):
 
         References
         ----------
-        003 Section 2 (K classes).
+        003 Section 3.2 (K classes).
 
         Examples
         --------
@@ -160,7 +160,7 @@ class SineClassification(ClassificationLaw):
 
         References
         ----------
-        003 Section 2, Assumption 1.
+        003 Section 3.2, Assumption 1.
 
         Examples
         --------
@@ -358,7 +358,7 @@ class SignLabelRegression(RegressionLaw):
 
         References
         ----------
-        003 Section 2.
+        003 Section 3.2.
 
         Examples
         --------
@@ -385,7 +385,7 @@ class SignLabelRegression(RegressionLaw):
 
         References
         ----------
-        003 Section 2.
+        003 Section 3.2.
 
         Examples
         --------
