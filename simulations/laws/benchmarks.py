@@ -50,19 +50,42 @@ def _repeat_slab(values_axis0: np.ndarray, bins: int, d: int) -> np.ndarray:
 
 @dataclass(frozen=True)
 class BoundaryClassification(ClassificationLaw):
-    """Classes 0 and 1 separated by ``x_1 = θ``; ``K − 2`` further classes at the floor ``ρ/K``.
+    r"""Classes 0 and 1 separated by the hyperplane :math:`x_1 = \theta`; K - 2 further classes at the floor ρ/K.
 
-    ``s(x) = sign(x_1 − θ) min(1, |x_1 − θ|/w)^κ``; ``η_0 = ρ/K + (1 − ρ)(1 + s)/2``,
-    ``η_1 = ρ/K + (1 − ρ)(1 − s)/2``, ``η_j = ρ/K`` for ``j >= 2``. Margin ``η* − η_s = (1 − ρ)|s|``.
+    :math:`s(x) = \mathrm{sign}(x_1 - \theta) \min(1, |x_1 - \theta|/w)^\kappa`;
+    :math:`\eta_0 = \rho/K + (1 - \rho)(1 + s)/2`, :math:`\eta_1 = \rho/K + (1 - \rho)(1 - s)/2`,
+    :math:`\eta_j = \rho/K` for j >= 2. Margin :math:`\eta^* - \eta_s = (1 - \rho)|s|`, so 003 Assumption 1
+    holds with β = κ and γ = 1/κ.
 
     Parameters
     ----------
-    d : int >= 1.
-    kappa : float in (0, 1]: β = κ, γ = 1/κ.
-    num_classes : int >= 2.
-    rho : float in [0, 1).
-    width : float > 0, ``w``: distance from the boundary at which the margin saturates.
-    theta : float in (0, 1), boundary position.
+    d : int
+        Dimension, >= 1.
+    kappa : float
+        κ in (0, 1]: β = κ, γ = 1/κ.
+    num_classes : int, default 2
+        K >= 2.
+    rho : float, default 0.0
+        ρ in [0, 1), mass spread evenly over all classes.
+    width : float, default 0.25
+        w > 0, the distance from the boundary at which the margin saturates.
+    theta : float, default (√5 - 1)/2
+        Boundary position in (0, 1) (irrational by default, so no regular grid has an edge on it).
+
+    Raises
+    ------
+    ValueError
+        If a parameter is outside its range (the message names it).
+
+    References
+    ----------
+    003 Assumption 1 (a)-(b), Table 1 (the β(1 + γ) exponent of classification).
+
+    Examples
+    --------
+    >>> law = BoundaryClassification(d=1, kappa=1.0, width=0.25, theta=0.5)
+    >>> law.beta, law.gamma, law.holder_constant, round(law.bayes_risk(), 12)
+    (1.0, 1.0, 2.0, 0.125)
     """
 
     d: int
@@ -82,17 +105,54 @@ class BoundaryClassification(ClassificationLaw):
 
     @property
     def beta(self) -> float:
+        """Hölder exponent β = κ of 003 Assumption 1(a).
+
+        References
+        ----------
+        003 Assumption 1(a).
+
+        Examples
+        --------
+        >>> BoundaryClassification(d=2, kappa=0.5).beta
+        0.5
+        """
         return self.kappa
 
     @property
     def gamma(self) -> float:
+        """Margin exponent γ = 1/κ of 003 Assumption 1(b).
+
+        References
+        ----------
+        003 Assumption 1(b).
+
+        Examples
+        --------
+        >>> BoundaryClassification(d=2, kappa=0.5).gamma
+        2.0
+        """
         return 1.0 / self.kappa
 
     @property
     def holder_constant(self) -> float:
-        """Assumption 1(a) constant: ``|η_j(x) − η_j(x')| <= (1−ρ) w^{−κ} ‖x − x'‖^κ``.
+        r"""Hölder constant of 003 Assumption 1(a) for every class probability.
 
-        (``t ↦ sign(t)|t|^κ`` is κ-Hölder with constant ``2^{1−κ}``, halved by the ``/2``.)
+        :math:`|\eta_j(x) - \eta_j(x')| \le (1-\rho) 2^{-\kappa} w^{-\kappa} \|x - x'\|^\kappa`.
+
+        (:math:`t \mapsto \mathrm{sign}(t)|t|^\kappa` is κ-Hölder with constant :math:`2^{1-\kappa}`,
+        halved by the /2.)
+
+        References
+        ----------
+        003 Assumption 1(a).
+
+        Examples
+        --------
+        κ = 1, w = 1/4, ρ = 0: :math:`2^{-1} \cdot 4 = 2`.
+
+        >>> law = BoundaryClassification(d=1, kappa=1.0, width=0.25, theta=0.5)
+        >>> law.holder_constant
+        2.0
         """
         return (1.0 - self.rho) * 2.0 ** (-self.kappa) * self.width ** (-self.kappa)
 
@@ -112,6 +172,35 @@ class BoundaryClassification(ClassificationLaw):
         return np.sign(t - self.theta) * self._S_even(t)
 
     def eta(self, X) -> np.ndarray:
+        r"""Class probabilities :math:`\eta_j(x)`, depending on :math:`x_1` only.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Points in :math:`[0, 1]^d`.
+
+        Returns
+        -------
+        ndarray of float64, shape (n, K)
+            Rows sum to 1.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not (n, d) inside the unit cube.
+
+        References
+        ----------
+        003 Section 3.2 (class probabilities), Assumption 1.
+
+        Examples
+        --------
+        At :math:`x_1 = 5/8`, s = (1/8)/(1/4) = 1/2: :math:`\eta_0 = 3/4`.
+
+        >>> law = BoundaryClassification(d=1, kappa=1.0, width=0.25, theta=0.5)
+        >>> law.eta([[0.625], [0.1]]).tolist()
+        [[0.75, 0.25], [0.0, 1.0]]
+        """
         X = check_points(X, self.d)
         s = self._s(X[:, 0])
         K, rho = self.num_classes, self.rho
@@ -129,6 +218,33 @@ class BoundaryClassification(ClassificationLaw):
         return int_s * other, int_abs * other, cell_volume(bins, self.d)
 
     def cell_class_mass(self, bins: int) -> np.ndarray:
+        r"""Exact :math:`\int_{\text{cell}} \eta_j` for every grid cell and class (closed-form antiderivative of s).
+
+        Parameters
+        ----------
+        bins : int
+            Cells per axis, >= 1.
+
+        Returns
+        -------
+        ndarray of float64, shape (bins^d, K)
+            Cells in C order.
+
+        Raises
+        ------
+        ValueError
+            If ``bins`` is not an integer >= 1.
+
+        References
+        ----------
+        003 eq. (8) with f = 1.
+
+        Examples
+        --------
+        >>> law = BoundaryClassification(d=1, kappa=1.0, width=0.25, theta=0.5)
+        >>> law.cell_class_mass(2).tolist()
+        [[0.0625, 0.4375], [0.4375, 0.0625]]
+        """
         int_s, _, vol = self._slab(bins)
         K, rho = self.num_classes, self.rho
         out = np.full((int_s.size, K), vol * rho / K)
@@ -137,16 +253,89 @@ class BoundaryClassification(ClassificationLaw):
         return _repeat_slab(out, bins, self.d)
 
     def cell_bayes_mass(self, bins: int) -> np.ndarray:
+        r"""Exact :math:`\int_{\text{cell}} \eta^*` for every grid cell.
+
+        Parameters
+        ----------
+        bins : int
+            Cells per axis, >= 1.
+
+        Returns
+        -------
+        ndarray of float64, shape (bins^d,)
+            Cells in C order.
+
+        Raises
+        ------
+        ValueError
+            If ``bins`` is not an integer >= 1.
+
+        References
+        ----------
+        003 eq. (8) with f = 1.
+
+        Examples
+        --------
+        Each half has :math:`(1/2 + 3/8)/2 = 7/16`:
+
+        >>> law = BoundaryClassification(d=1, kappa=1.0, width=0.25, theta=0.5)
+        >>> law.cell_bayes_mass(2).tolist()
+        [0.4375, 0.4375]
+        """
         _, int_abs, vol = self._slab(bins)
         m = vol * self.rho / self.num_classes + (1.0 - self.rho) * (vol + int_abs) / 2.0
         return _repeat_slab(m, bins, self.d)
 
     def bayes_risk(self) -> float:
+        r"""Exact Bayes risk :math:`1 - \rho/K - (1 - \rho)(1 + \int |s|)/2`.
+
+        Returns
+        -------
+        float
+            :math:`R^*` (003 eq. (6)).
+
+        References
+        ----------
+        003 eq. (6).
+
+        Examples
+        --------
+        θ = 1/2, w = 1/4, κ = 1: :math:`\int|s| = 2(1/8 + 1/4) = 3/4`, so :math:`R^* = 1 - 7/8 = 1/8`.
+
+        >>> law = BoundaryClassification(d=1, kappa=1.0, width=0.25, theta=0.5)
+        >>> round(law.bayes_risk(), 12)
+        0.125
+        """
         int_abs = float(self._S_odd(1.0) - self._S_odd(0.0))
         return 1.0 - self.rho / self.num_classes - (1.0 - self.rho) * (1.0 + int_abs) / 2.0
 
     def margin_probability(self, t) -> np.ndarray:
-        """Exact ``P(0 < η*(X) − η_s(X) < t)``, for ``t`` array-like."""
+        r"""Exact :math:`P(0 < \eta^*(X) - \eta_s(X) < t)` of 003 Assumption 1(b).
+
+        :math:`\min(1, 2w (t/(1-\rho))^{1/\kappa})`, clipped to the unit interval around θ.
+
+        Parameters
+        ----------
+        t : array_like of float
+            Margins.
+
+        Returns
+        -------
+        ndarray of float64, shape of ``t``
+            Probabilities.
+
+        References
+        ----------
+        003 Assumption 1(b).
+
+        Examples
+        --------
+        κ = 1, w = 1/4: :math:`P = 2 \cdot t/4` for t <= 1, and 1 beyond.
+
+        >>> law = BoundaryClassification(d=1, kappa=1.0, width=0.25, theta=0.5)
+        >>> law.margin_probability([0.5, 2.0]).tolist()
+        [0.25, 1.0]
+        """
         t = np.asarray(t, dtype=float)
         r = self.width * np.minimum(1.0, np.maximum(t, 0.0) / (1.0 - self.rho)) ** (1.0 / self.kappa)
         r = np.where(t > 1.0 - self.rho, np.inf, r)  # past saturation every point with s ≠ 0 counts
@@ -155,7 +344,27 @@ class BoundaryClassification(ClassificationLaw):
 
 @dataclass(frozen=True)
 class UniformNoise:
-    """Noise uniform on ``[−sigma, sigma]``: bounded (003 Assumption 2), variance ``σ²/3``."""
+    r"""Noise uniform on [-σ, σ]: bounded (003 Assumption 2), variance :math:`\sigma^2/3`.
+
+    Parameters
+    ----------
+    sigma : float
+        σ >= 0, finite.
+
+    Raises
+    ------
+    ValueError
+        If ``sigma`` is negative or not finite.
+
+    References
+    ----------
+    003 Assumption 2 (bounded labels).
+
+    Examples
+    --------
+    >>> UniformNoise(0.3).bound, round(UniformNoise(0.3).variance, 12)
+    (0.3, 0.03)
+    """
 
     sigma: float
 
@@ -163,21 +372,96 @@ class UniformNoise:
         check_real("sigma", self.sigma, low=0.0)
 
     def sample(self, n, rng):
-        """``n`` draws of the centred noise, shape (n,); ``rng``: numpy Generator or int seed."""
+        """Draw ``n`` values of the centred noise.
+
+        Parameters
+        ----------
+        n : int
+            Number of draws, >= 0.
+        rng : numpy.random.Generator or int
+            Source of randomness (an int is turned into a Generator).
+
+        Returns
+        -------
+        ndarray of float64, shape (n,)
+            Values in [-σ, σ].
+
+        Raises
+        ------
+        ValueError
+            If ``n`` is not an integer >= 0 or ``rng`` is neither a Generator nor a seed.
+
+        References
+        ----------
+        003 Assumption 2.
+
+        Examples
+        --------
+        >>> e = UniformNoise(0.3).sample(50, np.random.default_rng(0))
+        >>> e.shape, bool(np.all(np.abs(e) <= 0.3))
+        ((50,), True)
+        """
         n = check_int("n", n, low=0)
         rng = check_generator(rng)
         return self.sigma * (2.0 * rng.random(n) - 1.0)
 
     @property
     def variance(self) -> float:
+        r""":math:`\sigma^2/3`, the Bayes risk of an additive law with this noise (003 eq. (7)).
+
+        References
+        ----------
+        003 eq. (7).
+
+        Examples
+        --------
+        >>> UniformNoise(3.0).variance
+        3.0
+        """
         return self.sigma ** 2 / 3.0
 
     @property
     def bound(self) -> float:
+        r"""The bound σ of :math:`|\xi|` (003 Assumption 2 needs :math:`T > \sup|\eta| + \sigma`).
+
+        References
+        ----------
+        003 Assumption 2.
+
+        Examples
+        --------
+        >>> UniformNoise(0.3).bound
+        0.3
+        """
         return self.sigma
 
     def clipped_mean(self, center, level):
-        """Exact ``E[clip(center + ξ, −level, level)]`` (elementwise in ``center``)."""
+        r"""Exact :math:`E[\mathrm{clip}(c + \xi, -\ell, \ell)]`, elementwise in c.
+
+        Parameters
+        ----------
+        center : array_like of float
+            c, the regression value.
+        level : float
+            ℓ > 0, the clipping level.
+
+        Returns
+        -------
+        ndarray of float64, shape of ``center``
+            The clipped means.
+
+        References
+        ----------
+        003 Section 6.1 (clipping before privatizing), Lemma 2 (eq. (167), the clipping bias).
+
+        Examples
+        --------
+        c = 1, σ = 1: Y is uniform on [0, 2] and clipping at 1 gives :math:`\tfrac12 \cdot \tfrac12 + \tfrac12
+        \cdot 1 = 3/4`.
+
+        >>> float(UniformNoise(1.0).clipped_mean(1.0, 1.0))
+        0.75
+        """
         c = np.asarray(center, dtype=float)
         if self.sigma == 0.0:
             return np.clip(c, -level, level)
@@ -193,14 +477,37 @@ class UniformNoise:
 
 @dataclass(frozen=True)
 class LomaxNoise:
-    """Centered Lomax (Pareto II) noise ``ξ − E ξ`` with ``P(ξ > t) = (1 + t/scale)^{−shape}``.
+    r"""Centred Lomax (Pareto II) noise :math:`\xi - E\xi` with :math:`P(\xi > t) = (1 + t/\lambda)^{-a}`.
 
-    Right-skewed, so clipping at ``±T`` biases the mean downwards by ``≍ T^{1−shape}`` instead of
-    cancelling. ``E|ξ|^p < ∞`` iff ``p < shape``: to exercise 003 Assumption 3 with moment order
-    ``p`` use ``shape`` slightly above ``p`` (:meth:`for_moment`). ``shape > 2`` is required (finite
-    variance, so the Bayes risk exists). The clipping bias then decays like ``T^{1−shape}``, slightly
-    faster than the ``T^{1−p}`` of 003 Lemma 2 (eq. (167)), so a fitted rate can be optimistic by
+    Right-skewed, so clipping at ±T biases the mean downwards by :math:`\asymp T^{1-a}` instead of
+    cancelling. :math:`E|\xi|^p < \infty` iff p < a: to exercise 003 Assumption 3 with moment order p use
+    a slightly above p (:meth:`for_moment`). The clipping bias then decays like :math:`T^{1-a}`, slightly
+    faster than the :math:`T^{1-p}` of 003 Lemma 2 (eq. (167)), so a fitted rate can be optimistic by
     that gap.
+
+    Parameters
+    ----------
+    shape : float
+        Tail index a > 2 (finite variance, so the Bayes risk exists).
+    scale : float, default 1.0
+        λ > 0.
+
+    Raises
+    ------
+    ValueError
+        If ``shape`` <= 2 or ``scale`` is not finite and > 0.
+
+    References
+    ----------
+    003 Assumption 3, Lemma 2 (eq. (167)).
+
+    Examples
+    --------
+    a = 3, λ = 1: :math:`E\xi = 1/2`, :math:`\mathrm{Var}\,\xi = 3/(4 \cdot 1) = 3/4`.
+
+    >>> noise = LomaxNoise(shape=3.0)
+    >>> noise.mean_raw, noise.variance
+    (0.5, 0.75)
     """
 
     shape: float
@@ -212,31 +519,138 @@ class LomaxNoise:
 
     @classmethod
     def for_moment(cls, p: float, *, excess: float = 0.25, scale: float = 1.0):
-        """Tail index ``p + excess``: moments of order p finite, of order ``p + excess`` infinite."""
+        """The noise with tail index p + excess: moments of order p finite, of order p + excess infinite.
+
+        Parameters
+        ----------
+        p : float
+            Moment order of 003 Assumption 3, >= 2.
+        excess : float, default 0.25
+            How far the tail index lies above p, > 0.
+        scale : float, default 1.0
+            λ > 0.
+
+        Returns
+        -------
+        LomaxNoise
+            ``LomaxNoise(shape=p + excess, scale=scale)``.
+
+        Raises
+        ------
+        ValueError
+            If ``p`` < 2 or ``excess`` is not > 0.
+
+        References
+        ----------
+        003 Assumption 3.
+
+        Examples
+        --------
+        >>> LomaxNoise.for_moment(2.0).shape
+        2.25
+        """
         check_real("p", p, low=2.0)
         check_positive("excess", excess)
         return cls(shape=p + excess, scale=scale)
 
     @property
     def mean_raw(self) -> float:
+        r""":math:`E\xi = \lambda/(a - 1)` of the uncentred Lomax variable (subtracted by :meth:`sample`).
+
+        References
+        ----------
+        003 Assumption 3 (the noise must have mean 0).
+
+        Examples
+        --------
+        >>> LomaxNoise(shape=3.0, scale=2.0).mean_raw
+        1.0
+        """
         return self.scale / (self.shape - 1.0)
 
     @property
     def variance(self) -> float:
+        r"""Variance :math:`\lambda^2 a / ((a-1)^2 (a-2))` of the noise.
+
+        The Bayes risk of an additive law with this noise.
+
+        References
+        ----------
+        003 eq. (7).
+
+        Examples
+        --------
+        >>> LomaxNoise(shape=3.0).variance
+        0.75
+        """
         a = self.shape
         return self.scale ** 2 * a / ((a - 1.0) ** 2 * (a - 2.0))
 
     def sample(self, n, rng):
-        """``n`` draws of the centred Lomax noise, shape (n,); ``rng``: numpy Generator or int seed."""
+        r"""Draw ``n`` values of the centred Lomax noise.
+
+        Parameters
+        ----------
+        n : int
+            Number of draws, >= 0.
+        rng : numpy.random.Generator or int
+            Source of randomness (an int is turned into a Generator).
+
+        Returns
+        -------
+        ndarray of float64, shape (n,)
+            Values >= :math:`-E\xi`.
+
+        Raises
+        ------
+        ValueError
+            If ``n`` is not an integer >= 0 or ``rng`` is neither a Generator nor a seed.
+
+        References
+        ----------
+        003 Assumption 3.
+
+        Examples
+        --------
+        >>> e = LomaxNoise(3.0).sample(50, np.random.default_rng(0))
+        >>> e.shape, bool(np.all(e >= -0.5))
+        ((50,), True)
+        """
         n = check_int("n", n, low=0)
         rng = check_generator(rng)
         return self.scale * rng.pareto(self.shape, n) - self.mean_raw
 
     def abs_moment(self, p: float) -> float:
-        """``E|ξ − E ξ|^p`` for ``p < shape`` by adaptive quadrature (requested accuracy 1e-10).
+        r""":math:`E|\xi - E\xi|^p` for p < a by adaptive quadrature (requested accuracy 1e-10).
 
-        With ``|Y| <= sup|η| + |ξ − E ξ|``, Minkowski gives ``M_p <= (sup|η| + abs_moment(p)^{1/p})^p``
-        for Assumption 3.
+        With :math:`|Y| \le \sup|\eta| + |\xi - E\xi|`, Minkowski gives
+        :math:`M_p \le (\sup|\eta| + \text{abs\_moment}(p)^{1/p})^p` for 003 Assumption 3.
+
+        Parameters
+        ----------
+        p : float
+            Moment order, 0 <= p < ``shape``.
+
+        Returns
+        -------
+        float
+            The absolute central moment.
+
+        Raises
+        ------
+        ValueError
+            If ``p`` is outside [0, shape).
+
+        References
+        ----------
+        003 Assumption 3 (:math:`E|Y|^p \le M_p`).
+
+        Examples
+        --------
+        The second absolute central moment is the variance, 3/4 for a = 3:
+
+        >>> round(LomaxNoise(3.0).abs_moment(2.0), 8)
+        0.75
         """
         p = check_real("p", p, low=0.0, high=self.shape, high_open=True)
         a, lam, mu = self.shape, self.scale, self.mean_raw
@@ -247,9 +661,33 @@ class LomaxNoise:
         return left + right
 
     def clipped_mean(self, center, level):
-        """Exact ``E[clip(center + ξ − E ξ, −level, level)]`` (elementwise in ``center``).
+        r"""Exact :math:`E[\mathrm{clip}(c + \xi - E\xi, -\ell, \ell)]`, elementwise in c.
 
-        With ``Y = c + ξ``, ``c = center − E ξ``: ``E[clip(Y)] = −level + ∫_{−level}^{level} P(Y > t) dt``.
+        With :math:`Y = c + \xi - E\xi`: :math:`E[\mathrm{clip}(Y)] = -\ell + \int_{-\ell}^{\ell} P(Y > t)\,dt`.
+
+        Parameters
+        ----------
+        center : array_like of float
+            c, the regression value.
+        level : float
+            ℓ > 0, the clipping level.
+
+        Returns
+        -------
+        ndarray of float64, shape of ``center``
+            The clipped means.
+
+        References
+        ----------
+        003 Section 6.1 (clipping), Lemma 2 (eq. (167)).
+
+        Examples
+        --------
+        a = 3, λ = 1, c = E ξ = 1/2 (so Y = ξ >= 0), ℓ = 1:
+        :math:`\int_0^1 (1+t)^{-3} dt = 1/2 - 1/8 = 3/8`.
+
+        >>> round(float(LomaxNoise(3.0).clipped_mean(0.5, 1.0)), 12)
+        0.375
         """
         c = np.asarray(center, dtype=float) - self.mean_raw
         a, lam = self.shape, self.scale
@@ -269,17 +707,43 @@ _PROFILES = ("weierstrass", "kink")
 
 @dataclass(frozen=True)
 class AdditiveRegression(RegressionLaw):
-    """``Y = ∑_{i<d} g(X_i) + noise`` with a one-dimensional profile ``g`` (see module docstring).
+    r""":math:`Y = \sum_{i<d} g(X_i) + \text{noise}` with a one-dimensional profile g.
+
+    ``"weierstrass"``: :math:`g(t) = A \sum_{j<J} 2^{-j\beta} \cos(2^j \pi t)` (β-Hölder and, for β < 1,
+    nowhere better at scales above :math:`2^{-J}`); ``"kink"``: :math:`g(t) = A|t - \theta|^\beta` (Hölder β
+    exactly, but only at t = θ).
 
     Parameters
     ----------
-    d : int >= 1.
-    beta : float in (0, 1].
-    profile : "weierstrass" or "kink".
-    amplitude : float > 0, ``A``.
-    noise : UniformNoise or LomaxNoise.
-    terms : int >= 1, ``J`` for the Weierstrass profile.
-    theta : float, the kink position.
+    d : int
+        Dimension, >= 1.
+    beta : float
+        β in (0, 1].
+    noise : UniformNoise or LomaxNoise
+        Additive noise, independent of X.
+    profile : {"weierstrass", "kink"}, default "weierstrass"
+        The profile g.
+    amplitude : float, default 0.5
+        A > 0.
+    terms : int, default 16
+        J >= 1, the number of terms of the Weierstrass profile.
+    theta : float, default (√5 - 1)/2
+        The kink position in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If a parameter is outside its range or ``noise`` is of another type.
+
+    References
+    ----------
+    003 Assumptions 1(a), 2 and 3; Table 1 (regression rates).
+
+    Examples
+    --------
+    >>> law = AdditiveRegression(d=1, beta=1.0, noise=UniformNoise(0.3), profile="kink", amplitude=1.0, theta=0.5)
+    >>> law.eta([[0.0], [0.75]]).tolist(), law.sup_abs_eta(), round(law.bayes_risk(), 12)
+    ([0.5, 0.25], 0.5, 0.03)
     """
 
     d: int
@@ -306,8 +770,33 @@ class AdditiveRegression(RegressionLaw):
         return self.amplitude * 2.0 ** (-j * self.beta), np.pi * 2.0 ** j
 
     def g(self, t) -> np.ndarray:
-        """The one-dimensional profile at ``t`` (any shape, same shape out): ``a |t − θ|^β`` ("kink") or
-        the truncated Weierstrass sum ``Σ_j a 2^{−jβ} cos(π 2^j t)`` (β-Hölder, 003 Assumption 1)."""
+        r"""The one-dimensional profile g at t.
+
+        :math:`A|t - \theta|^\beta` ("kink") or :math:`\sum_{j<J} A 2^{-j\beta} \cos(\pi 2^j t)` ("weierstrass").
+
+        Parameters
+        ----------
+        t : array_like of float
+            Coordinates, any shape.
+
+        Returns
+        -------
+        ndarray of float64, shape of ``t``
+            g(t).
+
+        References
+        ----------
+        003 Assumption 1(a) (β-Hölder regression function).
+
+        Examples
+        --------
+        Weierstrass with J = 2, β = 1, A = 1/2: :math:`g(0) = \tfrac12(1 + \tfrac12)`,
+        :math:`g(1/2) = \tfrac12(\cos\tfrac{\pi}{2} + \tfrac12\cos\pi) = -1/4`.
+
+        >>> law = AdditiveRegression(d=1, beta=1.0, noise=UniformNoise(0.0), terms=2)
+        >>> np.round(law.g([0.0, 0.5]), 12).tolist()
+        [0.75, -0.25]
+        """
         t = np.asarray(t, dtype=float)
         if self.profile == "kink":
             return self.amplitude * np.abs(t - self.theta) ** self.beta
@@ -346,13 +835,100 @@ class AdditiveRegression(RegressionLaw):
 
     # law interface ------------------------------------------------------------------------------
     def eta(self, X) -> np.ndarray:
+        r"""The regression function :math:`\eta(x) = \sum_i g(x_i)`.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Points in :math:`[0, 1]^d`.
+
+        Returns
+        -------
+        ndarray of float64, shape (n,)
+            η at each point.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not (n, d) inside the unit cube.
+
+        References
+        ----------
+        003 Section 3.2 (regression function).
+
+        Examples
+        --------
+        >>> law = AdditiveRegression(d=2, beta=1.0, noise=UniformNoise(0.0), profile="kink", amplitude=1.0, theta=0.5)
+        >>> law.eta([[0.0, 0.25]]).tolist()
+        [0.75]
+        """
         X = check_points(X, self.d)
         return self.g(X).sum(axis=1)
 
     def sample_labels(self, eta_x, rng) -> np.ndarray:
+        r"""Labels :math:`\eta(X_i) + \xi_i` with the law's noise.
+
+        Parameters
+        ----------
+        eta_x : ndarray of float64, shape (n,)
+            :math:`\eta(X_i)`.
+        rng : numpy.random.Generator or int
+            Source of randomness.
+
+        Returns
+        -------
+        ndarray of float64, shape (n,)
+            Labels.
+
+        References
+        ----------
+        003 Assumptions 2-3.
+
+        Examples
+        --------
+        >>> law = AdditiveRegression(d=1, beta=1.0, noise=UniformNoise(0.3), profile="kink", amplitude=1.0, theta=0.5)
+        >>> y = law.sample_labels(np.array([0.25, 0.5]), np.random.default_rng(0))
+        >>> bool(np.all(np.abs(y - [0.25, 0.5]) <= 0.3))
+        True
+        """
         return eta_x + self.noise.sample(eta_x.size, rng)
 
     def cell_moments(self, bins: int):
+        """Per grid cell: mean and within-cell variance of η, in closed form.
+
+        The coordinates are independent under the uniform law, so both are sums of the one-dimensional
+        moments of g.
+
+        Parameters
+        ----------
+        bins : int
+            Cells per axis, >= 1.
+
+        Returns
+        -------
+        mean : ndarray of float64, shape (bins^d,)
+            Cell means of η.
+        var : ndarray of float64, shape (bins^d,)
+            Within-cell variances of η.
+
+        Raises
+        ------
+        ValueError
+            If ``bins`` is not an integer >= 1.
+
+        References
+        ----------
+        003 eq. (9) with f = 1.
+
+        Examples
+        --------
+        :math:`|x - 1/2|` on each half: mean 1/4, variance 1/48.
+
+        >>> law = AdditiveRegression(d=1, beta=1.0, noise=UniformNoise(0.3), profile="kink", amplitude=1.0, theta=0.5)
+        >>> mean, var = law.cell_moments(2)
+        >>> mean.tolist(), np.round(var * 48, 12).tolist()
+        ([0.25, 0.25], [1.0, 1.0])
+        """
         bins = check_int("bins", bins, low=1)
         m1, var1 = self._g_moments(bins)
         grids = np.meshgrid(*([np.arange(bins)] * self.d), indexing="ij")
@@ -361,10 +937,42 @@ class AdditiveRegression(RegressionLaw):
         return mean, var
 
     def bayes_risk(self) -> float:
+        r"""The Bayes risk :math:`E[(Y - \eta(X))^2]` = the noise variance.
+
+        Returns
+        -------
+        float
+            :math:`R^*` (003 eq. (7)).
+
+        References
+        ----------
+        003 eq. (7).
+
+        Examples
+        --------
+        >>> law = AdditiveRegression(d=1, beta=1.0, noise=UniformNoise(0.3), profile="kink", amplitude=1.0, theta=0.5)
+        >>> round(law.bayes_risk(), 12)
+        0.03
+        """
         return self.noise.variance
 
     def sup_abs_eta(self) -> float:
-        """``sup |η|`` (for the bound ``T`` of Assumption 2 with bounded noise: ``T > sup|η| + σ``)."""
+        r""":math:`\sup|\eta|` (for the bound T of Assumption 2 with bounded noise: :math:`T > \sup|\eta| + \sigma`).
+
+        Returns
+        -------
+        float
+            :math:`d A \max(\theta, 1-\theta)^\beta` ("kink") or :math:`d \sum_j A 2^{-j\beta}` ("weierstrass").
+
+        References
+        ----------
+        003 Assumption 2.
+
+        Examples
+        --------
+        >>> AdditiveRegression(d=2, beta=1.0, noise=UniformNoise(0.0), terms=2).sup_abs_eta()
+        1.5
+        """
         if self.profile == "kink":
             return self.d * self.amplitude * max(self.theta, 1 - self.theta) ** self.beta
         return self.d * float(np.sum(self._coef()[0]))

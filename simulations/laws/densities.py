@@ -35,7 +35,30 @@ _GL_X, _GL_W = np.polynomial.legendre.leggauss(24)
 
 
 class ProductDensity:
-    """``f(x) = Π_a g(x_a)`` on R^d, ``g`` = ``"normal"`` (N(0, 1)) or ``"cauchy"`` (standard Cauchy)."""
+    r""":math:`f(x) = \prod_a g(x_a)` on :math:`\mathbb{R}^d`, g the standard normal or the standard Cauchy density.
+
+    Parameters
+    ----------
+    d : int
+        Dimension, 1 or 2 (the exact L1 distance is implemented for these).
+    kind : {"normal", "cauchy"}, default "normal"
+        The one-dimensional factor g: light tails or heavy tails (no mean).
+
+    Raises
+    ------
+    ValueError
+        If ``d`` is not 1 or 2 or ``kind`` is not one of the two choices.
+
+    References
+    ----------
+    001 Definition 2.10 (L1 consistency), Algorithm 3 (PCDE), Theorem 4.3.
+
+    Examples
+    --------
+    >>> f = ProductDensity(d=2, kind="cauchy")
+    >>> float(f.mass(np.array([[0.0, 0.0]]), np.array([[1.0, 1.0]]))[0])
+    0.0625
+    """
 
     def __init__(self, d: int, kind: str = "normal"):
         self.d = check_int("d", d, low=1)
@@ -45,19 +68,86 @@ class ProductDensity:
 
     # --------------------------------------------------------------------- 1-D ingredients
     def g(self, x):
+        r"""The one-dimensional density g.
+
+        Parameters
+        ----------
+        x : array_like of float
+            Points.
+
+        Returns
+        -------
+        ndarray of float64, shape of ``x``
+            :math:`e^{-x^2/2}/\sqrt{2\pi}` or :math:`1/(\pi(1 + x^2))`.
+
+        References
+        ----------
+        001 Algorithm 3 (the density PCDE estimates).
+
+        Examples
+        --------
+        >>> f = ProductDensity(d=1, kind="cauchy")
+        >>> round(float(f.g(1.0)) * 2 * np.pi, 12)
+        1.0
+        """
         x = np.asarray(x, dtype=float)
         if self.kind == "normal":
             return np.exp(-0.5 * x * x) / math.sqrt(2 * math.pi)
         return 1.0 / (math.pi * (1.0 + x * x))
 
     def G(self, x):
+        r"""The one-dimensional distribution function G of g, in closed form.
+
+        Parameters
+        ----------
+        x : array_like of float
+            Points.
+
+        Returns
+        -------
+        ndarray of float64, shape of ``x``
+            :math:`\Phi(x)` or :math:`1/2 + \arctan(x)/\pi`.
+
+        References
+        ----------
+        001 Algorithm 3.
+
+        Examples
+        --------
+        >>> f = ProductDensity(d=1, kind="cauchy")
+        >>> float(f.G(1.0)), float(ProductDensity(1).G(0.0))
+        (0.75, 0.5)
+        """
         x = np.asarray(x, dtype=float)
         if self.kind == "normal":
             return special.ndtr(x)
         return 0.5 + np.arctan(x) / math.pi
 
     def g_inv(self, v):
-        """The non-negative x with g(x) = v (NaN where v > g(0) or v <= 0: no crossing)."""
+        r"""The non-negative x with g(x) = v (NaN where v > g(0) or v <= 0: no crossing).
+
+        Parameters
+        ----------
+        v : array_like of float
+            Levels.
+
+        Returns
+        -------
+        ndarray of float64, shape of ``v``
+            :math:`\sqrt{-2\ln(v\sqrt{2\pi})}` or :math:`\sqrt{1/(\pi v) - 1}`.
+
+        References
+        ----------
+        001 Algorithm 3 (the level set :math:`\{g = v\}` splits a cube for the exact L1 distance).
+
+        Examples
+        --------
+        Cauchy: :math:`g(1) = 1/(2\pi)`.
+
+        >>> f = ProductDensity(d=1, kind="cauchy")
+        >>> float(f.g_inv(1 / (2 * np.pi))), bool(np.isnan(f.g_inv(1.0)))
+        (1.0, True)
+        """
         v = np.asarray(v, dtype=float)
         top = float(self.g(0.0))
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -68,7 +158,37 @@ class ProductDensity:
         return np.where((v > 0) & (v <= top), x, np.nan)
 
     def l1_interval(self, a, b, v):
-        """``∫_a^b |g − v|`` exactly, broadcasting over a, b, v (v >= 0)."""
+        r""":math:`\int_a^b |g - v|` exactly, broadcasting over a, b, v.
+
+        The interval is split at :math:`\pm g^{-1}(v)`; on each piece the sign of g - v is constant and the
+        integral is :math:`\pm(G(b) - G(a) - v(b - a))`.
+
+        Parameters
+        ----------
+        a : array_like of float
+            Lower ends.
+        b : array_like of float
+            Upper ends, >= a.
+        v : array_like of float
+            Levels, >= 0.
+
+        Returns
+        -------
+        ndarray of float64, broadcast shape
+            The integrals.
+
+        References
+        ----------
+        001 Definition 2.10 (L1 distance).
+
+        Examples
+        --------
+        Cauchy on [0, 1] at level :math:`g(1)`: :math:`G(1) - G(0) - g(1) = 1/4 - 1/(2\pi)`.
+
+        >>> f = ProductDensity(d=1, kind="cauchy")
+        >>> round(float(f.l1_interval(0.0, 1.0, 1 / (2 * np.pi))), 12) == round(0.25 - 1 / (2 * np.pi), 12)
+        True
+        """
         a, b, v = np.broadcast_arrays(*(np.asarray(t, dtype=float) for t in (a, b, v)))
         xc = self.g_inv(v)
         xc = np.where(np.isnan(xc), 0.0, xc)  # no crossing: the split points collapse to 0, harmless
@@ -80,11 +200,59 @@ class ProductDensity:
 
     # ------------------------------------------------------------------------- the density
     def pdf(self, X):
+        r"""The density :math:`f(x) = \prod_a g(x_a)`.
+
+        Parameters
+        ----------
+        X : array_like, shape (..., d)
+            Points.
+
+        Returns
+        -------
+        ndarray of float64, shape ``X.shape[:-1]``
+            Density values.
+
+        References
+        ----------
+        001 Algorithm 3.
+
+        Examples
+        --------
+        >>> round(float(ProductDensity(2, "cauchy").pdf([0.0, 0.0])) * np.pi ** 2, 12)
+        1.0
+        """
         X = np.asarray(X, dtype=float)
         return np.prod(self.g(X), axis=-1)
 
     def sample(self, n: int, rng) -> np.ndarray:
-        """n points, shape (n, d)."""
+        """Draw ``n`` points from f.
+
+        Parameters
+        ----------
+        n : int
+            Number of points, >= 0.
+        rng : numpy.random.Generator or int
+            Source of randomness.
+
+        Returns
+        -------
+        ndarray of float64, shape (n, d)
+            The points.
+
+        Raises
+        ------
+        ValueError
+            If ``n`` is not an integer >= 0 or ``rng`` is neither a Generator nor a seed.
+
+        References
+        ----------
+        001 Algorithm 3 (the sample PCDE sees).
+
+        Examples
+        --------
+        >>> ProductDensity(2).sample(4, np.random.default_rng(0)).shape
+        (4, 2)
+        """
         n = check_int("n", n, low=0)
         rng = check_generator(rng)
         if self.kind == "normal":
@@ -92,11 +260,66 @@ class ProductDensity:
         return rng.standard_cauchy((n, self.d))
 
     def mass(self, lo, hi) -> np.ndarray:
-        """P(C) of cubes with corners lo, hi of shape (k, d) -> (k,)."""
+        r""":math:`P(C) = \prod_a (G(hi_a) - G(lo_a))` per cube.
+
+        Parameters
+        ----------
+        lo : array_like, shape (k, d)
+            Lower corners.
+        hi : array_like, shape (k, d)
+            Upper corners.
+
+        Returns
+        -------
+        ndarray of float64, shape (k,)
+            Masses.
+
+        References
+        ----------
+        001 Algorithm 3.
+
+        Examples
+        --------
+        Cauchy, d = 2: :math:`(G(1) - G(0))^2 = 1/16`.
+
+        >>> float(ProductDensity(2, "cauchy").mass([[0.0, 0.0]], [[1.0, 1.0]])[0])
+        0.0625
+        """
         return np.prod(self.G(hi) - self.G(lo), axis=-1)
 
     def l1_cubes(self, lo, hi, values) -> np.ndarray:
-        """``∫_{C_j} |f − v_j|`` per cube, lo/hi shape (k, d), values shape (k,) -> (k,)."""
+        r""":math:`\int_{C_j} |f - v_j|` per cube.
+
+        d = 1 is exact; d = 2 integrates the exact inner one-dimensional formula by Gauss-Legendre on pieces
+        between the kinks of the outer integrand (agrees with adaptive quadrature to ~1e-9); cubes on which
+        f - v keeps one sign are exact.
+
+        Parameters
+        ----------
+        lo : array_like, shape (k, d)
+            Lower corners.
+        hi : array_like, shape (k, d)
+            Upper corners.
+        values : array_like, shape (k,)
+            The estimate :math:`v_j` on each cube, >= 0.
+
+        Returns
+        -------
+        ndarray of float64, shape (k,)
+            The integrals.
+
+        References
+        ----------
+        001 Definition 2.10, Algorithm 3, Theorem 4.3.
+
+        Examples
+        --------
+        With :math:`v = 0` the integral is the mass: 1/4 for the Cauchy density on [0, 1].
+
+        >>> f = ProductDensity(d=1, kind="cauchy")
+        >>> f.l1_cubes([[0.0]], [[1.0]], [0.0]).tolist()
+        [0.25]
+        """
         lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         v = np.asarray(values, dtype=float)
         if self.d == 1:

@@ -92,18 +92,103 @@ class LocationMixture:
         return arr
 
     def class_densities(self, X) -> np.ndarray:
-        """``f_y(x) = π_y σ^{-d} g((x − μ_y)/σ)``, shape (n, 2)."""
+        r"""The sub-densities :math:`f_y(x) = \pi_y \sigma^{-d} g((x - \mu_y)/\sigma)`.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Points.
+
+        Returns
+        -------
+        ndarray of float64, shape (n, 2)
+            :math:`f_0(x), f_1(x)` per row.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not (n, d).
+
+        References
+        ----------
+        001 Section 2.2 (the joint law of (X, Y)).
+
+        Examples
+        --------
+        At x = 1 both classes give :math:`\tfrac12 \varphi(1) = 0.120985`:
+
+        >>> law = LocationMixture(kind="normal", means=[[0.0], [2.0]], prior1=0.5)
+        >>> np.round(law.class_densities([[1.0]]), 6).tolist()
+        [[0.120985, 0.120985]]
+        """
         X = self._points(X)
         return np.stack([self.priors[y] * self._std.pdf((X - self.means[y]) / self.sigma) / self.sigma ** self.d
                          for y in (0, 1)], axis=1)
 
     def eta(self, X) -> np.ndarray:
-        """``η(x) = f_1 / (f_0 + f_1)``, shape (n,)."""
+        r""":math:`\eta(x) = f_1 / (f_0 + f_1)`.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Points.
+
+        Returns
+        -------
+        ndarray of float64, shape (n,)
+            η at each point.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not (n, d).
+
+        References
+        ----------
+        001 Section 2.2.
+
+        Examples
+        --------
+        >>> law = LocationMixture(kind="normal", means=[[0.0], [2.0]], prior1=0.5)
+        >>> law.eta([[1.0]]).tolist()
+        [0.5]
+        """
         f = self.class_densities(X)
         return f[:, 1] / f.sum(axis=1)
 
     def sample(self, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
-        """``(X, Y)``: X float64 (n, d), Y int64 (n,); labels first, then the noise."""
+        """Draw ``n`` pairs (labels first, then the noise).
+
+        Parameters
+        ----------
+        n : int
+            Number of pairs, >= 0.
+        rng : numpy.random.Generator or int
+            Source of randomness.
+
+        Returns
+        -------
+        X : ndarray of float64, shape (n, d)
+            Features.
+        Y : ndarray of int64, shape (n,)
+            Labels in {0, 1}.
+
+        Raises
+        ------
+        ValueError
+            If ``n`` is not an integer >= 0 or ``rng`` is neither a Generator nor a seed.
+
+        References
+        ----------
+        001 Section 2.2.
+
+        Examples
+        --------
+        >>> law = LocationMixture(kind="normal", means=[[0.0], [2.0]], prior1=0.5)
+        >>> X, Y = law.sample(6, np.random.default_rng(0))
+        >>> X.shape, Y.dtype
+        ((6, 1), dtype('int64'))
+        """
         n = check_int("n", n, low=0)
         rng = check_generator(rng)
         Y = (rng.random(n) < self.prior1).astype(np.int64)
@@ -112,7 +197,32 @@ class LocationMixture:
 
     # ------------------------------------------------------------------------ cube integrals
     def class_mass(self, lo, hi) -> np.ndarray:
-        """``F_y(C_j)`` for cubes with corners lo, hi of shape (k, d) -> (k, 2)."""
+        r""":math:`F_y(C_j) = \pi_y \prod_a (G((hi_a - \mu_{ya})/\sigma) - G((lo_a - \mu_{ya})/\sigma))` per cube.
+
+        Parameters
+        ----------
+        lo : array_like, shape (k, d)
+            Lower corners.
+        hi : array_like, shape (k, d)
+            Upper corners.
+
+        Returns
+        -------
+        ndarray of float64, shape (k, 2)
+            :math:`F_0(C_j), F_1(C_j)` per row.
+
+        References
+        ----------
+        001 Section 2.2.
+
+        Examples
+        --------
+        On [0, 2] both classes have :math:`\tfrac12(\Phi(2) - \Phi(0)) = 0.238625`:
+
+        >>> law = LocationMixture(kind="normal", means=[[0.0], [2.0]], prior1=0.5)
+        >>> np.round(law.class_mass([[0.0]], [[2.0]]), 6).tolist()
+        [[0.238625, 0.238625]]
+        """
         lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         return np.stack([self.priors[y] * self._std.mass((lo - self.means[y]) / self.sigma,
                                                           (hi - self.means[y]) / self.sigma) for y in (0, 1)], axis=1)
@@ -138,7 +248,25 @@ class LocationMixture:
         return [(-math.inf, r[0]), (r[1], math.inf)] if A > 0 else [(r[0], r[1])]
 
     def bayes_positive_mass(self) -> float:
-        """``∫ (f_1 − f_0)_+ dx``: the excess risk of the constant classifier 0."""
+        r""":math:`\int (f_1 - f_0)_+\,dx`: the excess risk of the constant classifier 0.
+
+        Returns
+        -------
+        float
+            The mass of the Bayes region of class 1 under :math:`f_1 - f_0`.
+
+        References
+        ----------
+        001 Section 2.2 (err(h) - L*).
+
+        Examples
+        --------
+        The Bayes region is x > 1: :math:`\tfrac12(\Phi(1) - (1 - \Phi(1))) = \Phi(1) - 1/2 = 0.341345`.
+
+        >>> law = LocationMixture(kind="normal", means=[[0.0], [2.0]], prior1=0.5)
+        >>> round(float(law.bayes_positive_mass()), 6)
+        0.341345
+        """
         if self.d == 1:
             G = self._std.G
             tot = 0.0
@@ -155,11 +283,61 @@ class LocationMixture:
         return float(self.priors[1] * tails[1] - self.priors[0] * tails[0])
 
     def bayes_risk(self) -> float:
-        """``L* = ∫ min(f_0, f_1) = π_1 − ∫ (f_1 − f_0)_+``."""
+        r""":math:`L^* = \int \min(f_0, f_1) = \pi_1 - \int (f_1 - f_0)_+`.
+
+        Returns
+        -------
+        float
+            The Bayes risk.
+
+        References
+        ----------
+        001 Section 2.2 (L*).
+
+        Examples
+        --------
+        :math:`\Phi(-1) = 0.158655`:
+
+        >>> law = LocationMixture(kind="normal", means=[[0.0], [2.0]], prior1=0.5)
+        >>> round(law.bayes_risk(), 6)
+        0.158655
+        """
         return float(self.priors[1] - self.bayes_positive_mass())
 
     def excess_risk_cubes(self, lo, hi, bits) -> float:
-        """Exact ``err(h) − L*`` of ``h = bits_j`` on disjoint cubes ``C_j`` (k, d) and ``h = 0`` elsewhere."""
+        r"""Exact :math:`\mathrm{err}(h) - L^*` of h = ``bits[j]`` on disjoint cubes :math:`C_j` and h = 0 elsewhere.
+
+        :math:`\int (f_1 - f_0)_+ + \sum_{j: b_j = 1} (F_0(C_j) - F_1(C_j))`.
+
+        Parameters
+        ----------
+        lo : array_like, shape (k, d)
+            Lower corners of disjoint cubes.
+        hi : array_like, shape (k, d)
+            Upper corners.
+        bits : array_like of {0, 1}, shape (k,)
+            The prediction on each cube.
+
+        Returns
+        -------
+        float
+            The excess risk.
+
+        References
+        ----------
+        001 Section 2.2 (:math:`\mathrm{err}(h) = \int f_1 1[h=0] + f_0 1[h=1]`).
+
+        Examples
+        --------
+        Predicting 1 exactly on the Bayes region :math:`[1, \infty)` has excess 0; predicting 0 there costs
+        :math:`\Phi(1) - 1/2`:
+
+        >>> law = LocationMixture(kind="normal", means=[[0.0], [2.0]], prior1=0.5)
+        >>> abs(law.excess_risk_cubes([[1.0]], [[np.inf]], [1])) < 1e-12
+        True
+        >>> round(float(law.excess_risk_cubes([[1.0]], [[np.inf]], [0])), 6)
+        0.341345
+        """
         b = np.asarray(bits).astype(bool)
         base = self.bayes_positive_mass()
         if not b.any():
@@ -168,7 +346,43 @@ class LocationMixture:
         return float(base + (F[:, 0] - F[:, 1]).sum())
 
     def joint_l1_cubes(self, lo, hi, values) -> float:
-        """``Σ_y ∫ |f_y − f̂_y|`` for ``f̂_y = values[j, y]`` on disjoint cubes ``C_j`` and 0 elsewhere."""
+        r"""Exact L1 distance :math:`\sum_y \int |f_y - \hat f_y|` of a piecewise-constant joint estimate.
+
+        :math:`\hat f_y` = ``values[j, y]`` on disjoint cubes :math:`C_j` and 0 elsewhere.
+
+        Exact through :meth:`~simulations.laws.densities.ProductDensity.l1_cubes` on the standardized cubes.
+
+        Parameters
+        ----------
+        lo : array_like, shape (k, d)
+            Lower corners of disjoint cubes.
+        hi : array_like, shape (k, d)
+            Upper corners.
+        values : array_like, shape (k, 2)
+            The joint estimate per cube and class, >= 0.
+
+        Returns
+        -------
+        float
+            The L1 distance.
+
+        Raises
+        ------
+        ValueError
+            If ``values`` does not have shape (k, 2).
+
+        References
+        ----------
+        001 Definition 2.10, Algorithm 3, Theorem 1.7 and Remark 1.8.
+
+        Examples
+        --------
+        The zero estimate is at L1 distance 1 (the total mass):
+
+        >>> law = LocationMixture(kind="normal", means=[[0.0], [2.0]], prior1=0.5)
+        >>> round(law.joint_l1_cubes([[0.0]], [[1.0]], [[0.0, 0.0]]), 12)
+        1.0
+        """
         lo, hi = np.asarray(lo, dtype=float), np.asarray(hi, dtype=float)
         v = np.asarray(values, dtype=float)
         if v.shape != (lo.shape[0], 2):

@@ -280,39 +280,165 @@ class MulticlassBumps(ClassificationLaw):
     # ------------------------------------------------------------------------------ properties
     @property
     def h(self) -> float:
+        """Cube side h = 1/g.
+
+        References
+        ----------
+        003 eq. (36).
+
+        Examples
+        --------
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> law.h
+        0.25
+        """
         return 1.0 / self.g
 
     @property
     def alpha(self) -> float:
-        """Edge exponent of the bump, ``1/γ``."""
+        """Edge exponent of the bump, α = 1/γ.
+
+        References
+        ----------
+        003 Assumption 1(b) (the edge exponent sets the margin exponent).
+
+        Examples
+        --------
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> law.alpha
+        0.5
+        """
         return 1.0 / self.gamma
 
     @property
     def num_bumps(self) -> int:
+        """Number m of active cubes.
+
+        References
+        ----------
+        003 eq. (37).
+
+        Examples
+        --------
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> law.num_bumps
+        2
+        """
         return int(np.count_nonzero(self.classes >= 0))
 
     @property
     def holder_constant(self) -> float:
-        """``L`` of Assumption 1(a) for every ``η_j``: ``2 A C_ψ (K − 1)/K`` (module docstring)."""
+        r"""L of 003 Assumption 1(a) for every :math:`\eta_j`: :math:`2 A C_\psi (K - 1)/K`.
+
+        References
+        ----------
+        003 Assumption 1(a).
+
+        Examples
+        --------
+        α = 1/2: :math:`C_\psi = 4^{1/2} = 2`, so :math:`L = 2 \cdot 2 \cdot 2/3 = 8/3`.
+
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> round(law.holder_constant * 3, 12)
+        8.0
+        """
         return 2.0 * self.amplitude * edge_holder_constant(self.alpha) * (self.num_classes - 1) / self.num_classes
 
     @property
     def margin_constant(self) -> float:
-        """``C_T`` of Assumption 1(b) for this law: ``(m h^d)(A h^β)^{−γ} max(1, d/2)``."""
+        r""":math:`C_T` of 003 Assumption 1(b) for this law: :math:`(m h^d)(A h^\beta)^{-\gamma} \max(1, d/2)`.
+
+        References
+        ----------
+        003 Assumption 1(b), eq. (37).
+
+        Examples
+        --------
+        :math:`2 \cdot \tfrac14 \cdot (1/2)^{-2} = 2`:
+
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> law.margin_constant
+        2.0
+        """
         return self.num_bumps * self.h ** self.d * self.scale ** (-self.gamma) * max(1.0, self.d / 2.0)
 
     def active_cells(self) -> tuple[np.ndarray, np.ndarray]:
-        """``(cells, classes)`` of the active cubes (flat C-order indices, their raised class)."""
+        """The active cubes (flat C-order indices) and their raised class.
+
+        Returns
+        -------
+        cells : ndarray of int64, shape (m,)
+            Active cube indices.
+        classes : ndarray of int64, shape (m,)
+            :math:`c_k` of each.
+
+        References
+        ----------
+        003 eq. (36) (the active cubes carry the bumps).
+
+        Examples
+        --------
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> [a.tolist() for a in law.active_cells()]
+        [[1, 3], [2, 0]]
+        """
         cells = np.flatnonzero(self.classes >= 0)
         return cells, self.classes[cells]
 
     def bump_mass(self) -> float:
-        """``∫_cube b = A h^{β+d} ‖φ‖_1`` over one active cube."""
+        r""":math:`\int_{\text{cube}} b = A h^{\beta+d} \|\varphi\|_1` over one active cube.
+
+        Returns
+        -------
+        float
+            The integral.
+
+        References
+        ----------
+        003 eq. (41).
+
+        Examples
+        --------
+        :math:`\|\varphi\|_1 = \tfrac12(1 + 1/(\alpha + 1)) = 5/6` for d = 1, α = 1/2, so
+        :math:`\tfrac12 \cdot \tfrac14 \cdot \tfrac56 = 5/48`:
+
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> round(law.bump_mass() * 48, 12)
+        5.0
+        """
         return self.scale * self.h ** self.d * edge_bump_l1(self.d, self.alpha)
 
     # ------------------------------------------------------------------------------ the law
     def bump_value(self, X) -> tuple[np.ndarray, np.ndarray]:
-        """``(b(X), class of the cube of X or −1)``, shapes ``(n,)`` and ``(n,)``."""
+        r"""The bump b(X) and the class of the cube of X (-1 on inactive cubes).
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Points in :math:`[0, 1]^d`.
+
+        Returns
+        -------
+        b : ndarray of float64, shape (n,)
+            Values in :math:`[0, A h^\beta]`.
+        classes : ndarray of int64, shape (n,)
+            :math:`c_k` of the cube of each point, or -1.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not (n, d) inside the unit cube.
+
+        References
+        ----------
+        003 eq. (36).
+
+        Examples
+        --------
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> [a.tolist() for a in law.bump_value([[0.375], [0.1]])]
+        [[0.5, 0.0], [2, -1]]
+        """
         X = check_points(X, self.d)
         t = X * self.g
         j = np.minimum(t.astype(np.int64), self.g - 1)
@@ -322,7 +448,35 @@ class MulticlassBumps(ClassificationLaw):
         return b, cls_
 
     def eta(self, X) -> np.ndarray:
-        """``η_j(X)``, shape ``(n, K)``; rows sum to 1."""
+        r"""Class probabilities :math:`\eta_j(X)`.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Points in :math:`[0, 1]^d`.
+
+        Returns
+        -------
+        ndarray of float64, shape (n, K)
+            Rows sum to 1.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not (n, d) inside the unit cube.
+
+        References
+        ----------
+        003 eq. (34) (K = 2, A = 1).
+
+        Examples
+        --------
+        At a plateau of class 2 (b = 1/2): :math:`1/3 + (2/3)(1/2) = 2/3` and :math:`1/3 - 1/6 = 1/6`.
+
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> np.round(law.eta([[0.375]]) * 6, 12).tolist()
+        [[1.0, 1.0, 4.0]]
+        """
         b, cls_ = self.bump_value(X)
         K = self.num_classes
         out = np.repeat((1.0 / K - b / K)[:, None], K, axis=1)
@@ -337,7 +491,36 @@ class MulticlassBumps(ClassificationLaw):
         return bins
 
     def cell_class_mass(self, bins: int) -> np.ndarray:
-        """``∫_cell η_j``, shape ``(g^d, K)``, on the cube grid (``bins`` must equal ``g``)."""
+        r""":math:`\int_{\text{cell}} \eta_j` on the cube grid (``bins`` must equal g).
+
+        Parameters
+        ----------
+        bins : int
+            Cells per axis; must equal g.
+
+        Returns
+        -------
+        ndarray of float64, shape (g^d, K)
+            Cells in C order.
+
+        Raises
+        ------
+        ValueError
+            If ``bins`` is not an integer equal to g.
+
+        References
+        ----------
+        003 eq. (8) with f = 1.
+
+        Examples
+        --------
+        In units of 1/144: 12 per class off the bumps; on a bump 12 - 5 for the others and
+        12 - 5 + 15 for the raised class.
+
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> np.round(law.cell_class_mass(4) * 144, 9).tolist()
+        [[12.0, 12.0, 12.0], [7.0, 7.0, 22.0], [12.0, 12.0, 12.0], [22.0, 7.0, 7.0]]
+        """
         bins = self._check_aligned(bins)
         K = self.num_classes
         vol = cell_volume(bins, self.d)
@@ -348,21 +531,62 @@ class MulticlassBumps(ClassificationLaw):
         return out
 
     def cell_bayes_mass(self, bins: int) -> np.ndarray:
-        """``∫_cell η*``, shape ``(g^d,)`` (``bins`` must equal ``g``)."""
+        r""":math:`\int_{\text{cell}} \eta^*` on the cube grid (``bins`` must equal g).
+
+        Parameters
+        ----------
+        bins : int
+            Cells per axis; must equal g.
+
+        Returns
+        -------
+        ndarray of float64, shape (g^d,)
+            Cells in C order.
+
+        Raises
+        ------
+        ValueError
+            If ``bins`` is not an integer equal to g.
+
+        References
+        ----------
+        003 eq. (8) with f = 1.
+
+        Examples
+        --------
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> np.round(law.cell_bayes_mass(4) * 144, 9).tolist()
+        [12.0, 22.0, 12.0, 22.0]
+        """
         bins = self._check_aligned(bins)
         out = np.full(bins ** self.d, cell_volume(bins, self.d) / self.num_classes)
         out[self.classes >= 0] += self.bump_mass() * (self.num_classes - 1) / self.num_classes
         return out
 
     def bump_cell_masses(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """The (cell, label) masses of the active cubes and of the rest, for a count-level draw.
+        r"""The (cell, label) masses of the active cubes and of the rest, for a count-level draw.
 
         Returns
         -------
-        cells : int (m,), the active cubes.
-        masses : float (m + 1, K): rows ``0..m−1`` are ``∫_{cube} η_j``, the last row is the mass of every
-            inactive cube together, ``(1 − m h^d)/K`` per class; the table sums to 1.
-        gaps : float (m, K): ``∫_{cube} (η* − η_j)`` (0 for the raised class, ``A h^{β+d} ‖φ‖_1`` otherwise).
+        cells : ndarray of int64, shape (m,)
+            The active cubes.
+        masses : ndarray of float64, shape (m + 1, K)
+            Rows 0..m-1 are :math:`\int_{\text{cube}} \eta_j`; the last row is the mass of every inactive cube
+            together, :math:`(1 - m h^d)/K` per class; the table sums to 1.
+        gaps : ndarray of float64, shape (m, K)
+            :math:`\int_{\text{cube}} (\eta^* - \eta_j)`: 0 for the raised class, :math:`A h^{\beta+d}\|\varphi\|_1`
+            otherwise.
+
+        References
+        ----------
+        003 eq. (8) (the gaps are the excess risk of predicting j on the cube).
+
+        Examples
+        --------
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> cells, masses, gaps = law.bump_cell_masses()
+        >>> np.round(masses * 144, 9).tolist(), np.round(gaps * 48, 9).tolist()
+        ([[7.0, 7.0, 22.0], [22.0, 7.0, 7.0], [24.0, 24.0, 24.0]], [[5.0, 5.0, 0.0], [0.0, 5.0, 5.0]])
         """
         cells, cls_ = self.active_cells()
         K, m = self.num_classes, cells.size
@@ -376,15 +600,60 @@ class MulticlassBumps(ClassificationLaw):
         return cells, masses, gaps
 
     def bayes_risk(self) -> float:
-        """``R* = 1 − ∫ η* = (K − 1)/K · (1 − m ∫b)`` (003 eq. (6))."""
+        r""":math:`R^* = 1 - \int \eta^* = \frac{K-1}{K}(1 - m \int b)` (003 eq. (6)).
+
+        Returns
+        -------
+        float
+            The Bayes risk.
+
+        References
+        ----------
+        003 eq. (6).
+
+        Examples
+        --------
+        :math:`\tfrac23(1 - 2 \cdot 5/48) = 76/144`:
+
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> round(law.bayes_risk() * 144, 9)
+        76.0
+        """
         K = self.num_classes
         return (K - 1) / K * (1.0 - self.num_bumps * self.bump_mass())
 
     def margin_probability(self, t) -> np.ndarray:
-        """Exact ``P(0 < η*(X) − η_s(X) < t)`` (Assumption 1(b)); ``t`` array-like, > 0.
+        r"""Exact :math:`P(0 < \eta^*(X) - \eta_s(X) < t)` (003 Assumption 1(b)).
 
-        ``(m/g^d)[1 − (1 − s^γ/2)^d]`` with ``s = t/(A h^β)`` for ``s < 1``; ``(m/g^d)(1 − 2^{−d})`` at
-        ``s = 1`` (the plateau has margin exactly ``A h^β``); ``m/g^d`` for ``s > 1``.
+        :math:`(m/g^d)[1 - (1 - s^\gamma/2)^d]` with :math:`s = t/(A h^\beta)` for s < 1;
+        :math:`(m/g^d)(1 - 2^{-d})` at s = 1 (the plateau has margin exactly :math:`A h^\beta`); m/g^d for s > 1.
+
+        Parameters
+        ----------
+        t : array_like of float
+            Margins, finite and > 0.
+
+        Returns
+        -------
+        ndarray of float64, shape of ``t``
+            Probabilities.
+
+        Raises
+        ------
+        ValueError
+            If a margin is not finite or not > 0.
+
+        References
+        ----------
+        003 Assumption 1(b), eq. (37).
+
+        Examples
+        --------
+        t = 1/4: s = 1/2, :math:`s^\gamma = 1/4`, so :math:`\tfrac12 \cdot (1 - 7/8) = 1/16`.
+
+        >>> law = MulticlassBumps(d=1, g=4, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([-1, 2, -1, 0]))
+        >>> law.margin_probability([0.25, 1.0]).tolist()
+        [0.0625, 0.5]
         """
         t = np.asarray(t, dtype=float)
         if t.size and (not np.all(np.isfinite(t)) or t.min() <= 0):

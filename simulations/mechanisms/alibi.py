@@ -28,15 +28,33 @@ ONE_HOT_L1_SENSITIVITY = 2.0
 
 @dataclass(frozen=True, slots=True)
 class ALIBI:
-    """Laplace mechanism on the one-hot label with Bayesian soft labels.
+    r"""Laplace mechanism on the one-hot label with Bayesian soft labels.
+
+    The noisy vector is :math:`o = e_y + \mathrm{Lap}(2/\varepsilon)^K`; two one-hot vectors differ by 2 in
+    L1 norm, so o is ε-label DP and the soft labels (a function of o and a public prior) are too.
 
     Parameters
     ----------
-    num_classes : int >= 2
-    epsilon : float > 0
-        The noise scale is 2/ε per coordinate.
+    num_classes : int
+        K >= 2.
+    epsilon : float
+        Privacy parameter ε > 0, finite; the noise scale is 2/ε per coordinate.
 
-    References: ALIBI (Malek Esmaeili et al. 2021), cited in 000 Section 2.
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 2 or ``epsilon`` is not finite and > 0.
+
+    References
+    ----------
+    ALIBI (Malek Esmaeili et al. 2021), as cited in 000 Section 2 (not one of the seed papers; the
+    privacy argument is the Laplace mechanism's, in idealized real arithmetic).
+
+    Examples
+    --------
+    >>> mech = ALIBI(num_classes=10, epsilon=1.0)
+    >>> mech.scale, mech.privacy_loss()
+    (2.0, 1.0)
     """
 
     num_classes: int
@@ -47,20 +65,73 @@ class ALIBI:
 
     @property
     def scale(self) -> float:
-        """Laplace scale per coordinate, L1 sensitivity / ε = 2/ε."""
+        """Laplace scale per coordinate, L1 sensitivity / ε = 2/ε.
+
+        References
+        ----------
+        000 Section 2 (ALIBI: Laplace noise on the one-hot label).
+
+        Examples
+        --------
+        >>> ALIBI(3, 0.5).scale
+        4.0
+        """
         return ONE_HOT_L1_SENSITIVITY / self.epsilon
 
     def privacy_loss(self) -> float:
-        """Exact sup over (y, y', o) of ln f(o|y)/f(o|y') in closed form: 2 / scale = ε (O(1)).
+        r"""Exact :math:`\sup_{y, y', o} \ln f(o|y)/f(o|y')` in closed form: 2 / scale = ε.
 
-        ln f(o|y)/f(o|y') = (||o - e_y'||_1 - ||o - e_y||_1) / scale <= ||e_y - e_y'||_1 / scale by the
-        triangle inequality per coordinate, with equality for o(y) >= 1, o(y') <= 0. Every pair y != y'
-        has ||e_y - e_y'||_1 = 2, so the loss is 2 / scale; soft labels are post-processing of o.
+        :math:`\ln f(o|y)/f(o|y') = (\|o - e_{y'}\|_1 - \|o - e_y\|_1)/b \le \|e_y - e_{y'}\|_1 / b` by the
+        triangle inequality per coordinate, with equality for :math:`o_y \ge 1, o_{y'} \le 0`; every pair
+        y ≠ y' has :math:`\|e_y - e_{y'}\|_1 = 2`. Soft labels are post-processing of o.
+
+        Returns
+        -------
+        float
+            The loss, equal to ``epsilon``.
+
+        References
+        ----------
+        000 Section 2 (ALIBI); the Laplace mechanism, 001 Definition 2.2.
+
+        Examples
+        --------
+        >>> ALIBI(3, 0.5).privacy_loss()
+        0.5
         """
         return 2.0 / self.scale
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
-        """Noisy one-hot vectors o = e_y + Lap(2/ε)^K, shape (N,) -> (N, K) float64."""
+        r"""Noisy one-hot vectors :math:`o = e_y + \mathrm{Lap}(2/\varepsilon)^K`.
+
+        Parameters
+        ----------
+        labels : array_like of int, shape (N,)
+            True labels in ``0 .. K-1``.
+        rng : numpy.random.Generator
+            Source of randomness.
+
+        Returns
+        -------
+        ndarray of float64, shape (N, K)
+            One noisy vector per label.
+
+        Raises
+        ------
+        ValueError
+            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator, SeedSequence or
+            int seed.
+
+        References
+        ----------
+        000 Section 2 (ALIBI).
+
+        Examples
+        --------
+        >>> o = ALIBI(3, 1.0).sample([0, 2], np.random.default_rng(0))
+        >>> o.shape, o.dtype
+        ((2, 3), dtype('float64'))
+        """
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         noisy = rng.laplace(0.0, self.scale, size=(labels.size, self.num_classes))
@@ -68,7 +139,37 @@ class ALIBI:
         return noisy
 
     def log_density(self, noisy, labels) -> np.ndarray:
-        """ln f(o | y) of the noisy vector, shapes (N, K) and (N,) -> (N,)."""
+        r"""The exact channel of a continuous output: :math:`\ln f(o \mid y) = -\|o - e_y\|_1 / b - K \ln(2b)`.
+
+        Parameters
+        ----------
+        noisy : array_like, shape (N, K)
+            Finite noisy vectors.
+        labels : array_like of int, shape (N,)
+            Labels in ``0 .. K-1``, one per row of ``noisy``.
+
+        Returns
+        -------
+        ndarray of float64, shape (N,)
+            Log densities.
+
+        Raises
+        ------
+        ValueError
+            If ``noisy`` is not a finite (N, K) array or ``labels`` is malformed or of another length.
+
+        References
+        ----------
+        000 Section 2 (ALIBI); 001 Definition 2.2 (Laplace density).
+
+        Examples
+        --------
+        K = 2, ε = 2 (b = 1), o = e_0: :math:`-2 \ln 2` for y = 0 and :math:`-2 - 2 \ln 2` for y = 1.
+
+        >>> lp = ALIBI(2, 2.0).log_density([[1.0, 0.0], [1.0, 0.0]], [0, 1])
+        >>> np.round(lp + 2 * np.log(2), 12).tolist()
+        [0.0, -2.0]
+        """
         o = self._check_noisy(noisy)
         labels = check_labels(labels, self.num_classes)
         if labels.size != o.shape[0]:
@@ -78,15 +179,40 @@ class ALIBI:
         return -np.abs(o - onehot).sum(axis=1) / self.scale - self.num_classes * np.log(2.0 * self.scale)
 
     def soft_labels(self, noisy, prior=None) -> np.ndarray:
-        """Posterior P(y = c | o) under a public prior (uniform by default), shape (N, K).
+        r"""Posterior :math:`P(y = c \mid o)` under a public prior (uniform by default).
 
-        f(o | c) ∝ exp(-(ε/2) ||o - e_c||_1) ∝ exp((ε/2)(|o_c| - |o_c - 1|)) (the other coordinates
-        are common to every c), so the posterior is a softmax of ln p_c + (ε/2)(|o_c| - |o_c - 1|).
+        :math:`f(o \mid c) \propto \exp(-(\varepsilon/2) \|o - e_c\|_1) \propto \exp((\varepsilon/2)(|o_c| - |o_c -
+        1|))`
+        (the other coordinates are common to every c), so the posterior is a softmax of
+        :math:`\ln p_c + (\varepsilon/2)(|o_c| - |o_c - 1|)`: O(K) per label.
 
         Parameters
         ----------
         noisy : array_like, shape (N, K)
+            Finite noisy vectors from :meth:`sample`.
         prior : array_like, shape (K,) or (N, K), optional
+            Public prior(s); uniform when omitted. Classes of prior 0 get posterior 0.
+
+        Returns
+        -------
+        ndarray of float64, shape (N, K)
+            Rows sum to 1.
+
+        Raises
+        ------
+        ValueError
+            If ``noisy`` is not a finite (N, K) array or ``prior`` is not a valid prior.
+
+        References
+        ----------
+        000 Section 2 (ALIBI's Bayesian soft labels).
+
+        Examples
+        --------
+        K = 2, ε = 2, o = (1, 0): scores (1, -1), posterior :math:`1/(1+e^{-2}) = 0.880797`.
+
+        >>> np.round(ALIBI(2, 2.0).soft_labels([[1.0, 0.0]]), 6).tolist()
+        [[0.880797, 0.119203]]
         """
         o = self._check_noisy(noisy)
         score = (np.abs(o) - np.abs(o - 1.0)) / self.scale

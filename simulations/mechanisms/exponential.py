@@ -35,7 +35,39 @@ __all__ = ["ExponentialMechanism", "check_counts"]
 
 
 def check_counts(counts, num_classes: int | None = None) -> np.ndarray:
-    """Return ``counts`` as an int64 array of shape (L, K) after checking non-negative integers."""
+    """Return ``counts`` as an int64 array of shape (L, K) after checking non-negative integers.
+
+    Parameters
+    ----------
+    counts : array_like of int, shape (L, K) or (K,)
+        Label counts per bin (a single bin may be given as shape (K,)).
+    num_classes : int, optional
+        K; when given, the number of columns ``counts`` must have.
+
+    Returns
+    -------
+    ndarray of int64, shape (L, K)
+        The counts, one row per bin.
+
+    Raises
+    ------
+    ValueError
+        If ``counts`` is not 1-D or 2-D, has the wrong number of columns, is not of an integer dtype or
+        has a negative entry.
+
+    References
+    ----------
+    003 eq. (17) (the counts :math:`n_{lj}` of bin l).
+
+    Examples
+    --------
+    >>> check_counts([3, 0, 1]).shape
+    (1, 3)
+    >>> check_counts([[1, -1]])
+    Traceback (most recent call last):
+    ...
+    ValueError: counts must be non-negative integers, got dtype int64 and min -1
+    """
     arr = np.asarray(counts)
     if arr.ndim == 1:
         arr = arr[None, :]
@@ -68,18 +100,34 @@ def exponential_worst_loss(utility_scale: float, n: int, num_classes: int) -> fl
 
 @dataclass(frozen=True, slots=True)
 class ExponentialMechanism:
-    """Per-bin exponential mechanism with utility ``n_{lj}`` (003 eq. (17)).
+    r"""Per-bin exponential mechanism with utility :math:`n_{lj}` (003 eq. (17)).
+
+    :math:`P(c_l = j) = e^{\varepsilon n_{lj}/2} / \sum_k e^{\varepsilon n_{lk}/2}`.
 
     Parameters
     ----------
-    num_classes : int >= 2
-        K.
-    epsilon : float > 0
-        The weight of class j is ``exp(ε n_j / 2)``: utility sensitivity 1, ε-label DP (003 Theorem 4).
+    num_classes : int
+        K >= 2.
+    epsilon : float
+        Privacy parameter ε > 0, finite; utility sensitivity 1, so the release is ε-label DP
+        (003 Theorem 4), below ε for every finite bin size.
+
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 2 or ``epsilon`` is not finite and > 0.
 
     References
     ----------
     003 eq. (17), Theorem 4.
+
+    Examples
+    --------
+    At ε = 2 ln 3 the weights of counts (2, 0) are :math:`3^2 = 9` and 1: probabilities 0.9 and 0.1.
+
+    >>> em = ExponentialMechanism(num_classes=2, epsilon=2 * math.log(3))
+    >>> np.round(em.probabilities([[2, 0]]), 12).tolist()
+    [[0.9, 0.1]]
     """
 
     num_classes: int
@@ -91,30 +139,151 @@ class ExponentialMechanism:
 
     @property
     def utility_scale(self) -> float:
-        """Multiplier of the counts in the exponent: ε/2 (003 eq. (17))."""
+        """Multiplier of the counts in the exponent: ε/2.
+
+        References
+        ----------
+        003 eq. (17).
+
+        Examples
+        --------
+        >>> ExponentialMechanism(3, 2.0).utility_scale
+        1.0
+        """
         return self.epsilon / 2.0
 
     def privacy_loss(self, bin_size: int) -> float:
-        """Exact label-DP loss on a bin of ``bin_size`` labels: :func:`exponential_worst_loss` (ε/2 at n = 1,
-        below ε for every finite n, tending to ε as n grows; 003 eq. (17), Theorem 4)."""
+        r"""Exact label-DP loss on a bin of ``bin_size`` labels.
+
+        Worst neighbours: one label of class a, the other n - 1 of class b, the a-label moves to b; with
+        :math:`s = \varepsilon/2` the loss is :math:`s + \ln\frac{K-1+e^{sn}}{K-2+e^{s}+e^{s(n-1)}}`: ε/2 at n = 1,
+        below ε for every finite n, tending to ε as n grows.
+
+        Parameters
+        ----------
+        bin_size : int
+            n >= 1, the public number of labels in the bin.
+
+        Returns
+        -------
+        float
+            The loss in nats.
+
+        Raises
+        ------
+        ValueError
+            If ``bin_size`` is not an integer >= 1.
+
+        References
+        ----------
+        003 eq. (17), Theorem 4 (which states the upper bound ε).
+
+        Examples
+        --------
+        n = 1 gives ε/2; K = 2, n = 2, ε = 2 ln 3 gives :math:`\ln((1+9)/2) = \ln 5`.
+
+        >>> ExponentialMechanism(3, 2.0).privacy_loss(1)
+        1.0
+        >>> round(ExponentialMechanism(2, 2 * math.log(3)).privacy_loss(2), 12) == round(math.log(5), 12)
+        True
+        """
         return exponential_worst_loss(self.utility_scale, bin_size, self.num_classes)
 
     def log_probabilities(self, counts) -> np.ndarray:
-        """Exact log P(c = j) for counts (L, K) -> (L, K), by a stable log-sum-exp."""
+        r"""Exact :math:`\ln P(c_l = j)` of 003 eq. (17), by a stable log-sum-exp.
+
+        Parameters
+        ----------
+        counts : array_like of int, shape (L, K) or (K,)
+            Non-negative label counts per bin.
+
+        Returns
+        -------
+        ndarray of float64, shape (L, K)
+            Log-probabilities; each row's exponentials sum to 1.
+
+        Raises
+        ------
+        ValueError
+            If ``counts`` is malformed (see :func:`check_counts`).
+
+        References
+        ----------
+        003 eq. (17).
+
+        Examples
+        --------
+        >>> lp = ExponentialMechanism(2, 2 * math.log(3)).log_probabilities([2, 0])
+        >>> np.round(np.exp(lp), 12).tolist()
+        [[0.9, 0.1]]
+        """
         s = self.utility_scale * check_counts(counts, self.num_classes)
         s = s - s.max(axis=1, keepdims=True)
         return s - np.log(np.exp(s).sum(axis=1, keepdims=True))
 
     def probabilities(self, counts) -> np.ndarray:
-        """Exact P(c = j) for counts (L, K) -> (L, K); rows sum to one."""
+        """Exact :math:`P(c_l = j)` of 003 eq. (17); rows sum to one.
+
+        Parameters
+        ----------
+        counts : array_like of int, shape (L, K) or (K,)
+            Non-negative label counts per bin.
+
+        Returns
+        -------
+        ndarray of float64, shape (L, K)
+            Probabilities.
+
+        Raises
+        ------
+        ValueError
+            If ``counts`` is malformed (see :func:`check_counts`).
+
+        References
+        ----------
+        003 eq. (17).
+
+        Examples
+        --------
+        Equal counts give the uniform law; at ε = 2 ln 3, counts (1, 0, 0) give weights (3, 1, 1).
+
+        >>> np.round(ExponentialMechanism(3, 2 * math.log(3)).probabilities([[4, 4, 4], [1, 0, 0]]), 12).tolist()
+        [[0.333333333333, 0.333333333333, 0.333333333333], [0.6, 0.2, 0.2]]
+        """
         return np.exp(self.log_probabilities(counts))
 
     def sample(self, counts, rng: np.random.Generator) -> np.ndarray:
-        """One class per bin, counts (L, K) -> (L,) int64, by inversion of the exact probabilities.
+        """Release one class per bin, by inversion of the exact probabilities.
 
-        Where all classes but the most likely one have probability below 2^-20 together (large ε or
-        counts), "another class" is drawn from its log-probability in stages (exact to 2^-33
-        relative, ``simulations.mechanisms._rare``), then the class among them likewise.
+        Where all classes but the most likely one have probability below :math:`2^{-20}` together (large ε
+        or counts), "another class" is drawn from its log-probability in stages, then the class among them.
+
+        Parameters
+        ----------
+        counts : array_like of int, shape (L, K) or (K,)
+            Non-negative label counts per bin.
+        rng : numpy.random.Generator
+            Source of randomness.
+
+        Returns
+        -------
+        ndarray of int64, shape (L,)
+            The released class of each bin.
+
+        Raises
+        ------
+        ValueError
+            If ``counts`` is malformed or ``rng`` is not a Generator, SeedSequence or int seed.
+
+        References
+        ----------
+        003 eq. (17).
+
+        Examples
+        --------
+        >>> c = ExponentialMechanism(3, 1.0).sample([[5, 0, 1], [0, 2, 2]], np.random.default_rng(0))
+        >>> c.shape, c.dtype, bool(np.all((0 <= c) & (c < 3)))
+        ((2,), dtype('int64'), True)
         """
         rng = check_generator(rng)
         lp = self.log_probabilities(counts)

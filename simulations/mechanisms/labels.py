@@ -15,13 +15,70 @@ __all__ = ["PRIOR_EPS_FACTOR", "check_labels", "check_num_classes_epsilon", "che
 
 
 def check_num_classes_epsilon(num_classes, epsilon) -> None:
-    """K an integer >= 2 and ε > 0 finite (the common parameters of every label randomizer)."""
+    """Check the common parameters of every label randomizer: K an integer >= 2 and ε > 0 finite.
+
+    Parameters
+    ----------
+    num_classes : int
+        K, the number of classes; must be an integer >= 2.
+    epsilon : float
+        Privacy parameter; must be finite and > 0.
+
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 2 or ``epsilon`` is not finite and > 0 (the message
+        names the argument and its value).
+
+    References
+    ----------
+    004 eq. (1) (K-ary RR with parameter ε); DESIGN rule: plain guard clauses that repeat the value.
+
+    Examples
+    --------
+    >>> check_num_classes_epsilon(10, 1.0)
+    >>> check_num_classes_epsilon(1, 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: num_classes must be ...
+    """
     check_int("num_classes", num_classes, low=2)
     check_positive("epsilon", epsilon)
 
 
 def check_labels(labels, num_classes: int) -> np.ndarray:
-    """Return ``labels`` as a 1-D int64 array after checking they are integers in ``[0, K)``."""
+    """Return ``labels`` as a 1-D int64 array after checking they are integers in ``[0, K)``.
+
+    Parameters
+    ----------
+    labels : array_like of int, shape (N,)
+        Class indices, 0-based (the papers' label y in [K] is ``y - 1`` here).
+    num_classes : int
+        K.
+
+    Returns
+    -------
+    ndarray of int64, shape (N,)
+        The labels (no copy when already int64).
+
+    Raises
+    ------
+    ValueError
+        If ``labels`` is not 1-D, not of an integer dtype, or has an entry outside ``[0, K)``.
+
+    References
+    ----------
+    004 Section 2 (labels in [K] = {1, ..., K}, here 0 .. K-1).
+
+    Examples
+    --------
+    >>> check_labels([0, 2, 1], 3).tolist()
+    [0, 2, 1]
+    >>> check_labels([0, 3], 3)
+    Traceback (most recent call last):
+    ...
+    ValueError: labels must lie in [0, 3), got min 0 and max 3
+    """
     arr = np.asarray(labels)
     if arr.ndim != 1:
         raise ValueError(f"labels must be a 1-D array, got shape {arr.shape}")
@@ -41,7 +98,36 @@ PRIOR_EPS_FACTOR = 16
 
 
 def prior_sum_tolerance(dtype, num_classes: int) -> float:
-    """The allowed |sum - 1| of one prior row of this dtype over K classes (see :data:`PRIOR_EPS_FACTOR`)."""
+    r"""The allowed :math:`|\sum_j p_j - 1|` of one prior row of this dtype over K classes.
+
+    :math:`\max(10^{-9}, 16\,\epsilon_{\text{dtype}}) \cdot \max(1, K)` with :math:`\epsilon_{\text{dtype}}`
+    the machine epsilon of a floating dtype (0 otherwise); see :data:`PRIOR_EPS_FACTOR`.
+
+    Parameters
+    ----------
+    dtype : numpy dtype or type
+        The prior's dtype.
+    num_classes : int
+        K.
+
+    Returns
+    -------
+    float
+        The tolerance.
+
+    References
+    ----------
+    No paper source: the prior-validation rule of the suite (a float32 softmax must be accepted).
+
+    Examples
+    --------
+    float64: :math:`10^{-9} \cdot 10`; float32: :math:`16 \cdot 2^{-23} \cdot 10 = 10 / 2^{19}`.
+
+    >>> prior_sum_tolerance(np.float64, 10) == 1e-9 * 10
+    True
+    >>> prior_sum_tolerance(np.float32, 10) == 10 / 2**19
+    True
+    """
     eps = np.finfo(dtype).eps if np.issubdtype(dtype, np.floating) else 0.0
     return max(1e-9, PRIOR_EPS_FACTOR * float(eps)) * max(1, num_classes)
 

@@ -36,12 +36,43 @@ K_STAR_RTOL = 1e-12
 
 
 def rr_probabilities(epsilon: float, k):
-    """Keep and per-other-label probabilities of randomized response on k candidates.
+    r"""Keep and per-other-label probabilities of randomized response on k candidates.
 
-    Returns ``(e^ε / (e^ε + k - 1), 1 / (e^ε + k - 1))``, written as ``1 / (1 + (k-1) e^{-ε})``
-    and ``e^{-ε} / (1 + (k-1) e^{-ε})`` so that large ε does not overflow. ``k`` may be an array.
+    :math:`q_k = e^\varepsilon / (e^\varepsilon + k - 1)` for the true label and
+    :math:`1 / (e^\varepsilon + k - 1)` for each of the other k - 1 candidates, written as
+    :math:`1 / (1 + (k-1) e^{-\varepsilon})` and :math:`e^{-\varepsilon} / (1 + (k-1) e^{-\varepsilon})`
+    so that a large ε does not overflow.
 
-    References: 004 eq. (1) (k = K) and Algorithm 1 step 2.
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+    k : int or array_like of int
+        Number of candidates, each >= 1 (an array gives one pair per entry).
+
+    Returns
+    -------
+    keep : float or ndarray
+        :math:`e^\varepsilon/(e^\varepsilon+k-1)`, the shape of ``k``.
+    other : float or ndarray
+        :math:`1/(e^\varepsilon+k-1)`, the shape of ``k``.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not finite and > 0, or ``k`` is not an integer (array) >= 1.
+
+    References
+    ----------
+    004 eq. (1) (k = K) and Algorithm 1 step 2 (k = |Y_k|).
+
+    Examples
+    --------
+    At ε = ln 3 and k = 3: keep = 3/(3+2) = 0.6 and other = 1/5 = 0.2.
+
+    >>> keep, other = rr_probabilities(math.log(3), 3)
+    >>> round(float(keep), 12), round(float(other), 12)
+    (0.6, 0.2)
     """
     t = np.exp(-check_positive("epsilon", epsilon))
     k = _check_k(k)
@@ -57,11 +88,41 @@ def _check_k(k) -> np.ndarray:
 
 
 def rr_log_probabilities(epsilon: float, k):
-    """Natural logs of :func:`rr_probabilities`, exact at every ε (no rounding of keep to 1).
+    r"""Natural logs of :func:`rr_probabilities`, exact at every ε (keep is never rounded to 1).
 
-    ``ln keep = -log1p((k-1) e^{-ε})`` and ``ln other = -ε - log1p((k-1) e^{-ε})``.
+    :math:`\ln q_k = -\log(1 + (k-1) e^{-\varepsilon})` and
+    :math:`\ln(\text{other}) = -\varepsilon - \log(1 + (k-1) e^{-\varepsilon})`.
 
-    References: 004 eq. (1), Algorithm 1 step 2.
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+    k : int or array_like of int
+        Number of candidates, each >= 1.
+
+    Returns
+    -------
+    log_keep : float or ndarray
+        ln of the keep probability, the shape of ``k``.
+    log_other : float or ndarray
+        ln of the probability of each other candidate, the shape of ``k``.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not finite and > 0, or ``k`` is not an integer (array) >= 1.
+
+    References
+    ----------
+    004 eq. (1), Algorithm 1 step 2.
+
+    Examples
+    --------
+    At ε = ln 3, k = 3 the probabilities are 3/5 and 1/5:
+
+    >>> log_keep, log_other = rr_log_probabilities(math.log(3), 3)
+    >>> round(float(np.exp(log_keep)), 12), round(float(np.exp(log_other)), 12)
+    (0.6, 0.2)
     """
     epsilon = check_positive("epsilon", epsilon)
     k = _check_k(k)
@@ -70,10 +131,41 @@ def rr_log_probabilities(epsilon: float, k):
 
 
 def rr_log_flip_probability(epsilon: float, k):
-    """ln P(output != label | label in the candidate set) = ln((k-1) e^{-ε} / (1 + (k-1) e^{-ε})); -inf for k = 1.
+    r"""Log-probability that randomized response on k candidates changes a label in the candidate set.
 
-    What the samplers use to decide a flip when it is rarer than 2^-20 (see ``_rare``): at ε = 40 and
-    k = 10 it is ln(3.8e-17), while 1 - keep rounds to 0.
+    :math:`\ln P(\tilde y \ne y) = \ln\big((k-1) e^{-\varepsilon} / (1 + (k-1) e^{-\varepsilon})\big)`,
+    ``-inf`` for k = 1. The samplers use it to draw a flip that is rarer than :math:`2^{-20}` exactly
+    (at ε = 40 and k = 10 it is ln(3.8e-17), while 1 - keep rounds to 0).
+
+    Parameters
+    ----------
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+    k : int or array_like of int
+        Number of candidates, each >= 1.
+
+    Returns
+    -------
+    float or ndarray
+        The log flip probability, the shape of ``k``.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not finite and > 0, or ``k`` is not an integer (array) >= 1.
+
+    References
+    ----------
+    004 eq. (1), Algorithm 1 step 2.
+
+    Examples
+    --------
+    At ε = ln 3, k = 3 the flip probability is 2 · 1/5 = 0.4; for k = 1 there is nothing to flip to.
+
+    >>> round(float(np.exp(rr_log_flip_probability(math.log(3), 3))), 12)
+    0.4
+    >>> float(rr_log_flip_probability(1.0, 1))
+    -inf
     """
     _, log_other = rr_log_probabilities(epsilon, k)
     k = _check_k(k)
@@ -87,10 +179,26 @@ def top_k_order(prior) -> np.ndarray:
     Parameters
     ----------
     prior : array_like, shape (K,) or (N, K)
+        Finite prior weights, K >= 1 (not checked to sum to 1).
 
     Returns
     -------
-    order : ndarray of int64, same shape; ``order[..., :k]`` is the candidate set Y_k.
+    order : ndarray of int64, same shape as ``prior``
+        ``order[..., :k]`` is the candidate set :math:`Y_k` of 004 Algorithm 1.
+
+    Raises
+    ------
+    ValueError
+        If ``prior`` is not 1-D or 2-D, has no column, or holds a non-finite entry.
+
+    References
+    ----------
+    004 Algorithm 1 step 1 ("ties broken arbitrarily": here the smaller label wins).
+
+    Examples
+    --------
+    >>> top_k_order([0.2, 0.5, 0.2, 0.1]).tolist()
+    [1, 0, 2, 3]
     """
     p = np.asarray(prior, dtype=float)
     if p.ndim not in (1, 2) or p.shape[-1] == 0 or not np.all(np.isfinite(p)):
@@ -205,16 +313,34 @@ def rr_top_k_loss(order, k: int, epsilon: float) -> tuple[float, tuple[int, int,
 
 @dataclass(frozen=True, slots=True)
 class RandomizedResponse:
-    """K-ary randomized response RR_ε: keep the label w.p. e^ε/(e^ε+K-1), else any other uniformly.
+    r"""K-ary randomized response :math:`RR_\varepsilon` (004 eq. (1)).
+
+    Keep the label w.p. :math:`e^\varepsilon/(e^\varepsilon+K-1)`, else output any other label uniformly.
 
     Parameters
     ----------
-    num_classes : int >= 2
-        K.
-    epsilon : float > 0
-        Privacy parameter; the mechanism is exactly ε-label DP (the loss e^ε is attained).
+    num_classes : int
+        K >= 2.
+    epsilon : float
+        Privacy parameter ε > 0, finite; the mechanism is exactly ε-label DP (the ratio
+        :math:`e^\varepsilon` is attained).
 
-    References: 004 eq. (1).
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 2 or ``epsilon`` is not finite and > 0.
+
+    References
+    ----------
+    004 eq. (1).
+
+    Examples
+    --------
+    With K = 10 at ε = 1 the channel's largest log-ratio is exactly ε = 1:
+
+    >>> rr = RandomizedResponse(num_classes=10, epsilon=1.0)
+    >>> rr.privacy_loss()
+    1.0
     """
 
     num_classes: int
@@ -224,21 +350,85 @@ class RandomizedResponse:
         check_num_classes_epsilon(self.num_classes, self.epsilon)
 
     def channel_matrix(self) -> np.ndarray:
-        """P[y, z] = P(output z | label y), shape (K, K)."""
+        r"""The exact channel :math:`P[y, z] = P(\tilde y = z \mid y)` of 004 eq. (1).
+
+        Returns
+        -------
+        ndarray of float64, shape (K, K)
+            :math:`e^\varepsilon/(e^\varepsilon+K-1)` on the diagonal, :math:`1/(e^\varepsilon+K-1)` elsewhere;
+            rows sum to 1.
+
+        References
+        ----------
+        004 eq. (1).
+
+        Examples
+        --------
+        At K = 3, ε = ln 3: 3/5 on the diagonal and 1/5 off it.
+
+        >>> P = RandomizedResponse(3, math.log(3)).channel_matrix()
+        >>> np.round(P, 12).tolist()
+        [[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.2, 0.2, 0.6]]
+        """
         keep, other = rr_probabilities(self.epsilon, self.num_classes)
         return _top_k_channel(np.arange(self.num_classes), self.num_classes, float(keep), float(other))
 
     def privacy_loss(self) -> float:
-        """Exact label-DP loss max_{y, y', z} ln P(z|y)/P(z|y') = ln(keep/other) = ε (004 eq. (1)).
+        r"""Exact label-DP loss :math:`\max_{y, y', z} \ln P(z|y)/P(z|y') = \varepsilon`.
+
+        It is :math:`\ln(\text{keep}/\text{other})`.
 
         Each column z has keep on its own row and other elsewhere, so every column's gap is
-        ln(e^ε) = ε: the mechanism is exactly ε-label DP, with equality (:func:`rr_top_k_loss` with
-        k = K, exact from ε = 1e-8 to beyond 700).
+        :math:`\ln e^\varepsilon = \varepsilon`: the mechanism is exactly ε-label DP, with equality (computed in
+        closed form, exact from ε = 1e-8 to beyond 700).
+
+        Returns
+        -------
+        float
+            The loss, equal to ``epsilon``.
+
+        References
+        ----------
+        004 eq. (1).
+
+        Examples
+        --------
+        >>> RandomizedResponse(10, 1.0).privacy_loss()
+        1.0
         """
         return rr_top_k_loss(np.arange(self.num_classes), self.num_classes, self.epsilon)[0]
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
-        """Privatize labels, shape (N,) -> (N,) int64."""
+        """Privatize N labels at once.
+
+        Parameters
+        ----------
+        labels : array_like of int, shape (N,)
+            True labels in ``0 .. K-1``.
+        rng : numpy.random.Generator
+            Source of randomness.
+
+        Returns
+        -------
+        ndarray of int64, shape (N,)
+            Labels drawn from the rows of :meth:`channel_matrix`.
+
+        Raises
+        ------
+        ValueError
+            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator, SeedSequence or
+            int seed.
+
+        References
+        ----------
+        004 eq. (1).
+
+        Examples
+        --------
+        >>> z = RandomizedResponse(3, 1.0).sample([0, 1, 2, 2], np.random.default_rng(0))
+        >>> z.shape, z.dtype, bool(np.all((0 <= z) & (z < 3)))
+        ((4,), dtype('int64'), True)
+        """
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         keep, _ = rr_probabilities(self.epsilon, self.num_classes)
@@ -252,12 +442,30 @@ class RRTopK:
 
     Parameters
     ----------
-    num_classes : int >= 2
-    epsilon : float > 0
-    k : int, 1 <= k <= K
-        Size of the candidate set Y_k (ties in the prior: smaller label index first).
+    num_classes : int
+        K >= 2.
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+    k : int
+        Size of the candidate set :math:`Y_k`, 1 <= k <= K (ties in the prior: smaller label index first).
 
-    References: 004 Algorithm 1, Lemma 1 (ε-DP; tight for k >= 2).
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` < 2, ``epsilon`` is not finite and > 0, or ``k`` is not an integer in [1, K].
+
+    References
+    ----------
+    004 Algorithm 1, Lemma 1 (ε-DP; tight for k >= 2).
+
+    Examples
+    --------
+    K = 4, k = 2, ε = ln 3: the candidates are the two labels of largest prior and the loss is ε.
+
+    >>> mech = RRTopK(num_classes=4, epsilon=math.log(3), k=2)
+    >>> prior = [0.1, 0.4, 0.3, 0.2]
+    >>> mech.top_k(prior).tolist(), round(mech.privacy_loss(prior), 12) == round(math.log(3), 12)
+    ([1, 2], True)
     """
 
     num_classes: int
@@ -271,25 +479,142 @@ class RRTopK:
             raise ValueError(f"k must be <= num_classes={self.num_classes}, got k={self.k}")
 
     def top_k(self, prior) -> np.ndarray:
-        """The candidate set Y_k for ``prior`` (shape (K,)), as label indices in decreasing prior."""
+        """The candidate set :math:`Y_k` of one prior, as label indices in decreasing prior.
+
+        Parameters
+        ----------
+        prior : array_like, shape (K,)
+            One probability vector (see :func:`~simulations.mechanisms.labels.check_priors`).
+
+        Returns
+        -------
+        ndarray of int64, shape (k,)
+            The k labels of largest prior (ties: smaller label first).
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not one probability vector of length K.
+
+        References
+        ----------
+        004 Algorithm 1 step 1.
+
+        Examples
+        --------
+        >>> RRTopK(4, 1.0, 2).top_k([0.1, 0.4, 0.3, 0.2]).tolist()
+        [1, 2]
+        """
         return top_k_order(_one_prior(prior, self.num_classes))[: self.k]
 
     def channel_matrix(self, prior) -> np.ndarray:
-        """P[y, z] for one prior of shape (K,); returns shape (K, K)."""
+        r"""The exact channel :math:`P[y, z]` of RRTop-k for one prior.
+
+        Labels in :math:`Y_k` keep w.p. :math:`e^\varepsilon/(e^\varepsilon+k-1)` and move to each other
+        candidate w.p. :math:`1/(e^\varepsilon+k-1)`; labels outside :math:`Y_k` go uniformly (1/k) to a candidate.
+
+        Parameters
+        ----------
+        prior : array_like, shape (K,)
+            One probability vector.
+
+        Returns
+        -------
+        ndarray of float64, shape (K, K)
+            Rows sum to 1; columns outside :math:`Y_k` are 0.
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not one probability vector of length K.
+
+        References
+        ----------
+        004 Algorithm 1 steps 2-3.
+
+        Examples
+        --------
+        K = 3, k = 2, ε = ln 3, :math:`Y_2 = \{0, 1\}`: keep 3/4, other 1/4, label 2 goes to 0 or 1 w.p. 1/2.
+
+        >>> P = RRTopK(3, math.log(3), 2).channel_matrix([0.5, 0.3, 0.2])
+        >>> np.round(P, 12).tolist()
+        [[0.75, 0.25, 0.0], [0.25, 0.75, 0.0], [0.5, 0.5, 0.0]]
+        """
         keep, other = rr_probabilities(self.epsilon, self.k)
         return _top_k_channel(top_k_order(_one_prior(prior, self.num_classes)), self.k, float(keep), float(other))
 
     def privacy_loss(self, prior) -> float:
-        """Exact label-DP loss for one prior (K,): ε for k >= 2, 0 for k = 1 (004 Lemma 1).
+        r"""Exact label-DP loss for one prior: ε for k >= 2, 0 for k = 1.
 
-        Columns of Y_k hold three row classes: the kept label (e^ε/(e^ε+k-1)), the other labels of Y_k
-        (1/(e^ε+k-1)) and the labels outside Y_k (1/k); the gaps are ε, ln((e^ε+k-1)/k) <= ε and
-        ln(k e^ε/(e^ε+k-1)) <= ε, so the worst is ε (:func:`rr_top_k_loss`).
+        Columns of :math:`Y_k` hold three row classes: the kept label (:math:`e^\varepsilon/(e^\varepsilon+k-1)`),
+        the other labels of :math:`Y_k` (:math:`1/(e^\varepsilon+k-1)`) and the labels outside (1/k); the gaps are
+        ε, :math:`\ln((e^\varepsilon+k-1)/k) \le \varepsilon` and :math:`\ln(k e^\varepsilon/(e^\varepsilon+k-1))
+        \le \varepsilon`,
+        so the worst is ε.
+
+        Parameters
+        ----------
+        prior : array_like, shape (K,)
+            One probability vector.
+
+        Returns
+        -------
+        float
+            The loss in nats.
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not one probability vector of length K.
+
+        References
+        ----------
+        004 Lemma 1 and its proof (Appendix A.1).
+
+        Examples
+        --------
+        >>> RRTopK(3, 2.0, 2).privacy_loss([0.5, 0.3, 0.2])
+        2.0
+        >>> RRTopK(3, 2.0, 1).privacy_loss([0.5, 0.3, 0.2])
+        0.0
         """
         return rr_top_k_loss(top_k_order(_one_prior(prior, self.num_classes)), self.k, self.epsilon)[0]
 
     def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
-        """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""
+        """Privatize N labels given one prior or one prior per example.
+
+        Parameters
+        ----------
+        labels : array_like of int, shape (N,)
+            True labels in ``0 .. K-1``.
+        rng : numpy.random.Generator
+            Source of randomness.
+        prior : array_like, shape (K,) or (N, K)
+            Probability vector(s); each row sums to 1.
+
+        Returns
+        -------
+        ndarray of int64, shape (N,)
+            Labels drawn from the rows of :meth:`channel_matrix` of each example's prior.
+
+        Raises
+        ------
+        ValueError
+            If ``labels``, ``prior`` or ``rng`` is malformed (see :func:`~simulations.mechanisms.labels.check_priors`).
+
+        References
+        ----------
+        004 Algorithm 1.
+
+        Examples
+        --------
+        With k = 1 every label becomes the top label of its prior:
+
+        >>> mech = RRTopK(3, 1.0, 1)
+        >>> priors = [[0.2, 0.7, 0.1], [0.6, 0.2, 0.2], [0.1, 0.1, 0.8]]
+        >>> mech.sample([0, 1, 2], np.random.default_rng(0), priors).tolist()
+        [1, 0, 2]
+        """
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         p = check_priors(prior, self.num_classes, n=labels.size)
@@ -300,13 +625,38 @@ class RRTopK:
 
 @dataclass(frozen=True, slots=True)
 class RRWithPrior:
-    """RRWithPrior: RRTop-k with k* = argmax_k w_k, w_k = e^ε/(e^ε+k-1) * sum_{j in Y_k} p_j.
+    r"""RRWithPrior: RRTop-k with the k that maximizes the expected accuracy under the prior.
 
-    k* depends on the prior only (smallest maximizer up to :data:`K_STAR_RTOL`), so the mechanism is
-    ε-label DP for every prior; it is tight (loss = ε) whenever k* >= 2, and outputs the top label
-    deterministically (loss 0) when k* = 1.
+    :math:`k^* = \arg\max_k w_k`, :math:`w_k = \frac{e^\varepsilon}{e^\varepsilon+k-1} \sum_{j \in Y_k} p_j`.
 
-    References: 004 Algorithm 2, Corollary 2, Theorem 3 (optimal Pr[output = label] for y ~ p).
+    :math:`k^*` depends on the prior only (smallest maximizer up to :data:`K_STAR_RTOL`), so the mechanism
+    is ε-label DP for every prior; it is tight (loss = ε) whenever :math:`k^* \ge 2`, and outputs the top
+    label deterministically (loss 0) when :math:`k^* = 1`.
+
+    Parameters
+    ----------
+    num_classes : int
+        K >= 2.
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 2 or ``epsilon`` is not finite and > 0.
+
+    References
+    ----------
+    004 Algorithm 2, Corollary 2, Theorem 3 (optimal Pr[output = label] for y ~ p).
+
+    Examples
+    --------
+    At ε = ln 3 and p = (0.5, 0.3, 0.2): :math:`w = (0.5, 0.8 \cdot 3/4, 1 \cdot 3/5) = (0.5, 0.6, 0.6)`;
+    the tie goes to the smaller k, so k* = 2 and the loss is ln 3.
+
+    >>> mech = RRWithPrior(num_classes=3, epsilon=math.log(3))
+    >>> mech.k_star([0.5, 0.3, 0.2]), round(mech.privacy_loss([0.5, 0.3, 0.2]), 12) == round(math.log(3), 12)
+    (2, True)
     """
 
     num_classes: int
@@ -316,12 +666,67 @@ class RRWithPrior:
         check_num_classes_epsilon(self.num_classes, self.epsilon)
 
     def objective(self, prior) -> np.ndarray:
-        """w_k for k = 1..K, shape (..., K) for priors of shape (..., K) (004 Algorithm 2 step 1a)."""
+        r"""The objective :math:`w_k = \frac{e^\varepsilon}{e^\varepsilon+k-1} \sum_{j \in Y_k} p_j` for k = 1..K.
+
+        Parameters
+        ----------
+        prior : array_like, shape (K,) or (N, K)
+            Probability vector(s).
+
+        Returns
+        -------
+        ndarray of float64, shape (K,) or (N, K)
+            :math:`w_1, \dots, w_K` per prior.
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not a probability vector (or rows of them) of length K.
+
+        References
+        ----------
+        004 Algorithm 2 step 1.
+
+        Examples
+        --------
+        >>> w = RRWithPrior(3, math.log(3)).objective([0.5, 0.3, 0.2])
+        >>> np.round(w, 12).tolist()
+        [0.5, 0.6, 0.6]
+        """
         p = check_priors(prior, self.num_classes)
         return self._objective_sorted(-np.sort(-p, axis=-1))
 
     def k_star(self, prior):
-        """The k used for ``prior``: an int for shape (K,), an int64 array of shape (N,) for (N, K)."""
+        """The size :math:`k^*` of the candidate set RRWithPrior uses for a prior.
+
+        The smallest k whose :math:`w_k` is within a relative :data:`K_STAR_RTOL` of the maximum.
+
+        Parameters
+        ----------
+        prior : array_like, shape (K,) or (N, K)
+            Probability vector(s).
+
+        Returns
+        -------
+        int or ndarray of int64, shape (N,)
+            An int for one prior, an array for N priors.
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not a probability vector (or rows of them) of length K.
+
+        References
+        ----------
+        004 Algorithm 2 step 1.
+
+        Examples
+        --------
+        At ε = ln 3: w = (0.9, 0.7125, 0.6) for p = (0.9, 0.05, 0.05) and (0.5, 0.6, 0.6) for (0.5, 0.3, 0.2).
+
+        >>> RRWithPrior(3, math.log(3)).k_star([[0.9, 0.05, 0.05], [0.5, 0.3, 0.2]]).tolist()
+        [1, 2]
+        """
         return self._k_star_from(self.objective(prior))
 
     def _objective_sorted(self, sorted_desc: np.ndarray) -> np.ndarray:
@@ -335,21 +740,106 @@ class RRWithPrior:
         return int(ks) if np.ndim(ks) == 0 else ks.astype(np.int64)
 
     def channel_matrix(self, prior) -> np.ndarray:
-        """P[y, z] for one prior of shape (K,); equals ``RRTopK(K, ε, k_star(prior)).channel_matrix(prior)``."""
+        """The exact channel of RRWithPrior for one prior: RRTop-k's with :math:`k = k^*(p)`.
+
+        Parameters
+        ----------
+        prior : array_like, shape (K,)
+            One probability vector.
+
+        Returns
+        -------
+        ndarray of float64, shape (K, K)
+            Equals ``RRTopK(K, ε, k_star(prior)).channel_matrix(prior)``.
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not one probability vector of length K.
+
+        References
+        ----------
+        004 Algorithm 2 step 2 (RRTop-k of Algorithm 1 with k = k*).
+
+        Examples
+        --------
+        k* = 1 for p = (0.9, 0.05, 0.05) at ε = ln 3: every label outputs label 0.
+
+        >>> RRWithPrior(3, math.log(3)).channel_matrix([0.9, 0.05, 0.05]).tolist()
+        [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
+        """
         p = _one_prior(prior, self.num_classes)
         return RRTopK(self.num_classes, self.epsilon, self.k_star(p)).channel_matrix(p)
 
     def privacy_loss(self, prior) -> float:
-        """Exact label-DP loss for one prior (K,): RRTop-k's with k = k*(prior), ε if k* >= 2 else 0.
+        r"""Exact label-DP loss for one prior: RRTop-k's with :math:`k = k^*(p)`, ε if :math:`k^* \ge 2` else 0.
 
-        k* is a function of the prior alone, which is public (or computed from other labels), so the
-        mechanism is ε-label DP for every prior (004 Corollary 2).
+        :math:`k^*` is a function of the prior alone, which is public (or computed from other labels), so the
+        mechanism is ε-label DP for every prior.
+
+        Parameters
+        ----------
+        prior : array_like, shape (K,)
+            One probability vector.
+
+        Returns
+        -------
+        float
+            The loss in nats.
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not one probability vector of length K.
+
+        References
+        ----------
+        004 Corollary 2.
+
+        Examples
+        --------
+        >>> mech = RRWithPrior(3, math.log(3))
+        >>> mech.privacy_loss([0.9, 0.05, 0.05])
+        0.0
+        >>> round(mech.privacy_loss([0.5, 0.3, 0.2]), 12) == round(math.log(3), 12)
+        True
         """
         p = _one_prior(prior, self.num_classes)
         return RRTopK(self.num_classes, self.epsilon, self.k_star(p)).privacy_loss(p)
 
     def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
-        """Privatize labels (N,) given one prior (K,) or one prior per example (N, K); returns (N,) int64."""
+        """Privatize N labels given one prior or one prior per example.
+
+        Parameters
+        ----------
+        labels : array_like of int, shape (N,)
+            True labels in ``0 .. K-1``.
+        rng : numpy.random.Generator
+            Source of randomness.
+        prior : array_like, shape (K,) or (N, K)
+            Probability vector(s); each row sums to 1.
+
+        Returns
+        -------
+        ndarray of int64, shape (N,)
+            Labels drawn from RRTop-k with each example's :math:`k^*`.
+
+        Raises
+        ------
+        ValueError
+            If ``labels``, ``prior`` or ``rng`` is malformed.
+
+        References
+        ----------
+        004 Algorithm 2.
+
+        Examples
+        --------
+        A confident prior (k* = 1) makes the output its top label whatever the input:
+
+        >>> RRWithPrior(3, math.log(3)).sample([0, 1, 2], np.random.default_rng(0), [0.05, 0.9, 0.05]).tolist()
+        [1, 1, 1]
+        """
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         p = check_priors(prior, self.num_classes, n=labels.size)

@@ -28,11 +28,31 @@ _BLOCK_ROWS = 1 << 14
 
 
 def output_bits(num_classes: int) -> np.ndarray:
-    """Bit vectors in channel-column order: row c is the binary expansion of c, bit j = Z(j).
+    r"""Bit vectors in channel-column order: row c is the binary expansion of c, bit j = Z(j).
+
+    Parameters
+    ----------
+    num_classes : int
+        K >= 1, the number of bits.
 
     Returns
     -------
-    bits : ndarray of uint8, shape (2^K, K), ``bits[c, j] = (c >> j) & 1``.
+    bits : ndarray of uint8, shape (2^K, K)
+        ``bits[c, j] = (c >> j) & 1``.
+
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 1.
+
+    References
+    ----------
+    000 eq. (12)-(13) (the output :math:`Z \in \{0, 1\}^K`).
+
+    Examples
+    --------
+    >>> output_bits(2).tolist()
+    [[0, 0], [1, 0], [0, 1], [1, 1]]
     """
     num_classes = check_int("num_classes", num_classes, low=1)
     codes = np.arange(1 << num_classes, dtype=np.int64)[:, None]
@@ -53,16 +73,33 @@ def factorized_diagonal_loss(log_ratio_one: float, log_ratio_zero: float) -> flo
 
 @dataclass(frozen=True, slots=True)
 class VectorMechanism:
-    """K-bit vector label randomizer with ε/2 per bit.
+    r"""K-bit vector label randomizer with ε/2 per bit.
+
+    Given label y, each bit :math:`Z(j)` is 1 independently with probability
+    :math:`e^{\varepsilon/2}/(1+e^{\varepsilon/2})` if j = y and :math:`1/(1+e^{\varepsilon/2})` otherwise.
 
     Parameters
     ----------
-    num_classes : int >= 2
-        K, the number of bits.
-    epsilon : float > 0
-        Total label-DP budget; each bit uses ε/2.
+    num_classes : int
+        K >= 2, the number of bits.
+    epsilon : float
+        Total label-DP budget ε > 0, finite; each bit uses ε/2.
 
-    References: 000 eq. (12)-(13) and Theorem 1; 003 eq. (11) and (15).
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 2 or ``epsilon`` is not finite and > 0.
+
+    References
+    ----------
+    000 eq. (12)-(13) and Theorem 1; 003 eq. (11) and (15).
+
+    Examples
+    --------
+    With K = 10 at ε = 1 the loss is exactly ε (ε/2 from each of the two bits that change):
+
+    >>> VectorMechanism(num_classes=10, epsilon=1.0).privacy_loss()
+    1.0
     """
 
     num_classes: int
@@ -72,35 +109,130 @@ class VectorMechanism:
         check_num_classes_epsilon(self.num_classes, self.epsilon)
 
     def bit_epsilon(self) -> float:
-        """The per-bit parameter ε/2: P(Z(y)=1 | y) / P(Z(j)=1 | y) = e^{ε/2} for j != y (000 eq. (12))."""
+        r"""The per-bit parameter ε/2: :math:`P(Z(y)=1 \mid y) / P(Z(j)=1 \mid y) = e^{\varepsilon/2}` for j ≠ y.
+
+        Returns
+        -------
+        float
+            ε/2.
+
+        References
+        ----------
+        000 eq. (12).
+
+        Examples
+        --------
+        >>> VectorMechanism(3, 2.0).bit_epsilon()
+        1.0
+        """
         return self.epsilon / 2.0
 
     def flip_probabilities(self) -> tuple[float, float]:
-        """(a, b) = (P(Z(y)=1 | y), P(Z(j)=1 | y), j != y) = (e^{ε/2}/(1+e^{ε/2}), 1/(1+e^{ε/2}))."""
+        r"""The bit probabilities :math:`(a, b) = (P(Z(y)=1 \mid y), P(Z(j)=1 \mid y))`, j ≠ y.
+
+        :math:`a = e^{\varepsilon/2}/(1+e^{\varepsilon/2})`, :math:`b = 1/(1+e^{\varepsilon/2}) = 1 - a`.
+
+        Returns
+        -------
+        a : float
+            Probability that the true class's bit is 1.
+        b : float
+            Probability that another class's bit is 1.
+
+        References
+        ----------
+        000 eq. (12)-(13); 003 eq. (11).
+
+        Examples
+        --------
+        At ε = 2 ln 3, :math:`e^{\varepsilon/2} = 3`: a = 3/4, b = 1/4.
+
+        >>> a, b = VectorMechanism(3, 2 * np.log(3)).flip_probabilities()
+        >>> round(a, 12), round(b, 12)
+        (0.75, 0.25)
+        """
         t = np.exp(-self.bit_epsilon())
         return float(1.0 / (1.0 + t)), float(t / (1.0 + t))
 
     def log_flip_probabilities(self) -> tuple[float, float]:
-        """(ln a, ln b) without rounding: ``-log1p(e^{-ε/2})`` and ``-ε/2 - log1p(e^{-ε/2})``.
+        r""":math:`(\ln a, \ln b)` without rounding: ``-log1p(e^{-ε/2})`` and ``-ε/2 - log1p(e^{-ε/2})``.
 
-        ln(1 - a) = ln b and ln(1 - b) = ln a. At ε = 80, a rounds to 1.0 in float while ln(1 - a) = -40.
+        :math:`\ln(1 - a) = \ln b` and :math:`\ln(1 - b) = \ln a`. At ε = 80, a rounds to 1.0 in float while
+        :math:`\ln(1 - a) = -40`.
+
+        Returns
+        -------
+        log_a : float
+            ln a.
+        log_b : float
+            ln b.
+
+        References
+        ----------
+        000 eq. (12)-(13).
+
+        Examples
+        --------
+        >>> la, lb = VectorMechanism(3, 2 * np.log(3)).log_flip_probabilities()
+        >>> round(float(np.exp(la)), 12), round(float(np.exp(lb)), 12)
+        (0.75, 0.25)
+        >>> round(VectorMechanism(3, 80.0).log_flip_probabilities()[1], 9)
+        -40.0
         """
         s = self.bit_epsilon()
         lse = float(np.log1p(np.exp(-s)))
         return -lse, -s - lse
 
     def bit_probabilities(self) -> np.ndarray:
-        """Q[y, j] = P(Z(j) = 1 | label y), shape (K, K): a on the diagonal, b elsewhere (eq. (12))."""
+        r"""The per-bit channel :math:`Q[y, j] = P(Z(j) = 1 \mid y)`: a on the diagonal, b elsewhere.
+
+        Returns
+        -------
+        ndarray of float64, shape (K, K)
+            The marginal probability of each bit given each label.
+
+        References
+        ----------
+        000 eq. (12)-(13).
+
+        Examples
+        --------
+        >>> np.round(VectorMechanism(2, 2 * np.log(3)).bit_probabilities(), 12).tolist()
+        [[0.75, 0.25], [0.25, 0.75]]
+        """
         a, b = self.flip_probabilities()
         Q = np.full((self.num_classes, self.num_classes), b)
         np.fill_diagonal(Q, a)
         return Q
 
     def channel_matrix(self) -> np.ndarray:
-        """P[y, c] = P(Z = bits c | y), shape (K, 2^K); column c encodes Z(j) = (c >> j) & 1.
+        r"""The exact channel :math:`P[y, c] = P(Z = \text{bits}_c \mid y)`.
 
-        Built from eq. (12)-(13) directly: P(z | y) = P(Z(y) = z(y) | y) * b^{m} (1 - b)^{K-1-m}, with
-        m the number of ones of z outside position y. Refuses K > :data:`MAX_CHANNEL_CLASSES`.
+        Column c encodes :math:`Z(j) = (c \gg j) \,\&\, 1`.
+
+        Built from 000 eq. (12)-(13): :math:`P(z \mid y) = P(Z(y) = z(y) \mid y)\, b^{m} (1 - b)^{K-1-m}`, with
+        m the number of ones of z outside position y.
+
+        Returns
+        -------
+        ndarray of float64, shape (K, 2^K)
+            Rows sum to 1; columns in the order of :func:`output_bits`.
+
+        Raises
+        ------
+        ValueError
+            If K > :data:`MAX_CHANNEL_CLASSES` (use :meth:`bit_probabilities`).
+
+        References
+        ----------
+        000 eq. (12)-(13).
+
+        Examples
+        --------
+        K = 2, ε = 2 ln 3 (a = 3/4, b = 1/4): for y = 0, output (0, 0) has probability (1/4)(3/4) = 3/16.
+
+        >>> np.round(VectorMechanism(2, 2 * np.log(3)).channel_matrix(), 12).tolist()
+        [[0.1875, 0.5625, 0.0625, 0.1875], [0.1875, 0.0625, 0.5625, 0.1875]]
         """
         K = self.num_classes
         if K > MAX_CHANNEL_CLASSES:
@@ -109,8 +241,30 @@ class VectorMechanism:
         return np.exp(self.log_channel_matrix())
 
     def log_channel_matrix(self) -> np.ndarray:
-        """ln P[y, c], shape (K, 2^K), from ln a and ln b without rounding (exact at large ε, where a
-        rounds to 1); same column order and size limit as :meth:`channel_matrix`."""
+        r""":math:`\ln P[y, c]` from ln a and ln b without rounding (exact at large ε, where a rounds to 1).
+
+        Returns
+        -------
+        ndarray of float64, shape (K, 2^K)
+            Same column order as :meth:`channel_matrix`.
+
+        Raises
+        ------
+        ValueError
+            If K > :data:`MAX_CHANNEL_CLASSES`.
+
+        References
+        ----------
+        000 eq. (12)-(13); 003 eq. (15) (the likelihood ratio it bounds).
+
+        Examples
+        --------
+        The largest log-ratio between the rows of labels 0 and 1 is ε = 2 ln 3 = ln 9 (at z = (1, 0)):
+
+        >>> L = VectorMechanism(2, 2 * np.log(3)).log_channel_matrix()
+        >>> round(float(np.max(L[0] - L[1])), 12) == round(float(np.log(9)), 12)
+        True
+        """
         K = self.num_classes
         if K > MAX_CHANNEL_CLASSES:
             raise ValueError(f"the full channel has 2^K columns; num_classes must be <= {MAX_CHANNEL_CLASSES} "
@@ -121,24 +275,63 @@ class VectorMechanism:
         return bits * la + (1 - bits) * lb + ones_elsewhere * lb + (K - 1 - ones_elsewhere) * la
 
     def privacy_loss(self) -> float:
-        """Exact label-DP loss: ε (000 Theorem 1, eq. (14)).
+        r"""Exact label-DP loss: ε.
 
-        Bit j is 1 w.p. a = e^{ε/2}/(1+e^{ε/2}) if j = y, else b = 1 - a (000 eq. (12)-(13)), bits
-        independent. Changing y -> y' changes only bits y and y'; with r1 = ln(a/b) = ε/2 and
-        r0 = ln((1-a)/(1-b)) = -ε/2, bit y contributes at most max(r1, r0) = ε/2 and bit y' at most
-        max(-r1, -r0) = ε/2, so the loss is :func:`factorized_diagonal_loss` (r1, r0) = ε, attained at
-        z(y) = 1, z(y') = 0.
+        Bit j is 1 w.p. :math:`a = e^{\varepsilon/2}/(1+e^{\varepsilon/2})` if j = y, else b = 1 - a, bits
+        independent. Changing y → y' changes only bits y and y'; with :math:`r_1 = \ln(a/b) = \varepsilon/2` and
+        :math:`r_0 = \ln((1-a)/(1-b)) = -\varepsilon/2`, each of the two bits contributes at most ε/2, so the loss is
+        :math:`|r_1 - r_0| = \varepsilon`, attained at z(y) = 1, z(y') = 0.
+
+        Returns
+        -------
+        float
+            The loss, equal to ``epsilon``.
+
+        References
+        ----------
+        000 Theorem 1; 003 eq. (15).
+
+        Examples
+        --------
+        >>> VectorMechanism(10, 1.0).privacy_loss()
+        1.0
         """
         s = self.bit_epsilon()
         return factorized_diagonal_loss(s, -s)
 
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
-        """Privatize labels (N,) -> bit vectors (N, K) of uint8 (0/1).
+        """Privatize N labels into N bit vectors.
 
-        One uniform per bit compared with its threshold (a for the true class, b elsewhere); about a
-        second for N = 10^6, K = 100 on one core (numba measured no faster than this numpy loop).
-        Where b < 2^-20 (ε > ~27.7) the rare outcomes (a one off the true class, a zero on it) are
-        drawn from ln b exactly instead (``simulations.mechanisms._rare``).
+        One uniform per bit compared with its threshold (a for the true class, b elsewhere). Where
+        :math:`b < 2^{-20}` (ε > ~27.7) the rare outcomes are drawn from ln b exactly instead.
+
+        Parameters
+        ----------
+        labels : array_like of int, shape (N,)
+            True labels in ``0 .. K-1``.
+        rng : numpy.random.Generator
+            Source of randomness.
+
+        Returns
+        -------
+        ndarray of uint8, shape (N, K)
+            Bits 0/1; row i is :math:`Z` for label i.
+
+        Raises
+        ------
+        ValueError
+            If ``labels`` is not a 1-D integer array in ``[0, K)`` or ``rng`` is not a Generator, SeedSequence or
+            int seed.
+
+        References
+        ----------
+        000 eq. (12)-(13).
+
+        Examples
+        --------
+        >>> Z = VectorMechanism(4, 1.0).sample([0, 3, 1], np.random.default_rng(0))
+        >>> Z.shape, Z.dtype, bool(np.isin(Z, [0, 1]).all())
+        ((3, 4), dtype('uint8'), True)
         """
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
