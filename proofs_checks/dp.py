@@ -1,6 +1,6 @@
 """Exact label-DP verification: privacy loss of channels and the ``check_label_dp`` dispatcher.
 
-Label DP (003 Definition 1, 004 Definition 1): neighbouring inputs differ in one *label*
+Label DP (003 Definitions 2-3, 004 Definition 2.2): neighbouring inputs differ in one *label*
 (replace-one), never by adding or removing a point. For a finite local randomizer with channel
 P[y, z] = P(output z | label y) the exact privacy loss is max_{y, y', z} ln(P[y, z] / P[y', z]).
 
