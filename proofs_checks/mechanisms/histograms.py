@@ -176,7 +176,7 @@ def _geometric_cell(mech: GeometricHistogram, c: np.ndarray, n: int) -> np.ndarr
 
 
 def geometric_pairs(mech: GeometricHistogram, dataset_size: int, num_classes: int):
-    """Every neighbouring pair of label histograms and the exact log-laws of their noisy releases.
+    r"""Every neighbouring pair of label histograms and the exact log-laws of their noisy releases.
 
     Neighbours move one label between two classes (two counts change by one); the outputs are the
     noisy counts of 004 Algorithm 4, each merged into n + 3 outcomes: :math:`\{z \le -1\}`,
