@@ -257,6 +257,10 @@ class MechanismRecord:
         Example
             The headline example.
 
+        References
+        ----------
+        Infrastructure: DESIGN.md, one catalogue record per mechanism.
+
         Examples
         --------
         >>> from simulations.mechanisms import RandomizedResponse
@@ -272,6 +276,10 @@ class MechanismRecord:
         -------
         tuple of str
             Their names, in signature order.
+
+        References
+        ----------
+        Infrastructure: DESIGN.md, one catalogue record per mechanism.
 
         Examples
         --------

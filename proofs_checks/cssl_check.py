@@ -343,7 +343,8 @@ def check_private_cssl(epsilon: float, delta: float, *, epsilon_unlabeled: float
 
     >>> import math
     >>> res = check_private_cssl(1.0, 1e-3, n_synthetic=2, dataset_size=2, unlabeled_size=2)
-    >>> abs(res.labeled_closed_form - math.log((1 + 2 * math.e) / 3)) < 1e-12, round(res.unlabeled.delta_actual / 1e-3, 9)
+    >>> closed = math.log((1 + 2 * math.e) / 3)
+    >>> abs(res.labeled_closed_form - closed) < 1e-12, round(res.unlabeled.delta_actual / 1e-3, 9)
     (True, 0.25)
     """
     eps_l = check_positive("epsilon", epsilon)

@@ -282,7 +282,7 @@ def k_star_exact(prior, E) -> int:
 
 
 def vector_channel_exact(num_classes: int, R) -> list[list[Fraction]]:
-    r"""The K-bit vector mechanism's channel in exact arithmetic (000 eq. (12)-(13)), with :math:`R = e^{\varepsilon/2}`.
+    r"""The K-bit vector mechanism's channel in exact arithmetic (000 eq. (12)-(13)), :math:`R = e^{\varepsilon/2}`.
 
     :math:`P(z \mid y) = \prod_j P(Z(j) = z(j) \mid y)`, bit j is 1 with probability
     :math:`R/(1+R)` if j = y, else :math:`1/(1+R)`; column c is the bit vector with

@@ -80,7 +80,7 @@ class _StabilityThresholdNoScale(StabilityHistogram):
 
 
 class PCDEClassifierHalfScale(PCDEClassifier):
-    r"""PLANTED BUG: Remark 1.8's learner with :math:`\mathrm{Lap}(1/\varepsilon)` noise; exact δ(ε) in the module docstring.
+    r"""PLANTED BUG: Remark 1.8's learner with :math:`\mathrm{Lap}(1/\varepsilon)` noise (exact δ(ε): module docstring).
 
     Sensitivity taken as 1 (as for add/remove neighbours; a replacement moves two counts). Below the
     threshold it is invisible (:math:`\delta(\varepsilon) = \tfrac12 e^{-\varepsilon(\tau-1)} = \delta^2/8`);
@@ -122,6 +122,10 @@ class PCDEClassifierHalfScale(PCDEClassifier):
         StabilityHistogram or None
             The mechanism the learner releases its counts through.
 
+        References
+        ----------
+        001 Remark 1.8, Algorithm 1.
+
         Examples
         --------
         >>> PCDEClassifierHalfScale(epsilon=1.0, delta=1e-3, side=0.5).mechanism().scale   # 001 Algorithm 1: 2/eps
@@ -132,7 +136,7 @@ class PCDEClassifierHalfScale(PCDEClassifier):
 
 
 class PCDEClassifierThresholdNoScale(PCDEClassifier):
-    r"""PLANTED BUG: Remark 1.8's learner with threshold :math:`\ln(2/\delta) + 1`; δ(ε) = :math:`\tfrac12(\delta/2)^{\varepsilon/2}` on small data.
+    r"""PLANTED BUG: Remark 1.8's learner with threshold :math:`\ln(2/\delta) + 1`.
 
     The factor 2/ε of 001 Algorithm 1 line 7 is dropped: a lone record is released with probability
     :math:`\tfrac12 e^{-(\tau-1)/b} = \tfrac12 (\delta/2)^{\varepsilon/2}` (b = 2/ε) while
@@ -171,6 +175,10 @@ class PCDEClassifierThresholdNoScale(PCDEClassifier):
         -------
         StabilityHistogram or None
             The mechanism the learner releases its counts through.
+
+        References
+        ----------
+        001 Remark 1.8, Algorithm 1 (line 7).
 
         Examples
         --------

@@ -285,7 +285,8 @@ def rrwithprior_k(prior, epsilon) -> int:
 
     Examples
     --------
-    Prior (0.6, 0.3, 0.1) at :math:`e^\varepsilon = 3`: :math:`w = (0.6, \tfrac34 \cdot 0.9, \tfrac35 \cdot 1) = (0.6, 0.675, 0.6)`.
+    Prior (0.6, 0.3, 0.1) at :math:`e^\varepsilon = 3`:
+    :math:`w = (0.6, \tfrac34 \cdot 0.9, \tfrac35 \cdot 1) = (0.6, 0.675, 0.6)`.
 
     >>> rrwithprior_k([0.6, 0.3, 0.1], math.log(3))
     2
@@ -863,7 +864,9 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
 
 
 def dp_violation(channel, epsilon) -> float:
-    r"""Largest additive violation :math:`\max_{\tilde y} (\max_y q[\tilde y|y] - e^\varepsilon \min_y q[\tilde y|y])` of constraint (2).
+    r"""Largest additive violation of 004 LP1 constraint (2): max over columns of (max - e^ε min).
+
+    :math:`\max_{\tilde y}(\max_y q[\tilde y|y] - e^\varepsilon \min_y q[\tilde y|y])`.
 
     This is how LP solvers measure feasibility (absolute, ~1e-9 for HiGHS); <= 0 means the channel
     is exactly ε-DP. Complements :func:`proofs_checks.dp.check_channel`, which reports the

@@ -133,7 +133,8 @@ def plain_laplace_pair_delta(u: float, epsilon_prime) -> np.ndarray:
     density :math:`\tfrac14 e^{(l-u)/2}` on (-u, u); the 1-D profile is
     :math:`H(t) = 1 - e^{(t-u)/2}` on [-u, u] (0 above). Integrating :math:`H(\varepsilon' - L_1)`
     against the law of :math:`L_1` gives
-    :math:`\tfrac12(1 - e^{\varepsilon'/2-u})_+ + [\varepsilon' \le 2u](\tfrac12(1 - e^{(l_0-u)/2}) - \tfrac14 e^{\varepsilon'/2-u}(u - l_0))`,
+    :math:`\tfrac12(1 - e^{\varepsilon'/2-u})_+`
+    :math:`+ [\varepsilon' \le 2u](\tfrac12(1 - e^{(l_0-u)/2}) - \tfrac14 e^{\varepsilon'/2-u}(u - l_0))`,
     :math:`l_0 = \max(-u, \varepsilon' - u)`. This is the stability histogram's profile for counts far
     above the threshold (the sup over all pairs with non-zero counts).
 

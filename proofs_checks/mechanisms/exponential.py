@@ -177,6 +177,10 @@ class ExponentialNoHalf(ExponentialMechanism):
         float
             ε.
 
+        References
+        ----------
+        003 eq. (17).
+
         Examples
         --------
         >>> ExponentialNoHalf(3, 0.4).utility_scale

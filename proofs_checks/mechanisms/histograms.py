@@ -364,6 +364,10 @@ class GeometricFullBudget(GeometricHistogram):
         float
             ε.
 
+        References
+        ----------
+        004 Algorithm 4.
+
         Examples
         --------
         >>> GeometricFullBudget(0.5).a
@@ -374,7 +378,7 @@ class GeometricFullBudget(GeometricHistogram):
 
 @dataclass(frozen=True, slots=True)
 class StabilityNoPlusOne(StabilityHistogram):
-    r"""PLANTED BUG: release threshold :math:`(2/\varepsilon)\log(2/\delta)` (the "+1" of 001 Algorithm 1 line 7 dropped).
+    r"""PLANTED BUG: threshold :math:`(2/\varepsilon)\log(2/\delta)` (the "+1" of 001 Algorithm 1 line 7 dropped).
 
     A count of 1 is released with probability
     :math:`\tfrac12 e^{-(\varepsilon/2)((2/\varepsilon)\log(2/\delta) - 1)} = (\delta/4) e^{\varepsilon/2}`
@@ -418,6 +422,10 @@ class StabilityNoPlusOne(StabilityHistogram):
         -------
         float
             The threshold.
+
+        References
+        ----------
+        001 Algorithm 1, line 7.
 
         Examples
         --------

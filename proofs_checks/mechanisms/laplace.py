@@ -205,6 +205,10 @@ class LaplaceHalfScale(LaplaceLabels):
         float
             T/ε.
 
+        References
+        ----------
+        003 Theorem 6.
+
         Examples
         --------
         >>> LaplaceHalfScale(2.0, 1.0).scale
@@ -260,6 +264,10 @@ class NoisyBinMeanEq23AsPrinted(NoisyBinMean):
         -------
         ndarray
             The scales, shape of ``counts`` (inf where :math:`n_l = 0`).
+
+        References
+        ----------
+        003 eq. (23) (as printed) and eq. (28) (the correct 2T/(n_l ε)).
 
         Examples
         --------

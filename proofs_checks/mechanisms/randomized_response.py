@@ -284,7 +284,7 @@ def verify_rr_with_prior(mech: RRWithPrior, epsilon, delta, prior=None, priors=N
 
 @dataclass(frozen=True, slots=True)
 class RRTopKShortKeep(RRTopK):
-    r"""PLANTED BUG: RRTop-k keeping y w.p. :math:`e^\varepsilon/(e^\varepsilon+k)` (not :math:`e^\varepsilon/(e^\varepsilon+k-1)`).
+    r"""PLANTED BUG: RRTop-k keeping y w.p. :math:`e^\varepsilon/(e^\varepsilon+k)`, not :math:`e^\varepsilon/(e^\varepsilon+k-1)`.
 
     The wrong denominator no longer normalizes a row, so the missing mass must go somewhere: the
     natural sampler ("keep y if u < keep, else a uniform other label of :math:`Y_k`") sends all of it
@@ -332,12 +332,16 @@ class RRTopKShortKeep(RRTopK):
             raise ValueError(f"the short-keep bug needs k >= 2 (no other label to receive the mass), got k={self.k}")
 
     def keep_and_other(self) -> tuple[float, float]:
-        r"""(keep, per-other-label) probabilities inside :math:`Y_k`: :math:`e^\varepsilon/(e^\varepsilon+k)` and (1 - keep)/(k - 1).
+        r"""(keep, per-other-label) inside :math:`Y_k`: :math:`e^\varepsilon/(e^\varepsilon+k)` and (1 - keep)/(k - 1).
 
         Returns
         -------
         tuple of float
             (keep, other).
+
+        References
+        ----------
+        004 Algorithm 1 (correct keep probability e^ε/(e^ε+k-1)).
 
         Examples
         --------
@@ -368,6 +372,10 @@ class RRTopKShortKeep(RRTopK):
         ------
         ValueError
             A prior that is not one probability vector of shape (K,).
+
+        References
+        ----------
+        004 Algorithm 1.
 
         Examples
         --------
@@ -412,6 +420,10 @@ class RRTopKShortKeep(RRTopK):
             Labels out of range or an invalid prior.
         TypeError
             If ``rng`` is not a numpy Generator.
+
+        References
+        ----------
+        004 Algorithm 1.
 
         Examples
         --------
@@ -464,7 +476,7 @@ def rr_top_k_short_keep_loss(epsilon: float, k: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class RRTopKUniformFallback(RRTopKShortKeep):
-    r"""PLANTED BUG: keep y w.p. :math:`e^\varepsilon/(e^\varepsilon+k)`, else a uniform label of :math:`Y_k` (y itself included).
+    r"""PLANTED BUG: keep y w.p. :math:`e^\varepsilon/(e^\varepsilon+k)`, else a uniform label of :math:`Y_k` (y included).
 
     With :math:`E = e^\varepsilon`: P(y | y) = E/(E+k) + (k/(E+k))(1/k) = (E+1)/(E+k) and
     P(z | y) = 1/(E+k) for z in :math:`Y_k` minus y; rows outside :math:`Y_k` put 1/k > 1/(E+k) on
@@ -499,12 +511,16 @@ class RRTopKUniformFallback(RRTopKShortKeep):
     """
 
     def keep_and_other(self) -> tuple[float, float]:
-        r"""(P(y | y), P(z | y)) inside :math:`Y_k`: :math:`(e^\varepsilon + 1)/(e^\varepsilon + k)` and :math:`1/(e^\varepsilon + k)`.
+        r"""(P(y | y), P(z | y)) inside :math:`Y_k`: :math:`(e^\varepsilon+1)/(e^\varepsilon+k)` and :math:`1/(e^\varepsilon+k)`.
 
         Returns
         -------
         tuple of float
             (keep, other).
+
+        References
+        ----------
+        004 Algorithm 1.
 
         Examples
         --------

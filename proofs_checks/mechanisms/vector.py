@@ -248,6 +248,10 @@ class VectorMechanismFullBitEpsilon(VectorMechanism):
         float
             ε.
 
+        References
+        ----------
+        000 eq. (12)-(13).
+
         Examples
         --------
         >>> VectorMechanismFullBitEpsilon(3, 1.0).bit_epsilon()

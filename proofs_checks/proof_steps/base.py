@@ -84,6 +84,10 @@ class Finding:
         dict
             Keys ``source, printed, derived, evidence, severity, topic``.
 
+        References
+        ----------
+        Infrastructure: DESIGN.md's machine-readable claim records (results.json).
+
         Examples
         --------
         >>> Finding("003 eq. (109)", "a", "b", "c", severity="constant").to_dict()["source"]
@@ -144,6 +148,10 @@ class ProofCheck:
         -------
         dict
             The fields of the record; ``"findings"`` is a list of :meth:`Finding.to_dict`.
+
+        References
+        ----------
+        Infrastructure: DESIGN.md's machine-readable claim records (results.json).
 
         Examples
         --------

@@ -26,7 +26,8 @@ __all__ = ["chernoff_knn_curve", "gaussian_tail_ratio", "kl_tv_ratios", "random_
 def gaussian_tail_ratio(u):
     r"""Scale-free Gaussian tail ratio of 003 eq. (61) at u = t/σ.
 
-    :math:`\int_t^\infty e^{-v^2/(2\sigma^2)} dv \,/\, (\sqrt{2\pi}\,\sigma\, e^{-t^2/(2\sigma^2)}) = Q(u) e^{u^2/2} = \mathrm{erfcx}(u/\sqrt2)/2`,
+    :math:`\int_t^\infty e^{-v^2/(2\sigma^2)} dv / (\sqrt{2\pi}\sigma e^{-t^2/(2\sigma^2)})`
+    :math:`= Q(u) e^{u^2/2} = \mathrm{erfcx}(u/\sqrt2)/2`,
     computed without overflow.
 
     Parameters
@@ -315,7 +316,7 @@ def random_dp_channel(rng, n_in, n_out, mix):
 
 
 def kl_tv_ratios(rng, n, *, tv_of="input"):
-    r"""Ratios :math:`\mathrm{KL}(M_0 \| M_1) / ((e^\varepsilon - 1)^2 \mathrm{TV}^2)` on random ε-DP channels (003 eq. (46)(c)).
+    r"""Ratios :math:`\mathrm{KL}(M_0 \| M_1) / ((e^\varepsilon - 1)^2 \mathrm{TV}^2)` on random ε-DP channels.
 
     Each instance draws a random channel Q (:func:`random_dp_channel`, ε = its exact loss) and two
     label laws :math:`P_0, P_1` (30 % of the time the lower-bound construction

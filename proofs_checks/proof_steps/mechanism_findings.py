@@ -80,6 +80,10 @@ class StabilityHistogram10(StabilityHistogram):
         float
             The threshold.
 
+        References
+        ----------
+        001 Algorithm 1, line 7.
+
         Examples
         --------
         >>> StabilityHistogram10(1.0, 0.02).threshold     # 2 log10(100) + 1
@@ -400,7 +404,7 @@ def thm4_exact_loss(profile="smoke") -> ProofCheck:
 # ---------------------------------------------------------------- 000 Section 2: ALIBI cost
 
 def brute_force_posterior(noisy, epsilon: float, prior) -> np.ndarray:
-    r"""ALIBI's posterior by its definition, :math:`\propto p_c \prod_j \mathrm{Lap}(o_j - e_c(j); 2/\varepsilon)`, O(K²) per row.
+    r"""ALIBI's posterior by its definition, :math:`\propto p_c \prod_j \mathrm{Lap}(o_j - e_c(j); 2/\varepsilon)`.
 
     Parameters
     ----------
