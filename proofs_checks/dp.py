@@ -151,7 +151,7 @@ def as_channel(channel, *, name: str = "channel", num_rows: int | None = None,
     >>> as_channel([[0.5, 0.4]])
     Traceback (most recent call last):
     ...
-    ValueError: channel rows must sum to 1 (within 1e-12): row 0 sums to ...0.9... (1 of 1 rows off)
+    ValueError: channel rows must sum to 1 (within 1e-12): row 0 sums to 0.9 (1 of 1 rows off)
     """
     P = _as_matrix(channel, name)
     if num_rows is not None and P.shape[0] != num_rows:
@@ -160,7 +160,7 @@ def as_channel(channel, *, name: str = "channel", num_rows: int | None = None,
     tol = row_sum_tolerance(P.shape[1], row_sum_atol)
     bad = np.flatnonzero(np.abs(sums - 1.0) > tol)
     if bad.size:
-        raise ValueError(f"{name} rows must sum to 1 (within {tol:.3g}): row {bad[0]} sums to {sums[bad[0]]!r}"
+        raise ValueError(f"{name} rows must sum to 1 (within {tol:.3g}): row {bad[0]} sums to {float(sums[bad[0]])!r}"
                          f" ({bad.size} of {P.shape[0]} rows off)")
     return P
 
@@ -204,7 +204,7 @@ def as_subchannel(subchannel, *, name: str = "subchannel") -> np.ndarray:
     tol = row_sum_tolerance(S.shape[1])
     bad = np.flatnonzero(sums > 1.0 + tol)
     if bad.size:
-        raise ValueError(f"{name} rows must sum to at most 1 (within {tol:.3g}): row {bad[0]} sums to {sums[bad[0]]!r}")
+        raise ValueError(f"{name} rows must sum to at most 1 (within {tol:.3g}): row {bad[0]} sums to {float(sums[bad[0]])!r}")
     return S
 
 

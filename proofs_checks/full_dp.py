@@ -1,6 +1,6 @@
 """Exact privacy checks under FULL DP, the neighbouring relation of 001 (replace one whole record (x, y)).
 
-001 Definition 2.1 uses ``d_H(S, S') = 1``: neighbouring datasets differ in one record, features
+001 Definition 1.1 (with ``d_H(S, S') = 1`` of Definition 2.1): neighbouring datasets differ in one record, features
 included. A replaced point can leave one cell and enter another, so two cells' counts (and votes)
 move, where the label-DP checks of :mod:`proofs_checks.mechanisms` move one label inside a
 public cell. Every check here enumerates *all* datasets of ``dataset_size`` records over a small
