@@ -169,8 +169,8 @@ def as_subchannel(subchannel, *, name: str = "subchannel") -> np.ndarray:
     r"""Validate a sub-stochastic event matrix :math:`S[y, e] = P(\text{event } e \mid \text{input } y)`.
 
     Entries must be finite and non-negative and each row sum at most 1 (plus
-    :func:`row_sum_tolerance`): typically a channel with some output columns merged or dropped. The
-    events need not be disjoint or exhaustive.
+    :func:`row_sum_tolerance`): typically a channel with some output columns merged or dropped
+    (disjoint events, not necessarily exhaustive).
 
     Parameters
     ----------
@@ -790,7 +790,8 @@ def audit_priors(num_classes: int, rng=0, *, draws: int = 10, concentrations=(0.
     Returns
     -------
     list of ndarray, each of shape (K,)
-        ``draws * len(concentrations) + min(K, max_point_masses) + 3`` priors.
+        ``draws * len(concentrations)`` Dirichlet priors, K point masses (2 (max_point_masses // 2)
+        when K > max_point_masses) and 3 ties.
 
     Raises
     ------

@@ -513,7 +513,8 @@ def full_dp_pcl2(epsilon: float, *, r: float = 1.3, domain_cells: int = 3, datas
 
     References
     ----------
-    001 Algorithm 4, Theorem 4.2 (privacy as for Algorithm 2), Definition 1.1.
+    001 Algorithm 4 (its noisy vote is Algorithm 2's, private by the argument of Theorem 3.1),
+    Definition 1.1.
 
     Examples
     --------
