@@ -42,24 +42,126 @@ def _check_binomial(k, n, alpha) -> None:
 
 
 def clopper_pearson_lower(k: int, n: int, alpha: float) -> float:
-    """One-sided lower bound on p from k successes in n: P(p < bound) <= alpha."""
+    r"""One-sided Clopper-Pearson lower confidence bound on a binomial p from k successes in n.
+
+    The bound is the α quantile of Beta(k, n - k + 1) (0 when k = 0), so
+    :math:`P(p < \text{bound}) \le \alpha` whatever p.
+
+    Parameters
+    ----------
+    k : int, 0 <= k <= n
+        Number of successes.
+    n : int >= 1
+        Number of trials.
+    alpha : float in (0, 1)
+        Error probability of the one-sided bound.
+
+    Returns
+    -------
+    float
+        The lower bound, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If n < 1, k < 0, k > n, or alpha is not in the open interval (0, 1).
+
+    References
+    ----------
+    Infrastructure (no paper source): the statistical audit's confidence bound, stated in this module's
+    docstring.
+
+    Examples
+    --------
+    With k = n the bound solves :math:`p^n = \alpha`: at n = 2, α = 1/4 it is 1/2.
+
+    >>> round(clopper_pearson_lower(2, 2, 0.25), 12), clopper_pearson_lower(0, 5, 0.05)
+    (0.5, 0.0)
+    """
     _check_binomial(k, n, alpha)
     return 0.0 if k == 0 else float(stats.beta.ppf(alpha, k, n - k + 1))
 
 
 def clopper_pearson_upper(k: int, n: int, alpha: float) -> float:
-    """One-sided upper bound on p from k successes in n: P(p > bound) <= alpha."""
+    r"""One-sided Clopper-Pearson upper confidence bound on a binomial p from k successes in n.
+
+    The bound is the 1 - α quantile of Beta(k + 1, n - k) (1 when k = n), so
+    :math:`P(p > \text{bound}) \le \alpha` whatever p.
+
+    Parameters
+    ----------
+    k : int, 0 <= k <= n
+        Number of successes.
+    n : int >= 1
+        Number of trials.
+    alpha : float in (0, 1)
+        Error probability of the one-sided bound.
+
+    Returns
+    -------
+    float
+        The upper bound, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If n < 1, k < 0, k > n, or alpha is not in the open interval (0, 1).
+
+    References
+    ----------
+    Infrastructure (no paper source): the statistical audit's confidence bound, stated in this module's
+    docstring.
+
+    Examples
+    --------
+    With k = 0 the bound solves :math:`(1 - p)^n = \alpha`: at n = 2, α = 1/4 it is 1/2.
+
+    >>> round(clopper_pearson_upper(0, 2, 0.25), 12), clopper_pearson_upper(5, 5, 0.05)
+    (0.5, 1.0)
+    """
     _check_binomial(k, n, alpha)
     return 1.0 if k == n else float(stats.beta.isf(alpha, k + 1, n - k))
 
 
 @dataclass(frozen=True, slots=True)
 class AuditResult:
-    """Outcome of :func:`audit_epsilon`.
+    r"""Outcome of :func:`audit_epsilon`: a lower confidence bound on the privacy loss.
 
-    ``epsilon_lower`` is a lower confidence bound on the true privacy loss at level ``confidence``
-    (0.0 when no event separates the inputs). ``event`` indexes the best event, ``direction`` is
-    "a/b" or "b/a", ``counts`` the event counts (in a, in b) out of ``n`` each.
+    Parameters
+    ----------
+    epsilon_lower : float >= 0
+        Lower confidence bound on the true privacy loss at level ``confidence`` (0.0 when no event
+        separates the inputs).
+    confidence : float in (0, 1)
+        Simultaneous confidence of all the Clopper-Pearson bounds used.
+    n : int
+        Samples drawn on each input.
+    event : int
+        Index of the best event.
+    direction : {"a/b", "b/a"}
+        Which ratio attained the bound.
+    counts : tuple of int (count_a, count_b)
+        Counts of the best event on a and on b, out of ``n`` each.
+    explanation : str
+        The verdict in words.
+
+    References
+    ----------
+    Label DP, 003 Definitions 2-3 (the ratio bound over every output event); the bound is this
+    module's Clopper-Pearson construction.
+
+    Examples
+    --------
+    A mechanism that outputs 0 on input a and 1 on input b, audited with n = 8 and confidence 1/2: the
+    8 one-sided bounds each have α = 1/16, the lower bound on P_a({0}) is
+    :math:`(1/16)^{1/8} = 2^{-1/2}` and the upper bound on P_b({0}) is :math:`1 - 2^{-1/2}`, so
+    :math:`\varepsilon_{lb} = \ln(2^{-1/2} / (1 - 2^{-1/2})) = \ln(1 + \sqrt 2)`.
+
+    >>> import math
+    >>> res = audit_epsilon(lambda n, rng: np.zeros(n, int), lambda n, rng: np.ones(n, int),
+    ...                     output_events(2), 8, np.random.default_rng(0), confidence=0.5)
+    >>> round(res.epsilon_lower / math.log(1 + math.sqrt(2)), 9), res.event, res.direction, res.counts
+    (1.0, 0, 'a/b', (8, 0))
     """
 
     epsilon_lower: float
@@ -71,7 +173,29 @@ class AuditResult:
     explanation: str
 
     def violates(self, epsilon: float) -> bool:
-        """True when the audit proves, at its confidence, that the mechanism is not ε-DP."""
+        r"""True when the audit proves, at its confidence, that the mechanism is not ε-DP.
+
+        Parameters
+        ----------
+        epsilon : float
+            The claimed ε.
+
+        Returns
+        -------
+        bool
+            ``epsilon_lower > epsilon``.
+
+        References
+        ----------
+        003 Definitions 2-3: ε-DP bounds every event ratio by :math:`e^\varepsilon`.
+
+        Examples
+        --------
+        >>> res = audit_epsilon(lambda n, rng: np.zeros(n, int), lambda n, rng: np.ones(n, int),
+        ...                     output_events(2), 8, np.random.default_rng(0), confidence=0.5)
+        >>> res.violates(0.5), res.violates(1.0)      # epsilon_lower = ln(1 + sqrt 2) = 0.8814
+        (True, False)
+        """
         return self.epsilon_lower > epsilon
 
 
@@ -94,26 +218,57 @@ def _event_count(ev, out, n: int, i: int, which: str) -> int:
 
 def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Callable], n: int,
                   rng: np.random.Generator, confidence: float = 0.95, both_directions: bool = True) -> AuditResult:
-    """Lower confidence bound on ε from n samples on each of two neighbouring inputs.
+    r"""Lower confidence bound on ε from n samples on each of two neighbouring inputs.
+
+    For every event E and direction,
+    :math:`\varepsilon \ge \ln(\mathrm{lower}(P_a(E)) / \mathrm{upper}(P_b(E)))` holds on the event
+    that all Clopper-Pearson bounds hold, which has probability >= ``confidence`` (Bonferroni over
+    the 2 x events x directions one-sided bounds).
 
     Parameters
     ----------
-    sample_a, sample_b : callable ``(n, rng) -> outputs``
-        Draw n outputs (first axis = samples, checked: ``ValueError`` otherwise) of the mechanism on
-        the inputs a and b.
-    events : sequence of callables ``outputs -> bool array of shape (n,)``
-        Output events fixed in advance (e.g. :func:`output_events`).
+    sample_a, sample_b : callable
+        ``(n, rng) -> outputs``: draw n outputs (first axis = samples, checked: ``ValueError``
+        otherwise) of the mechanism on the inputs a and b.
+    events : sequence of callable
+        ``outputs -> bool array of shape (n,)``; output events fixed in advance (e.g.
+        :func:`output_events`). Choosing them from the same samples voids the guarantee.
     n : int >= 1
         Samples per input.
-    rng : numpy Generator
-    confidence : float in (0, 1)
+    rng : numpy.random.Generator
+        The generator both samplers draw from.
+    confidence : float in (0, 1), default 0.95
         Simultaneous confidence of all bounds (see the module docstring).
-    both_directions : bool
-        Also bound ln(P_b(E)/P_a(E)) (doubles the number of bounds in the Bonferroni correction).
+    both_directions : bool, default True
+        Also bound :math:`\ln(P_b(E)/P_a(E))` (doubles the number of bounds in the Bonferroni
+        correction).
 
     Returns
     -------
     AuditResult
+        The best bound, its event, direction and counts.
+
+    Raises
+    ------
+    ValueError
+        n < 1, confidence not in (0, 1), no events, a sampler returning the wrong number of outputs,
+        or an event returning a mask of the wrong shape.
+    TypeError
+        If ``rng`` is not a numpy Generator.
+
+    References
+    ----------
+    Label DP, 003 Definitions 2-3 and 004 Definition 2.2 (neighbours differ in one label).
+
+    Examples
+    --------
+    Deterministic outputs 0 on a and 1 on b (derivation in :class:`AuditResult`):
+
+    >>> import math
+    >>> res = audit_epsilon(lambda n, rng: np.zeros(n, int), lambda n, rng: np.ones(n, int),
+    ...                     output_events(2), 8, np.random.default_rng(0), confidence=0.5)
+    >>> round(res.epsilon_lower, 6) == round(math.log(1 + math.sqrt(2)), 6)
+    True
     """
     n = check_int("n", n, low=1)
     confidence = check_probability("confidence", confidence)
@@ -144,15 +299,84 @@ def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Calla
 
 
 def output_events(num_outputs: int) -> list[Callable]:
-    """Singleton events {output == c} for c = 0 .. num_outputs - 1 (finite integer outputs)."""
+    r"""Singleton events :math:`\{z = c\}` for c = 0 .. num_outputs - 1 (finite integer outputs).
+
+    Parameters
+    ----------
+    num_outputs : int >= 1
+        Size of the output space.
+
+    Returns
+    -------
+    list of callable
+        ``events[c](z)`` is the boolean array ``z == c``.
+
+    Raises
+    ------
+    ValueError
+        If ``num_outputs`` < 1 or not an integer.
+
+    References
+    ----------
+    003 Definition 3: for finite outputs the singletons are the events that attain the loss.
+
+    Examples
+    --------
+    >>> ev = output_events(3)
+    >>> len(ev), ev[1](np.array([0, 1, 1])).tolist()
+    (3, [False, True, True])
+    """
     return [lambda z, c=c: np.asarray(z) == c for c in range(check_int("num_outputs", num_outputs, low=1))]
 
 
 def audit_label_randomizer(mechanism, y: int, y_prime: int, events: Sequence[Callable], n: int,
                            rng: np.random.Generator, confidence: float = 0.95, **sample_kwargs) -> AuditResult:
-    """:func:`audit_epsilon` for a local label randomizer on labels y and y' (``mechanism.sample``).
+    r""":func:`audit_epsilon` for a local label randomizer on the labels y and y' (``mechanism.sample``).
 
-    ``sample_kwargs`` go to ``mechanism.sample`` (e.g. ``prior=`` for RRTopK / RRWithPrior).
+    Parameters
+    ----------
+    mechanism : object
+        A label randomizer with ``sample(labels (n,), rng, **sample_kwargs) -> outputs`` (e.g.
+        :class:`simulations.mechanisms.RandomizedResponse`).
+    y, y_prime : int
+        The two labels (label-DP neighbours differ in the label: they must differ).
+    events : sequence of callable
+        Output events fixed in advance (:func:`output_events`).
+    n : int >= 1
+        Samples per label.
+    rng : numpy.random.Generator
+        The generator the samples are drawn from.
+    confidence : float in (0, 1), default 0.95
+        Simultaneous confidence of the bounds.
+    **sample_kwargs
+        Passed to ``mechanism.sample`` (e.g. ``prior=`` for RRTopK / RRWithPrior).
+
+    Returns
+    -------
+    AuditResult
+        The lower confidence bound on the loss between y and y'.
+
+    Raises
+    ------
+    ValueError
+        If ``y == y_prime``, or as :func:`audit_epsilon`.
+
+    References
+    ----------
+    003 Definition 3 (local label DP); 004 eq. (1).
+
+    Examples
+    --------
+    Randomized response at ε = 50 keeps the label except with probability about :math:`e^{-50}`,
+    so all 8 draws on each label are kept and the bound is the one of :class:`AuditResult`,
+    :math:`\ln(1 + \sqrt 2)`, far below the true loss 50: an audit bounds from below only.
+
+    >>> import math
+    >>> from simulations.mechanisms import RandomizedResponse
+    >>> res = audit_label_randomizer(RandomizedResponse(2, 50.0), 0, 1, output_events(2), 8,
+    ...                              np.random.default_rng(0), confidence=0.5)
+    >>> round(res.epsilon_lower, 6) == round(math.log(1 + math.sqrt(2)), 6), res.counts
+    (True, (8, 0))
     """
     if y == y_prime:  # label-DP neighbours differ in the label: the same label twice audits nothing
         raise ValueError(f"y and y_prime must differ, got y={y}, y_prime={y_prime}")
@@ -176,13 +400,50 @@ def _power_ok(n: int, epsilon: float, p_a: float, p_b: float, alpha: float, powe
 
 def sample_size_for_power(epsilon: float, alternative_epsilon: float, num_outputs: int, alpha: float,
                           power: float = 0.8, max_n: int = 10**7) -> int:
-    """Samples per label with which the audit flags a violation with probability >= ``power``.
+    r"""Samples per label with which the audit flags a violation with probability >= ``power``.
 
     The alternative: a mechanism whose worst event is an output of randomized response on
-    ``num_outputs`` outputs at ``alternative_epsilon`` > epsilon (P(E|y) = e^a/(e^a+M-1),
-    P(E|y') = 1/(e^a+M-1)); each Clopper-Pearson bound at level ``alpha``. The smallest n found by
-    doubling and bisection on a conservative criterion (binomial quantiles at sqrt(power) each).
-    Raises ``ValueError`` if more than ``max_n`` are needed.
+    ``num_outputs`` outputs at ``alternative_epsilon`` > ``epsilon``
+    (:math:`P(E|y) = e^a/(e^a+M-1)`, :math:`P(E|y') = 1/(e^a+M-1)`, 004 eq. (1)); each
+    Clopper-Pearson bound at level ``alpha``. The smallest n found by doubling and bisection (to 1 %)
+    on a conservative criterion (binomial quantiles at :math:`\sqrt{\text{power}}` each).
+
+    Parameters
+    ----------
+    epsilon : float
+        The claimed ε.
+    alternative_epsilon : float > epsilon
+        The loss of the alternative to detect.
+    num_outputs : int >= 2
+        M, the outputs of the alternative randomized response.
+    alpha : float in (0, 1)
+        Level of each one-sided bound (after the Bonferroni correction).
+    power : float in (0, 1), default 0.8
+        Probability of flagging the alternative.
+    max_n : int, default 10**7
+        Give up above this many samples per label.
+
+    Returns
+    -------
+    int
+        Samples per label.
+
+    Raises
+    ------
+    ValueError
+        ``alternative_epsilon <= epsilon``, ``num_outputs`` < 2, power not in (0, 1), or more than
+        ``max_n`` samples needed.
+
+    References
+    ----------
+    004 eq. (1) (the randomized-response alternative); the bound of :func:`audit_epsilon`.
+
+    Examples
+    --------
+    A larger violation needs fewer samples:
+
+    >>> sample_size_for_power(1.0, 3.0, 2, 0.0125) < sample_size_for_power(1.0, 2.0, 2, 0.0125)
+    True
     """
     M = check_int("num_outputs", num_outputs, low=2)
     if not alternative_epsilon > epsilon:
@@ -282,12 +543,13 @@ def _best_log_ratio(y_obs, c_obs, k_obs, K: int, n: int, alpha: float):
 def audit_label_sampler(sampler: Callable, epsilon: float, *, num_classes: int, num_outputs: int | None = None,
                         n: int | None = None, power: float = 0.8, alternative_epsilon: float | None = None,
                         confidence: float = 0.95, rng=0, max_draws: int = MAX_AUDIT_DRAWS):
-    """Statistical ε-label-DP audit of a black-box sampler ``(labels, rng) -> outputs`` over all label pairs.
+    r"""Statistical ε-label-DP audit of a black-box sampler ``(labels, rng) -> outputs`` over all label pairs.
 
     Draws n outputs for each label y in [0, K), counts each output c in [0, M), and bounds
-    ln P(c|y)/P(c|y') from below with Clopper-Pearson bounds that hold simultaneously with probability
-    >= ``confidence`` (Bonferroni over the 2 K M one-sided bounds). The result is a lower confidence
-    bound on the loss, **not** an exact value: ``holds`` means no violation was found at this n.
+    :math:`\ln P(c|y)/P(c|y')` from below with Clopper-Pearson bounds that hold simultaneously with
+    probability >= ``confidence`` (Bonferroni over the 2 K M one-sided bounds). The result is a lower
+    confidence bound on the loss, **not** an exact value: ``holds`` means no violation was found at
+    this n.
 
     The counts are kept sparse (only the (label, output) pairs observed, at most K min(n, M)) and the
     bounds are evaluated once per distinct count, so memory and time grow with what is drawn, not
@@ -295,21 +557,35 @@ def audit_label_sampler(sampler: Callable, epsilon: float, *, num_classes: int, 
 
     Parameters
     ----------
-    sampler : callable ``(labels (n,) int64, rng) -> outputs (n,)``, integer outputs in [0, num_outputs)
-    epsilon : claimed ε >= 0
-    num_classes : K >= 2
-    num_outputs : M (default K: outputs are labels)
-    n : samples per label; default :func:`sample_size_for_power` for ``power`` against
-        ``alternative_epsilon`` (default max(2ε, ε + 0.5)).
-    rng : seed or Generator
-    max_draws : int
+    sampler : callable
+        ``(labels (n,) int64, rng) -> outputs (n,)``, integer outputs in [0, num_outputs).
+    epsilon : float >= 0
+        The claimed ε.
+    num_classes : int >= 2
+        K.
+    num_outputs : int >= 2, optional
+        M (default K: outputs are labels).
+    n : int >= 1, optional
+        Samples per label; default :func:`sample_size_for_power` for ``power`` against
+        ``alternative_epsilon``.
+    power : float in (0, 1), default 0.8
+        Power of the default n against the alternative.
+    alternative_epsilon : float >= 0, optional
+        The randomized-response alternative the default n is sized for (default max(2ε, ε + 0.5));
+        when given together with ``n``, the n it would need is reported alongside.
+    confidence : float in (0, 1), default 0.95
+        Simultaneous confidence of all bounds.
+    rng : int, SeedSequence or Generator, default 0
+        Seed or generator of the draws.
+    max_draws : int >= 1
         Refuse (before drawing anything) an audit of more than this many outputs, K n in all
         (default :data:`MAX_AUDIT_DRAWS` = 10^8); pass a larger value to run it anyway.
 
     Returns
     -------
-    proofs_checks.dp.DPCheckResult with ``exact=False``; the witness holds the best (y, y', output),
-    ``counts`` (the counts of that output on y and on y', out of n each), n and the power settings.
+    DPCheckResult
+        With ``exact=False``; the witness holds the best (y, y', output), ``counts`` (the counts of
+        that output on y and on y', out of n each), n and the power settings.
 
     Raises
     ------
@@ -319,8 +595,8 @@ def audit_label_sampler(sampler: Callable, epsilon: float, *, num_classes: int, 
 
     References
     ----------
-    Label DP, 003 Definition 1 / 004 Definition 1 (neighbours differ in one label); the bound is the
-    module's Clopper-Pearson construction.
+    Label DP, 003 Definitions 2-3 / 004 Definition 2.2 (neighbours differ in one label); the bound is
+    the module's Clopper-Pearson construction.
 
     Examples
     --------
@@ -408,7 +684,7 @@ def audit_catalogued(mechanism, epsilon: float, **kwargs) -> DPCheckResult:
 
     References
     ----------
-    Label DP, 004 Definition 1; the bound of :func:`audit_label_sampler`.
+    Label DP, 004 Definition 2.2; the bound of :func:`audit_label_sampler`.
 
     Examples
     --------

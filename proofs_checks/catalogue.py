@@ -250,11 +250,43 @@ class MechanismRecord:
 
     @property
     def headline(self) -> Example:
-        """``examples[0]``: the setting ``dp_checks`` reports."""
+        """``examples[0]``: the setting ``dp_checks`` reports.
+
+        Returns
+        -------
+        Example
+            The headline example.
+
+        References
+        ----------
+        Infrastructure: DESIGN.md, one catalogue record per mechanism.
+
+        Examples
+        --------
+        >>> from simulations.mechanisms import RandomizedResponse
+        >>> record_for(RandomizedResponse).headline.label
+        'K=5'
+        """
         return self.examples[0]
 
     def checker_keywords(self) -> tuple[str, ...]:
-        """The keyword arguments the verifier accepts (after ``mechanism, epsilon, delta``)."""
+        """The keyword arguments the verifier accepts (after ``mechanism, epsilon, delta``).
+
+        Returns
+        -------
+        tuple of str
+            Their names, in signature order.
+
+        References
+        ----------
+        Infrastructure: DESIGN.md, one catalogue record per mechanism.
+
+        Examples
+        --------
+        >>> from simulations.mechanisms import RRTopK
+        >>> record_for(RRTopK).checker_keywords()
+        ('prior', 'priors')
+        """
         params = list(inspect.signature(self.verifier).parameters.values())[3:]
         return tuple(p.name for p in params if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY))
 

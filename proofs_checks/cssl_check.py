@@ -100,10 +100,37 @@ def semi_private_worst_loss(epsilon: float, n_alternatives: int, m: int) -> floa
 
 
 class SemiPrivateLearnerDoubledScore(SemiPrivateLearner):
-    """PLANTED BUG: utility "right − wrong" (sensitivity 2) given to the mechanism as sensitivity 1.
+    r"""PLANTED BUG: utility "right − wrong" (sensitivity 2) given to the mechanism as sensitivity 1.
 
-    Weights ``exp(ε (m − 2q) / 2) ∝ e^{−ε q}``: the correct learner at 2ε; exact loss
-    :func:`semi_private_worst_loss` at 2ε.
+    Weights :math:`\exp(\varepsilon (m - 2q)/2) \propto e^{-\varepsilon q}`: the correct learner at
+    2ε; exact loss :func:`semi_private_worst_loss` at 2ε, above ε whenever
+    :math:`N e^{\varepsilon(m-1)} > 1`.
+
+    Parameters
+    ----------
+    epsilon : float > 0 or None, default 1.0
+        The claimed ε (None: the non-private learner).
+    hypothesis_class : {"thresholds", "intervals"}, default "thresholds"
+        The hypotheses whose dichotomies of the public points are chosen from.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.estimators.cssl.SemiPrivateLearner`.
+
+    References
+    ----------
+    001 Theorem 4.10 (the exponential mechanism over the dichotomies); McSherry and Talwar (2007).
+
+    Examples
+    --------
+    k = 3 public points, m = 2 labeled records: the exact loss is
+    :math:`\ln((1 + 3e^{2})/(1 + 3))` = 1.756 > 1.
+
+    >>> r = check_semi_private(1.0, public=[0.2, 0.5, 0.8], dataset_size=2,
+    ...                        learner=SemiPrivateLearnerDoubledScore)
+    >>> r.holds, abs(r.epsilon_actual - semi_private_worst_loss(2.0, 3, 2)) < 1e-12
+    (False, True)
     """
 
     def _utility(self, errors: np.ndarray) -> np.ndarray:
@@ -111,8 +138,30 @@ class SemiPrivateLearnerDoubledScore(SemiPrivateLearner):
 
 
 def gap_points(public) -> np.ndarray:
-    """One labeled position per gap of the sorted distinct public points (k + 1 of them): below the
-    smallest, between consecutive ones, above the largest. Every x behaves like one of these."""
+    """One labeled position per gap of the sorted distinct public points (k + 1 of them).
+
+    Below the smallest, between consecutive ones, above the largest: every x behaves like one of
+    these for the semi-private learner (it sees a labeled point only through its gap).
+
+    Parameters
+    ----------
+    public : array_like, shape (k,)
+        The public (or synthetic) unlabeled points on the line.
+
+    Returns
+    -------
+    ndarray, shape (k' + 1,)
+        k' = the number of distinct public points (``[0.0]`` when there are none).
+
+    References
+    ----------
+    001 Theorem 4.10 (thresholds on the line: the dichotomies of the public points).
+
+    Examples
+    --------
+    >>> gap_points([0.2, 0.5, 0.8]).round(12).tolist(), gap_points([0.5, 0.2, 0.5]).round(12).tolist()
+    ([-0.8, 0.35, 0.65, 1.8], [-0.8, 0.35, 1.5])
+    """
     t = threshold_dichotomies(public)[1:]
     if t.size == 0:
         return np.array([0.0])
@@ -205,18 +254,33 @@ def check_semi_private(epsilon: float, *, public, dataset_size: int, hypothesis_
 
 @dataclass(frozen=True, slots=True)
 class CSSLPrivacy:
-    """Exact privacy of the 001 Theorem 4.11 learner on tiny data (see :func:`check_private_cssl`).
+    r"""Exact privacy of the 001 Theorem 4.11 learner on tiny data (see :func:`check_private_cssl`).
 
-    Attributes
+    Parameters
     ----------
     labeled : DPCheckResult
         Enumeration over neighbouring labeled samples with the synthetic sample the learner drew.
     labeled_closed_form : float
-        Sup over every synthetic sample of that size: :func:`semi_private_worst_loss` at N = n_synthetic.
+        Sup over every synthetic sample of that size: :func:`semi_private_worst_loss` at
+        N = n_synthetic.
     unlabeled : DPCheckResult
         :func:`proofs_checks.full_dp.full_dp_pcde`: exact δ(ε_U) over neighbouring unlabeled samples.
-    epsilon, delta : the guarantee checked, ``(max(ε_L, ε_U), δ)`` (disjoint relation)
+    epsilon : float
+        The ε of the guarantee checked, :math:`\max(\varepsilon_L, \varepsilon_U)` (disjoint relation).
+    delta : float
+        The δ of the guarantee checked (PCDE's).
     holds : bool
+        Both parts within (ε, δ).
+
+    References
+    ----------
+    001 Theorems 4.2, 4.10, 4.11.
+
+    Examples
+    --------
+    >>> res = check_private_cssl(1.0, 1e-3, n_synthetic=2, dataset_size=2, unlabeled_size=2)
+    >>> res.holds, abs(res.labeled.epsilon_actual - res.labeled_closed_form) < 1e-12
+    (True, True)
     """
 
     labeled: DPCheckResult
@@ -230,32 +294,58 @@ class CSSLPrivacy:
 def check_private_cssl(epsilon: float, delta: float, *, epsilon_unlabeled: float | None = None,
                        unlabeled_points=(-1.3, 0.2, 0.9), unlabeled_size: int = 3, side: float = 0.5,
                        n_synthetic: int = 3, dataset_size: int = 3, seed: int = 0) -> CSSLPrivacy:
-    """Exact (ε, δ) of the 001 Theorem 4.11 learner (:class:`~simulations.estimators.cssl.PrivateCSSL`) on tiny data.
+    r"""Exact (ε, δ) of the 001 Theorem 4.11 learner (:class:`~simulations.estimators.cssl.PrivateCSSL`) on tiny data.
+
+    A labeled change is checked by :func:`check_semi_private` on the synthetic sample the fitted
+    learner drew (and compared with the closed form at N = n_synthetic); an unlabeled change by
+    :func:`proofs_checks.full_dp.full_dp_pcde` (the release is a post-processing of PCDE's).
 
     Parameters
     ----------
     epsilon : float > 0
-        ε_L of the labeled part.
-    delta : float in (0, 1)
+        :math:`\varepsilon_L` of the labeled part.
+    delta : float in [0, 1]
         PCDE's δ.
-    epsilon_unlabeled : float > 0 or None (= epsilon)
-    unlabeled_points : the 1-D domain of the unlabeled records (each in its own cube of side ``side``)
-    unlabeled_size : int, unlabeled sample size for the PCDE enumeration
-    n_synthetic, dataset_size : synthetic size and labeled size of the labeled-part enumeration
-    seed : int, seed of the fit that draws the synthetic sample
+    epsilon_unlabeled : float > 0, optional
+        :math:`\varepsilon_U` (default ``epsilon``).
+    unlabeled_points : sequence of float, default (-1.3, 0.2, 0.9)
+        The 1-D domain of the unlabeled records (each in its own cube of side ``side``).
+    unlabeled_size : int >= 1, default 3
+        Unlabeled sample size for the PCDE enumeration.
+    side : float > 0, default 0.5
+        Cube side of PCDE.
+    n_synthetic : int >= 1, default 3
+        Synthetic sample size of the learner.
+    dataset_size : int >= 1, default 3
+        Labeled sample size of the labeled-part enumeration.
+    seed : int, default 0
+        Seed of the fit that draws the synthetic sample.
 
     Returns
     -------
     CSSLPrivacy
+        Both parts and the combined verdict.
 
     Raises
     ------
     ValueError
-        If the fitted learner drew fewer than ``n_synthetic`` distinct synthetic points (choose another seed).
+        Invalid arguments, or the fitted learner drew fewer than ``n_synthetic`` distinct synthetic
+        points (choose another seed).
 
     References
     ----------
     001 Theorems 4.2, 4.10, 4.11 and its proof.
+
+    Examples
+    --------
+    Labeled part: :math:`\ln((1 + 2e^{1})/(1 + 2))` at N = 2, m = 2; unlabeled part: PCDE's
+    δ(ε) = δ/4 (counts below the threshold).
+
+    >>> import math
+    >>> res = check_private_cssl(1.0, 1e-3, n_synthetic=2, dataset_size=2, unlabeled_size=2)
+    >>> closed = math.log((1 + 2 * math.e) / 3)
+    >>> abs(res.labeled_closed_form - closed) < 1e-12, round(res.unlabeled.delta_actual / 1e-3, 9)
+    (True, 0.25)
     """
     eps_l = check_positive("epsilon", epsilon)
     eps_u = eps_l if epsilon_unlabeled is None else check_positive("epsilon_unlabeled", epsilon_unlabeled)

@@ -1,6 +1,6 @@
 """Exact privacy checks under FULL DP, the neighbouring relation of 001 (replace one whole record (x, y)).
 
-001 Definition 2.1 uses ``d_H(S, S') = 1``: neighbouring datasets differ in one record, features
+001 Definition 1.1 (with ``d_H(S, S') = 1`` of Definition 2.1): neighbouring datasets differ in one record, features
 included. A replaced point can leave one cell and enter another, so two cells' counts (and votes)
 move, where the label-DP checks of :mod:`proofs_checks.mechanisms` move one label inside a
 public cell. Every check here enumerates *all* datasets of ``dataset_size`` records over a small
@@ -54,8 +54,40 @@ __all__ = ["bits_loss", "full_dp_cell_learner", "full_dp_noisy_majority", "full_
 
 
 def neighbouring_multisets(domain_size: int, dataset_size: int) -> Iterator[tuple[tuple, tuple]]:
-    """Every ordered pair (S, S') of multisets of ``dataset_size`` elements of ``range(domain_size)``
-    with S' = S with one element replaced by a different one (001's d_H = 1), as sorted tuples."""
+    """Every ordered pair (S, S') of neighbouring multisets under full DP (one element replaced).
+
+    S ranges over the multisets of ``dataset_size`` elements of ``range(domain_size)``, and S' is S
+    with one element replaced by a different one (001's :math:`d_H(S, S') = 1`), both as sorted
+    tuples.
+
+    Parameters
+    ----------
+    domain_size : int >= 1
+        Number of domain elements (e.g. (cell, label) records).
+    dataset_size : int >= 1
+        Records per dataset.
+
+    Yields
+    ------
+    tuple of (tuple of int, tuple of int)
+        The pair (S, S').
+
+    Raises
+    ------
+    ValueError
+        If either size is < 1 or not an integer (raised on the first ``next``).
+
+    References
+    ----------
+    001 Definition 1.1 (neighbouring datasets differ on one point) and Definition 2.1 (:math:`d_H`).
+
+    Examples
+    --------
+    >>> list(neighbouring_multisets(2, 1))
+    [((0,), (1,)), ((1,), (0,))]
+    >>> sum(1 for _ in neighbouring_multisets(3, 2))   # {e, e}: 3 x 2 pairs; {e, f}: 3 x 4 pairs
+    18
+    """
     k = check_int("domain_size", domain_size, low=1)
     n = check_int("dataset_size", dataset_size, low=1)
     for S in itertools.combinations_with_replacement(range(k), n):
@@ -68,7 +100,37 @@ def neighbouring_multisets(domain_size: int, dataset_size: int) -> Iterator[tupl
 
 
 def bits_loss(l1, l0, m1, m0) -> float:
-    """Exact ``max_z |ln P(z) − ln Q(z)|`` of two products of independent bits (log P(1), log P(0))."""
+    r"""Exact :math:`\max_z |\ln P(z) - \ln Q(z)|` of two products of independent bits.
+
+    With :math:`\Delta_j(b) = \ln P(h_j = b) - \ln Q(h_j = b)`, the loss is
+    :math:`\max(\sum_j \max_b \Delta_j(b), \sum_j \max_b (-\Delta_j(b)))`: the sign of the log-ratio is
+    chosen once, then each bit maximizes its own term.
+
+    Parameters
+    ----------
+    l1, l0 : array_like, shape (cells,)
+        :math:`\ln P(h_j = 1)` and :math:`\ln P(h_j = 0)` under the first dataset.
+    m1, m0 : array_like, shape (cells,)
+        The same under the second dataset.
+
+    Returns
+    -------
+    float
+        The exact privacy loss between the two released bit vectors.
+
+    References
+    ----------
+    001 Theorem 3.1 (the released classifier is one independent noisy bit per cell).
+
+    Examples
+    --------
+    Two bits, each 1 with probability 3/4 under P and 1/4 under Q: the loss is 2 ln 3.
+
+    >>> import math
+    >>> l1, l0 = np.log([0.75, 0.75]), np.log([0.25, 0.25])
+    >>> round(bits_loss(l1, l0, l0, l1) / math.log(3), 12)
+    2.0
+    """
     d1, d0 = np.asarray(l1) - np.asarray(m1), np.asarray(l0) - np.asarray(m0)
     # the sign of ln P(z)/Q(z) is chosen once; then each bit independently maximizes its own term
     return float(max(np.maximum(d1, d0).sum(), np.maximum(-d1, -d0).sum()))
@@ -85,10 +147,51 @@ def _pure_result(best, wit, epsilon, count, what) -> DPCheckResult:
 
 def full_dp_cell_learner(log_bits: Callable[[tuple], tuple[np.ndarray, np.ndarray]], epsilon: float, *,
                          domain_size: int, dataset_size: int, what: str = "datasets") -> DPCheckResult:
-    """Pure ε-DP check of a learner releasing one independent bit per cell, under full DP.
+    """Pure ε-DP check, under full DP, of a learner releasing one independent bit per cell.
 
-    ``log_bits(S)`` maps a dataset (sorted tuple of domain-element indices) to
-    ``(log P(h_j = 1), log P(h_j = 0))`` over the same finite list of cells for every S.
+    Every ordered pair of neighbouring datasets (:func:`neighbouring_multisets`) is enumerated and
+    the loss of each pair is :func:`bits_loss` of the two bit laws.
+
+    Parameters
+    ----------
+    log_bits : callable
+        ``log_bits(S) -> (log P(h_j = 1), log P(h_j = 0))`` for a dataset S (sorted tuple of
+        domain-element indices), arrays over the same finite list of cells for every S.
+    epsilon : float > 0
+        The claimed ε.
+    domain_size : int >= 1
+        Number of domain elements.
+    dataset_size : int >= 1
+        Records per dataset.
+    what : str, default "datasets"
+        Description used in the explanation.
+
+    Returns
+    -------
+    DPCheckResult
+        ``epsilon_actual`` the exact max loss; the witness holds the datasets S and S'.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0 or a size is invalid.
+
+    References
+    ----------
+    001 Definition 1.1 (full DP), Theorem 3.1.
+
+    Examples
+    --------
+    One cell whose bit is 1 with probability 3/4 when the single record is element 1, else 1/4: the
+    exact loss is ln 3.
+
+    >>> import math
+    >>> def log_bits(S):
+    ...     p = 0.75 if S == (1,) else 0.25
+    ...     return np.log([p]), np.log([1 - p])
+    >>> res = full_dp_cell_learner(log_bits, math.log(3), domain_size=2, dataset_size=1)
+    >>> res.holds, round(res.epsilon_actual / math.log(3), 12), res.witness
+    (True, 1.0, {'S': [0], 'S_prime': [1]})
     """
     epsilon = check_positive("epsilon", epsilon)
     cache: dict[tuple, tuple] = {}
@@ -114,8 +217,48 @@ def _records(num_cells: int) -> list[tuple[int, int]]:
 
 def full_dp_noisy_majority(mech: NoisyMajority, epsilon: float, *, num_cells: int = 3,
                            dataset_size: int = 3) -> DPCheckResult:
-    """:class:`NoisyMajority` (001 Algorithm 2's vote) under full DP: records (cell, label), cell sizes
-    and label sums both data-dependent. Exact loss: ε for every dataset size when ``num_cells >= 2``."""
+    r""":class:`~simulations.mechanisms.NoisyMajority` (001 Algorithm 2's vote) under full DP.
+
+    Records are (cell, label); cell sizes and label sums are both data-dependent (a replaced record can
+    leave one cell and enter another). Exact loss: ε for datasets of >= 2 records, and
+    :math:`\ln(2e^{\varepsilon/2} - 1) = \varepsilon/2 + \ln(2 - e^{-\varepsilon/2}) < \varepsilon`
+    for a single record.
+
+    Parameters
+    ----------
+    mech : NoisyMajority
+        The mechanism (its Laplace scale gives the bit probabilities).
+    epsilon : float > 0
+        The claimed ε.
+    num_cells : int >= 1, default 3
+        Number of cells.
+    dataset_size : int >= 1, default 3
+        Records per dataset.
+
+    Returns
+    -------
+    DPCheckResult
+        The exact loss over every neighbouring pair and its witness.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0 or a size is invalid.
+
+    References
+    ----------
+    001 Algorithm 2, Theorem 3.1, Definition 1.1.
+
+    Examples
+    --------
+    >>> import math
+    >>> from simulations.mechanisms import NoisyMajority
+    >>> round(full_dp_noisy_majority(NoisyMajority(1.0), 1.0).epsilon_actual, 12)
+    1.0
+    >>> one = full_dp_noisy_majority(NoisyMajority(1.0), 1.0, num_cells=2, dataset_size=1)
+    >>> abs(one.epsilon_actual - math.log(2 * math.exp(0.5) - 1)) < 1e-12
+    True
+    """
     num_cells = check_int("num_cells", num_cells, low=1)
     rec = _records(num_cells)
 
@@ -134,9 +277,42 @@ def full_dp_pcl(epsilon: float, *, cubes_per_axis: int = 3, d: int = 1, dataset_
                 shuffle_seed: int = 0) -> DPCheckResult:
     """The fitted :class:`~simulations.estimators.pcl.PCL` learner (001 Algorithm 2) under full DP.
 
-    The domain is the ``cubes_per_axis^d`` cube centres × {0, 1}; each dataset is fitted by the real
+    The domain is the ``cubes_per_axis^d`` cube centres x {0, 1}; each dataset is fitted by the real
     learner (points given in a shuffled order), and the exact law of its classifier over *all* cubes
-    (empty ones included) is read from the fitted state.
+    (empty ones included) is read from the fitted state; pairs are scored by :func:`bits_loss`.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        The learner's ε (also the claimed loss).
+    cubes_per_axis : int >= 1, default 3
+        Cubes per axis of the unit cube.
+    d : int >= 1, default 1
+        Dimension.
+    dataset_size : int >= 1, default 3
+        Points per dataset.
+    shuffle_seed : int, default 0
+        Seed of the order the points are given in (the learner must not depend on it).
+
+    Returns
+    -------
+    DPCheckResult
+        The exact loss; 001 Theorem 3.1 claims ε, attained for datasets of >= 2 points.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0 or a size is invalid.
+
+    References
+    ----------
+    001 Algorithm 2, Theorem 3.1, Definition 1.1.
+
+    Examples
+    --------
+    >>> res = full_dp_pcl(1.0)
+    >>> res.holds, round(res.epsilon_actual, 12)
+    (True, 1.0)
     """
     from simulations.estimators.pcl import PCL  # proofs_checks may import simulations
 
@@ -161,10 +337,50 @@ def full_dp_pcl(epsilon: float, *, cubes_per_axis: int = 3, d: int = 1, dataset_
 
 def full_dp_stability_histogram(mech: StabilityHistogram, epsilon: float, delta: float, *,
                                 domain_size: int = 3, dataset_size: int = 3) -> DPCheckResult:
-    """:class:`StabilityHistogram` (001 Algorithm 1) under full DP: exact δ(ε) over every neighbouring
-    pair of datasets of ``dataset_size`` records over ``domain_size`` domain points.
+    r""":class:`~simulations.mechanisms.StabilityHistogram` (001 Algorithm 1) under full DP.
 
-    Returns a result with ``delta_actual`` = the exact max δ(ε) and ``holds = δ(ε) <= delta``.
+    Exact δ(ε) over every neighbouring pair of datasets of ``dataset_size`` records over
+    ``domain_size`` domain points: a replacement moves one unit between two counts, and the other
+    cells cancel from the hockey-stick integral
+    (:func:`proofs_checks.stability.stability_pair_delta`).
+
+    Parameters
+    ----------
+    mech : StabilityHistogram
+        The mechanism.
+    epsilon : float > 0
+        The ε at which δ(ε) is computed.
+    delta : float in [0, 1]
+        The claimed δ.
+    domain_size : int >= 1, default 3
+        Domain points.
+    dataset_size : int >= 1, default 3
+        Records per dataset.
+
+    Returns
+    -------
+    DPCheckResult
+        ``delta_actual`` = the exact max δ(ε), ``holds = δ(ε) <= delta``.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0, δ is not in [0, 1], or a size is invalid.
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4, Definition 1.1.
+
+    Examples
+    --------
+    While every count stays below the threshold :math:`\tau = (2/\varepsilon)\ln(2/\delta) + 1`, the
+    worst pair moves a lone record, released with probability :math:`\tfrac12 e^{-(\tau-1)/b} = \delta/4`
+    (b = 2/ε): Theorem 2.4's δ holds, 4x conservatively.
+
+    >>> from simulations.mechanisms import StabilityHistogram
+    >>> res = full_dp_stability_histogram(StabilityHistogram(1.0, 1e-3), 1.0, 1e-3)
+    >>> res.holds, round(res.delta_actual / 1e-3, 9)
+    (True, 0.25)
     """
     epsilon = check_positive("epsilon", epsilon)
     delta = check_probability("delta", delta)
@@ -197,8 +413,43 @@ def full_dp_pcde(epsilon: float, delta: float, *, points=(-1.3, 0.2, 0.9), datas
 
     Domain: the given 1-D points (in distinct cubes of side ``side``); every dataset is binned by the
     learner's own code (:meth:`PCDE.cube_counts`), and each neighbouring pair's δ(ε) is the exact
-    two-cell stability-histogram value for the counts the learner produced (the released density is
-    a post-processing of those counts, so this is the δ of the cube counts it releases).
+    two-cell stability-histogram value for the counts the learner produced (the released density is a
+    post-processing of those counts, so this is the δ of the cube counts it releases).
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        The learner's ε.
+    delta : float in [0, 1]
+        The learner's and the claimed δ.
+    points : sequence of float, default (-1.3, 0.2, 0.9)
+        The 1-D domain.
+    dataset_size : int >= 1, default 3
+        Points per dataset.
+    side : float > 0, default 0.5
+        Cube side of the learner.
+
+    Returns
+    -------
+    DPCheckResult
+        ``delta_actual`` the exact max δ(ε) of the released counts.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0 or δ is not in [0, 1].
+
+    References
+    ----------
+    001 Algorithm 3, Theorem 4.2, Algorithm 1, Theorem 2.4.
+
+    Examples
+    --------
+    Counts below the threshold: δ(ε) = δ/4 exactly (see :func:`full_dp_stability_histogram`).
+
+    >>> res = full_dp_pcde(1.0, 1e-3, dataset_size=2)
+    >>> res.holds, round(res.delta_actual / 1e-3, 9)
+    (True, 0.25)
     """
     from simulations.estimators.pcde import PCDE
 
@@ -233,10 +484,43 @@ def full_dp_pcde(epsilon: float, delta: float, *, points=(-1.3, 0.2, 0.9), datas
 
 
 def full_dp_pcl2(epsilon: float, *, r: float = 1.3, domain_cells: int = 3, dataset_size: int = 3) -> DPCheckResult:
-    """The fitted :class:`~simulations.estimators.pcl2.PCL2` (001 Algorithm 4) on S² under full DP.
+    """The fitted :class:`~simulations.estimators.pcl2.PCL2` (001 Algorithm 4) on :math:`S^2` under full DP.
 
-    Domain: the centres of ``domain_cells`` Voronoi cells of the maximal r-packing × {0, 1}; the exact
-    law of the classifier over *all* cells of the packing is read from each fitted learner.
+    Domain: the centres of ``domain_cells`` Voronoi cells of the maximal r-packing x {0, 1}; the exact
+    law of the classifier over *all* cells of the packing is read from each fitted learner and pairs
+    are scored by :func:`bits_loss`.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        The learner's ε (also the claimed loss).
+    r : float > 0, default 1.3
+        Packing radius on the sphere.
+    domain_cells : int >= 1, default 3
+        Cells whose centres form the domain (at most the packing's cells).
+    dataset_size : int >= 1, default 3
+        Points per dataset.
+
+    Returns
+    -------
+    DPCheckResult
+        The exact loss over every neighbouring pair.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0, or ``domain_cells`` exceeds the packing's cells.
+
+    References
+    ----------
+    001 Algorithm 4 (its noisy vote is Algorithm 2's, private by the argument of Theorem 3.1),
+    Definition 1.1.
+
+    Examples
+    --------
+    >>> res = full_dp_pcl2(1.0, dataset_size=2)
+    >>> res.holds, round(res.epsilon_actual, 12)
+    (True, 1.0)
     """
     from simulations.estimators.pcl2 import PCL2
     from simulations.metric_spaces import SpherePacking
@@ -262,10 +546,42 @@ def full_dp_pcl2(epsilon: float, *, r: float = 1.3, domain_cells: int = 3, datas
 
 
 def pcl2b_probability_one(mech: StabilityHistogram, count: int, ones: int) -> float:
-    """Exact P(h_j = 1) of 001 Algorithm 5 on a cell with ``count`` points, ``ones`` of them labelled 1.
+    r"""Exact :math:`P(h_j = 1)` of 001 Algorithm 5 on a cell with ``count`` points, ``ones`` labelled 1.
 
-    ``ĉ = 0`` gives 0; otherwise ``h = 1[ŷ > ĉ/2]`` and ``ŷ`` is released only above the threshold τ, so
-    ``P = ∫_τ^∞ lap(u − c) P(k + W > max(τ, u/2)) du`` (adaptive quadrature, absolute error < 1e-13).
+    :math:`\hat c = 0` gives 0; otherwise :math:`h = 1[\hat y > \hat c/2]` and :math:`\hat c` is
+    released only above the threshold τ, so
+    :math:`P = \int_\tau^\infty \mathrm{lap}(u - c)\, P(k + W > \max(\tau, u/2))\, du` (adaptive
+    quadrature, absolute error < 1e-13).
+
+    Parameters
+    ----------
+    mech : StabilityHistogram
+        Gives the Laplace scale b and the threshold τ.
+    count : int >= 0
+        Points in the cell.
+    ones : int, 0 <= ones <= count
+        Points labelled 1.
+
+    Returns
+    -------
+    float
+        The probability, in [0, 1].
+
+    References
+    ----------
+    001 Algorithm 5, Theorem A.14; Algorithm 1 for the released counts.
+
+    Examples
+    --------
+    For c = k below τ the integral is closed form:
+    :math:`\tfrac14 e^{(c+k-2\tau)/b} - \tfrac1{12} e^{(c+k-3\tau)/b}`. At ε = 2 (b = 1) and
+    δ = 2/e (τ = 2), c = k = 1 this is :math:`e^{-2}/4 - e^{-4}/12`.
+
+    >>> import math
+    >>> from simulations.mechanisms import StabilityHistogram
+    >>> p = pcl2b_probability_one(StabilityHistogram(2.0, 2 * math.exp(-1)), 1, 1)
+    >>> abs(p - (math.exp(-2) / 4 - math.exp(-4) / 12)) < 1e-12, pcl2b_probability_one(None, 0, 0)
+    (True, 0.0)
     """
     from scipy import integrate
 
@@ -294,6 +610,41 @@ def full_dp_pcl2b(epsilon: float, delta: float, *, num_cells: int = 2, dataset_s
     :func:`pcl2b_probability_one`; cells whose (count, ones) do not change are identical factors and
     cancel from the hockey-stick sum, so δ(ε') is a finite sum over the (at most two) changed cells'
     bits. The claim checked is Theorem A.14's (2ε, 2δ) unless other values are given.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        ε of the two stability histograms.
+    delta : float in [0, 1]
+        δ of the histograms.
+    num_cells : int >= 1, default 2
+        Number of cells.
+    dataset_size : int >= 1, default 6
+        Records per dataset.
+    claimed_epsilon : float > 0, optional
+        The ε' checked (default 2ε).
+    claimed_delta : float in [0, 1], optional
+        The claimed δ (default 2δ).
+
+    Returns
+    -------
+    DPCheckResult
+        ``epsilon = epsilon_actual`` = the ε' checked, ``delta_actual`` the exact δ(ε').
+
+    Raises
+    ------
+    ValueError
+        If ε or the claimed ε <= 0, or a δ is not in [0, 1].
+
+    References
+    ----------
+    001 Algorithm 5, Theorem A.14, Definition 1.1.
+
+    Examples
+    --------
+    >>> res = full_dp_pcl2b(1.0, 1e-3, dataset_size=2)
+    >>> res.holds, res.epsilon, res.delta
+    (True, 2.0, 0.002)
     """
     mech = StabilityHistogram(check_positive("epsilon", epsilon), delta)
     ce = 2 * epsilon if claimed_epsilon is None else check_positive("claimed_epsilon", claimed_epsilon)

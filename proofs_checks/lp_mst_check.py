@@ -40,19 +40,48 @@ MAX_OUTCOMES = 4096  # K^n beyond this is not "tiny"
 
 
 def lp_mst_log_probabilities(est, X, stages, *, leak: str = "none") -> np.ndarray:
-    """log P(z | y) for every labelling y and output z, shape (K,)*n + (K^n,).
+    r""":math:`\log P(z \mid y)` of LP-MST's privatized labels for every labelling y and output z.
 
     Parameters
     ----------
-    est : simulations.learning.LPMST (unfitted is fine; its parameters are used)
-    X : features (n, ...), passed to the learner as in ``fit``
-    stages : (n,) int, a fixed partition using every stage 0..T-1
-    leak : "none" (LP-MST as specified) or "true_labels" (planted bug, see the module docstring)
+    est : simulations.learning.LPMST
+        The estimator (unfitted is fine; its parameters and stage methods are used).
+    X : array_like, shape (n, ...)
+        Features, passed to the learner as in ``fit``.
+    stages : array_like of int, shape (n,)
+        A fixed partition using every stage 0..T-1.
+    leak : {"none", "true_labels"}, default "none"
+        ``"none"``: LP-MST as specified; ``"true_labels"``: the planted bug of the module docstring.
 
     Returns
     -------
-    logp : ndarray; ``logp[y_1, ..., y_n, c]`` with output z = the c-th vector of
+    ndarray, shape (K,)*n + (K**n,)
+        ``logp[y_1, ..., y_n, c]`` with output z = the c-th vector of
         ``itertools.product(range(K), repeat=n)``.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``leak``, :math:`K^n` above 4096, or stages not using every stage 0..T-1.
+
+    References
+    ----------
+    004 Algorithm 3, Observation 4.
+
+    Examples
+    --------
+    Two examples, K = 3, 1-NN: stage 1 is randomized response under M(0)'s uniform prior, stage 2's
+    prior is one-hot(:math:`z_0`) so :math:`z_1 = z_0`. Hence
+    :math:`P(z \mid y = (0, 0)) = \mathrm{RR}(z_0 \mid 0) 1[z_1 = z_0]`: :math:`e^{0.7}/(e^{0.7}+2)`
+    at z = (0, 0), :math:`1/(e^{0.7}+2)` at (1, 1) and (2, 2).
+
+    >>> import math
+    >>> from simulations.learning import LPMST, SoftKNNClassifier
+    >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=1, num_classes=3), num_classes=3, epsilon=0.7, num_stages=2)
+    >>> p = np.exp(lp_mst_log_probabilities(est, np.array([[0.0], [1.0]]), np.array([0, 1]))[0, 0])
+    >>> E = math.exp(0.7)
+    >>> bool(np.allclose(p, [E / (E + 2), 0, 0, 0, 1 / (E + 2), 0, 0, 0, 1 / (E + 2)], rtol=1e-12, atol=0))
+    True
     """
     check_choice("leak", leak, ("none", "true_labels"))
     fractions = est._validate()
@@ -117,9 +146,36 @@ def lp_mst_log_probabilities(est, X, stages, *, leak: str = "none") -> np.ndarra
 
 @dataclass(frozen=True, slots=True)
 class LPMSTCheck:
-    """Result of :func:`check_lp_mst`: the exact worst loss over neighbouring labellings.
+    r"""Result of :func:`check_lp_mst`: the exact worst loss over neighbouring labellings.
 
-    ``witness`` = (y, y', z): the labellings (differing in one label) and the output attaining it.
+    Parameters
+    ----------
+    epsilon : float
+        LP-MST's ε (the claimed loss, 004 Observation 4).
+    loss : float
+        The exact worst :math:`|\log P(z|y) - \log P(z|y')|` (``inf`` when the support changes).
+    holds : bool
+        loss <= ε (up to :data:`proofs_checks.dp.TOL`).
+    tight : bool
+        loss == ε (up to the tolerance).
+    witness : tuple or None
+        (y, y', z): the labellings (differing in one label) and the output attaining the loss.
+    n_labellings : int
+        :math:`K^n`.
+    n_outputs : int
+        :math:`K^n`.
+
+    References
+    ----------
+    004 Algorithm 3, Observation 4.
+
+    Examples
+    --------
+    >>> from simulations.learning import LPMST, SoftKNNClassifier
+    >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=1, num_classes=3), num_classes=3, epsilon=0.7, num_stages=2)
+    >>> res = check_lp_mst(est, np.array([[0.0], [1.0]]), np.array([0, 1]))
+    >>> res.holds, res.tight, res.n_labellings, res.witness
+    (True, True, 9, ((0, 0), (1, 0), (0, 0)))
     """
 
     epsilon: float
@@ -132,9 +188,48 @@ class LPMSTCheck:
 
 
 def check_lp_mst(est, X, stages, *, leak: str = "none") -> LPMSTCheck:
-    """Exact label-DP loss of LP-MST's privatized labels over all neighbouring labellings.
+    r"""Exact label-DP loss of LP-MST's privatized labels over all neighbouring labellings.
 
-    See :func:`lp_mst_log_probabilities`; neighbours differ in exactly one label.
+    Neighbours differ in exactly one label; the loss is the largest
+    :math:`|\log P(z|y) - \log P(z|y')|` over them and every output z
+    (:func:`lp_mst_log_probabilities`; 0/0 ignored, p/0 infinite).
+
+    Parameters
+    ----------
+    est : simulations.learning.LPMST
+        The estimator.
+    X : array_like, shape (n, ...)
+        Features.
+    stages : array_like of int, shape (n,)
+        A fixed partition using every stage.
+    leak : {"none", "true_labels"}, default "none"
+        ``"true_labels"`` plants the bug Observation 4 rules out.
+
+    Returns
+    -------
+    LPMSTCheck
+        The loss, verdict, tightness and witness.
+
+    Raises
+    ------
+    ValueError
+        As :func:`lp_mst_log_probabilities`.
+
+    References
+    ----------
+    004 Algorithm 3, Observation 4 (adaptive parallel composition).
+
+    Examples
+    --------
+    Two examples (derivation in :func:`lp_mst_log_probabilities`): loss ε exactly; with the planted
+    leak stage 2's prior is one-hot of the *true* label :math:`y_0`, so :math:`z_1 = y_0` and the
+    support moves with :math:`y_0`: infinite loss.
+
+    >>> from simulations.learning import LPMST, SoftKNNClassifier
+    >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=1, num_classes=3), num_classes=3, epsilon=0.7, num_stages=2)
+    >>> X, stages = np.array([[0.0], [1.0]]), np.array([0, 1])
+    >>> round(check_lp_mst(est, X, stages).loss, 12), check_lp_mst(est, X, stages, leak="true_labels").loss
+    (0.7, inf)
     """
     logp = lp_mst_log_probabilities(est, X, stages, leak=leak)
     n = logp.ndim - 1

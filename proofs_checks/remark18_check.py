@@ -80,17 +80,113 @@ class _StabilityThresholdNoScale(StabilityHistogram):
 
 
 class PCDEClassifierHalfScale(PCDEClassifier):
-    """PLANTED BUG: Remark 1.8's learner with ``Lap(1/ε)`` noise; exact δ(ε) in the module docstring."""
+    r"""PLANTED BUG: Remark 1.8's learner with :math:`\mathrm{Lap}(1/\varepsilon)` noise (exact δ(ε): module docstring).
+
+    Sensitivity taken as 1 (as for add/remove neighbours; a replacement moves two counts). Below the
+    threshold it is invisible (:math:`\delta(\varepsilon) = \tfrac12 e^{-\varepsilon(\tau-1)} = \delta^2/8`);
+    with counts at or above τ it reaches :math:`1 - e^{-\varepsilon/2}(1 + \varepsilon/4)`.
+
+    Parameters
+    ----------
+    epsilon : float > 0 or None, default 1.0
+        The claimed ε (None: the non-private rule).
+    delta : float in (0, 1), default 1e-6
+        The claimed δ.
+    side : float > 0, optional
+        Cube side of the learner.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.estimators.pcde_classifier.PCDEClassifier`.
+
+    References
+    ----------
+    001 Remark 1.8, Algorithm 1, Theorem 2.4.
+
+    Examples
+    --------
+    On datasets of 2 records (below τ) the classifier's δ(ε) is :math:`\delta^2/8`:
+
+    >>> r = remark18_classifier_profile(PCDEClassifierHalfScale(epsilon=1.0, delta=1e-3, side=0.5), 1.0, 1e-3,
+    ...                                 dataset_size=2)
+    >>> abs(r.check.delta_actual - 1e-6 / 8) < 1e-18
+    True
+    """
 
     def mechanism(self):
+        """The stability histogram with the bug's Laplace scale 1/ε (threshold kept); None for the non-private rule.
+
+        Returns
+        -------
+        StabilityHistogram or None
+            The mechanism the learner releases its counts through.
+
+        References
+        ----------
+        001 Remark 1.8, Algorithm 1.
+
+        Examples
+        --------
+        >>> PCDEClassifierHalfScale(epsilon=1.0, delta=1e-3, side=0.5).mechanism().scale   # 001 Algorithm 1: 2/eps
+        1.0
+        """
         m = super().mechanism()
         return None if m is None else _StabilityHalfScale(m.epsilon, m.delta)
 
 
 class PCDEClassifierThresholdNoScale(PCDEClassifier):
-    """PLANTED BUG: Remark 1.8's learner with threshold ``ln(2/δ) + 1``; δ(ε) = ½(δ/2)^{ε/2} on small data."""
+    r"""PLANTED BUG: Remark 1.8's learner with threshold :math:`\ln(2/\delta) + 1`.
+
+    The factor 2/ε of 001 Algorithm 1 line 7 is dropped: a lone record is released with probability
+    :math:`\tfrac12 e^{-(\tau-1)/b} = \tfrac12 (\delta/2)^{\varepsilon/2}` (b = 2/ε) while
+    ``dataset_size`` < τ, e.g. 0.01118 > δ at ε = 1, δ = 1e-3.
+
+    Parameters
+    ----------
+    epsilon : float > 0 or None, default 1.0
+        The claimed ε (None: the non-private rule).
+    delta : float in (0, 1), default 1e-6
+        The claimed δ.
+    side : float > 0, optional
+        Cube side of the learner.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.estimators.pcde_classifier.PCDEClassifier`.
+
+    References
+    ----------
+    001 Remark 1.8, Algorithm 1 (line 7), Theorem 2.4.
+
+    Examples
+    --------
+    >>> r = remark18_count_profile(PCDEClassifierThresholdNoScale(epsilon=1.0, delta=1e-3, side=0.5), 1.0, 1e-3,
+    ...                            dataset_size=2)
+    >>> r.check.holds, abs(r.check.delta_actual - 0.5 * (1e-3 / 2) ** 0.5) < 1e-15
+    (False, True)
+    """
 
     def mechanism(self):
+        r"""The stability histogram with the bug's threshold :math:`\ln(2/\delta) + 1`; None for the non-private rule.
+
+        Returns
+        -------
+        StabilityHistogram or None
+            The mechanism the learner releases its counts through.
+
+        References
+        ----------
+        001 Remark 1.8, Algorithm 1 (line 7).
+
+        Examples
+        --------
+        >>> import math
+        >>> m = PCDEClassifierThresholdNoScale(epsilon=1.0, delta=1e-3, side=0.5).mechanism()
+        >>> abs(m.threshold - (math.log(2000) + 1)) < 1e-12
+        True
+        """
         m = super().mechanism()
         return None if m is None else _StabilityThresholdNoScale(m.epsilon, m.delta)
 
@@ -98,15 +194,30 @@ class PCDEClassifierThresholdNoScale(PCDEClassifier):
 # ------------------------------------------------------------------------------------ the checks
 @dataclass(frozen=True)
 class Remark18Profile:
-    """The exact δ(ε') curve of one output of the learner over all neighbouring tiny datasets.
+    r"""The exact δ(ε') curve of one output of the learner over all neighbouring tiny datasets.
 
-    Attributes
+    Parameters
     ----------
-    epsilons, deltas : ndarray (m,)
-        ε' and the exact ``max_{S ~ S'} δ_{S,S'}(ε')``.
-    witnesses : list of m pairs (S, S') of sorted record-index tuples (None where every pair gives 0).
-    pairs : int, the number of ordered neighbouring pairs enumerated.
-    check : DPCheckResult at the claimed (ε, δ) (``delta_actual`` = δ(ε) exactly).
+    epsilons : ndarray, shape (m,)
+        The ε' values (sorted, the claimed ε included).
+    deltas : ndarray, shape (m,)
+        The exact :math:`\max_{S \sim S'} \delta_{S,S'}(\varepsilon')`.
+    witnesses : list
+        m pairs (S, S') of sorted record-index tuples (None where every pair gives 0).
+    pairs : int
+        The number of ordered neighbouring pairs enumerated.
+    check : DPCheckResult
+        The verdict at the claimed (ε, δ) (``delta_actual`` = δ(ε) exactly).
+
+    References
+    ----------
+    001 Remark 1.8, Theorem 2.4.
+
+    Examples
+    --------
+    >>> r = remark18_count_profile(PCDEClassifier(epsilon=1.0, delta=1e-3, side=0.5), 1.0, 1e-3, dataset_size=2)
+    >>> r.epsilons.tolist(), r.pairs
+    ([0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 1.75, 2.0], 48)
     """
 
     epsilons: np.ndarray
@@ -117,12 +228,44 @@ class Remark18Profile:
 
 
 def remark18_probability_one(mech: StabilityHistogram, count0: int, count1: int) -> float:
-    """Exact ``P(h = 1) = P(ĉ_1 > ĉ_0)`` on a cube with ``count0`` / ``count1`` points of label 0 / 1.
+    r"""Exact :math:`P(h = 1) = P(\hat c_1 > \hat c_0)` on a cube with ``count0`` / ``count1`` points of label 0 / 1.
 
-    ``ĉ_y = c_y + W_y`` if ``c_y > 0`` and ``c_y + W_y >= τ``, else 0 (001 Algorithm 1). So ``h = 0`` when
-    ``c_1 = 0``; ``h = 1`` iff ``ĉ_1`` is released when ``c_0 = 0``: ``P = P(W >= τ − c_1)``; otherwise
-    ``h = 1`` iff ``U_1 = c_1 + W_1 >= τ`` and ``U_0 < U_1`` (a suppressed ``ĉ_0`` has ``U_0 < τ <= U_1``):
-    ``P = ∫_τ^∞ lap(u − c_1) F(u − c_0) du`` (adaptive quadrature split at the kinks, absolute error < 1e-13).
+    :math:`\hat c_y = c_y + W_y` if :math:`c_y > 0` and :math:`c_y + W_y \ge \tau`, else 0 (001
+    Algorithm 1). So h = 0 when :math:`c_1 = 0`; h = 1 iff :math:`\hat c_1` is released when
+    :math:`c_0 = 0`: :math:`P = P(W \ge \tau - c_1)`; otherwise h = 1 iff
+    :math:`U_1 = c_1 + W_1 \ge \tau` and :math:`U_0 < U_1` (a suppressed :math:`\hat c_0` has
+    :math:`U_0 < \tau \le U_1`): :math:`P = \int_\tau^\infty \mathrm{lap}(u - c_1) F(u - c_0)\, du`
+    (adaptive quadrature split at the kinks, absolute error < 1e-13).
+
+    Parameters
+    ----------
+    mech : StabilityHistogram
+        Gives the Laplace scale b and the threshold τ.
+    count0, count1 : int >= 0
+        The cube's counts of label 0 and label 1.
+
+    Returns
+    -------
+    float
+        The probability, in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        A negative count.
+
+    References
+    ----------
+    001 Remark 1.8, Algorithm 1.
+
+    Examples
+    --------
+    A lone 1-label: :math:`\tfrac12 e^{-(\tau-1)/b} = \delta/4`.
+
+    >>> from simulations.mechanisms import StabilityHistogram
+    >>> mech = StabilityHistogram(1.0, 1e-3)
+    >>> round(remark18_probability_one(mech, 0, 1) / 1e-3, 9), remark18_probability_one(mech, 1, 0)
+    (0.25, 0.0)
     """
     c0, c1 = int(count0), int(count1)
     if c0 < 0 or c1 < 0:
@@ -248,9 +391,39 @@ def remark18_classifier_profile(learner: PCDEClassifier, epsilon: float, delta: 
                                 points=(-0.9, 0.3), dataset_size: int = 3) -> Remark18Profile:
     """Exact δ(ε') of the released classifier (one bit per cube), over all neighbouring datasets.
 
-    Same parameters as :func:`remark18_count_profile`. Each cube's bit has the probability of
-    :func:`remark18_probability_one` given its two counts, independently of the other cubes; the
-    cubes whose counts do not change cancel from the hockey stick.
+    Each cube's bit has the probability of :func:`remark18_probability_one` given its two counts,
+    independently of the other cubes; the cubes whose counts do not change cancel from the hockey
+    stick, so δ(ε') is a sum over at most four joint outcomes. Post-processing of the counts, so at
+    most :func:`remark18_count_profile` at every ε'.
+
+    Parameters
+    ----------
+    learner : PCDEClassifier
+        A private learner (its ``side`` should put the points in distinct cubes).
+    epsilon : float > 0
+        The claimed ε, checked at ε' = ε.
+    delta : float in [0, 1]
+        The claimed δ.
+    epsilons : array_like of float >= 0, optional
+        The ε' values (default: 9 values in [0, 2ε]); ε is always added.
+    points : array_like of float, default (-0.9, 0.3)
+        The 1-D points; records are (point, label), 2 per point.
+    dataset_size : int >= 1, default 3
+        Records per dataset.
+
+    Returns
+    -------
+    Remark18Profile
+        The δ(ε') curve, witnesses and the verdict at (ε, δ).
+
+    Raises
+    ------
+    ValueError
+        On a non-private or foreign learner, bad (ε, δ), a negative ε' or a bad dataset size.
+
+    References
+    ----------
+    001 Remark 1.8, Algorithm 1, Theorem 2.4, Algorithm 3, Theorem 4.2.
 
     Examples
     --------

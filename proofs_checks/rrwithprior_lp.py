@@ -260,7 +260,37 @@ def rrwithprior_value(prior, epsilon) -> float:
 
 
 def rrwithprior_k(prior, epsilon) -> int:
-    """k* = argmax_k w_k (004 Algorithm 2, step 2); the smallest maximizer when several tie."""
+    r""":math:`k^* = \arg\max_k w_k` (004 Algorithm 2, step 2); the smallest maximizer when several tie.
+
+    Parameters
+    ----------
+    prior : array_like, shape (K,)
+        A probability vector, by the rule of :func:`rrwithprior_weights` (float32 accepted).
+    epsilon : float > 0
+        ε.
+
+    Returns
+    -------
+    int
+        :math:`k^* \in \{1, ..., K\}`.
+
+    Raises
+    ------
+    ValueError
+        As :func:`rrwithprior_weights`.
+
+    References
+    ----------
+    004 Algorithm 2.
+
+    Examples
+    --------
+    Prior (0.6, 0.3, 0.1) at :math:`e^\varepsilon = 3`:
+    :math:`w = (0.6, \tfrac34 \cdot 0.9, \tfrac35 \cdot 1) = (0.6, 0.675, 0.6)`.
+
+    >>> rrwithprior_k([0.6, 0.3, 0.1], math.log(3))
+    2
+    """
     return int(np.argmax(rrwithprior_weights(prior, epsilon))) + 1
 
 
@@ -268,12 +298,42 @@ def rrwithprior_k(prior, epsilon) -> int:
 
 @dataclass(frozen=True, slots=True)
 class UtilityGap:
-    """Accuracy of a label randomizer on one prior against the ε-DP optimum (004 Theorem 3).
+    r"""Accuracy of a label randomizer on one prior against the ε-DP optimum (004 Theorem 3).
 
-    ``accuracy`` = Σ_y p_y P(output = y | y); ``optimum`` = max_k w_k (= LP1 = LP2, 004 Theorem 3);
-    ``gap`` = optimum - accuracy (>= 0 for every ε-DP randomizer, up to rounding); ``loss`` the exact
-    privacy loss of the randomizer's channel for this prior and ``private`` whether it is <= ε. A
-    negative gap is possible only for a randomizer that is not ε-DP.
+    A negative gap is possible only for a randomizer that is not ε-DP.
+
+    Parameters
+    ----------
+    accuracy : float
+        :math:`\sum_y p_y P(\text{output} = y \mid y)`.
+    optimum : float
+        :math:`\max_k w_k` (= LP1 = LP2, 004 Theorem 3).
+    gap : float
+        optimum - accuracy (>= 0 for every ε-DP randomizer, up to rounding).
+    relative_gap : float
+        gap / optimum.
+    k_star : int
+        :math:`k^*` of the prior (:func:`rrwithprior_k`).
+    loss : float
+        The exact privacy loss of the randomizer's channel for this prior.
+    private : bool
+        Whether the loss is <= ε.
+    explanation : str
+        The comparison in words.
+
+    References
+    ----------
+    004 Theorem 3, Algorithm 2.
+
+    Examples
+    --------
+    RRWithPrior attains the optimum: prior (0.6, 0.3, 0.1), :math:`e^\varepsilon = 3`, accuracy
+    :math:`w_2 = 0.675`.
+
+    >>> from simulations.mechanisms import RRWithPrior
+    >>> g = utility_gap(RRWithPrior(3, math.log(3)), [0.6, 0.3, 0.1], math.log(3))
+    >>> round(g.accuracy, 12), round(g.gap, 12), g.k_star, g.private
+    (0.675, 0.0, 2, True)
     """
 
     accuracy: float
@@ -350,36 +410,54 @@ def utility_gap(mechanism, prior, epsilon) -> UtilityGap:
 
 @dataclass(frozen=True, slots=True)
 class LPResult:
-    """Solution of LP1 or LP2.
+    r"""Solution of LP1 or LP2 (:func:`rrwithprior_lp`).
 
-    Attributes
+    Parameters
     ----------
     value : float
-        The optimal objective Σ_y p_y q[y|y].
+        The optimal objective :math:`\sum_y p_y q[y|y]`.
     channel : ndarray, shape (K, K), or None
         LP1: the optimal channel q[y, ỹ] = P(output ỹ | label y) (rows y, columns ỹ), polished
         (:func:`polish_channel`) so that it is exactly ε-DP; rows sum to 1 within the solver's
         tolerance. LP2: ``None`` — LP2 is a relaxation whose points need not be channels; its
         variables are in ``diagonal``.
     diagonal : ndarray, shape (K,)
-        q[y|y] (LP1: the channel's diagonal; LP2: its variables x_y).
+        q[y|y] (LP1: the channel's diagonal; LP2: its variables :math:`x_y`).
     status : str
         cvxpy's status; always ``"optimal"`` (anything else raises).
     solver : str
+        The cvxpy solver used.
     solve_time : float
         Seconds spent in the solver, as the solver reports it.
     wall_time : float
         Seconds for building, compiling and solving the problem.
-    formulation, method : str
+    formulation : {"lp1", "lp2"}
+        Which LP.
+    method : str
+        The formulation's method (:data:`LP1_METHODS`, :data:`LP2_METHODS`).
     epsilon : float
+        ε.
     n_constraints : int
         Scalar linear constraints passed to the solver (variable bounds r >= 0, q >= 0 not counted):
         LP1 4K + 1 (efficient), K² + K (substitution), 2K² + 2K (envelope), K²(K − 1) + K (naive).
-    polish_change : float
+    polish_change : float, default 0.0
         Largest absolute change the polish made to an entry of the solver's channel (0.0 for LP2);
         of the order of the solver's feasibility tolerance. LP1 ``"efficient"``: the change from the
         channel built from the solver's (x, l) as returned to the one built after moving (x, l) onto
         the polytope (:func:`channel_from_envelope`) and polishing.
+
+    References
+    ----------
+    004 Section 3.2: Theorem 3, LP1 (eqs. (2)-(3)), LP2 (eqs. (4)-(5)).
+
+    Examples
+    --------
+    Prior (0.6, 0.3, 0.1), :math:`e^\varepsilon = 3`: LP1 = :math:`\max_k w_k = w_2 = 0.675`
+    (004 Theorem 3); the optimal channel keeps labels 0 and 1 with probability 3/4, as RRTop-2.
+
+    >>> res = rrwithprior_lp([0.6, 0.3, 0.1], math.log(3))
+    >>> round(res.value, 9), res.diagonal.round(9).tolist(), res.n_constraints   # 4K + 1
+    (0.675, [0.75, 0.75, 0.0], 13)
     """
 
     value: float
@@ -397,23 +475,43 @@ class LPResult:
 
 
 def polish_channel(channel, epsilon) -> np.ndarray:
-    """Make a solver's LP1 channel exactly ε-DP by the smallest clipping of its entries.
+    r"""Make a solver's LP1 channel exactly ε-DP by the smallest clipping of its entries.
 
-    Per column ỹ, with l_ỹ = min_y q[ỹ|y] (negative round-off first set to 0), entries are
-    clipped to at most e^ε l_ỹ, so every column satisfies max/min <= e^ε: constraint (2) holds
-    exactly, in particular a column holding a 0 and solver noise of 1e-14 becomes all-zero instead of
-    having infinite privacy loss. Each entry moves by at most the solver's additive violation of
-    (2) (:func:`dp_violation`, ~1e-10 with the default tolerances). Rows are not renormalized:
-    rescaling rows by different factors would perturb the ratios again.
+    Per column ỹ, with :math:`l_{\tilde y} = \min_y q[\tilde y|y]` (negative round-off first set to
+    0), entries are clipped to at most :math:`e^\varepsilon l_{\tilde y}`, so every column satisfies
+    max/min <= :math:`e^\varepsilon`: constraint (2) holds exactly, in particular a column holding a
+    0 and solver noise of 1e-14 becomes all-zero instead of having infinite privacy loss. Each entry
+    moves by at most the solver's additive violation of (2) (:func:`dp_violation`, ~1e-10 with the
+    default tolerances). Rows are not renormalized: rescaling rows by different factors would perturb
+    the ratios again.
 
     Parameters
     ----------
-    channel : array_like, shape (K, K) (any 2-D shape is accepted: inputs x outputs)
+    channel : array_like, shape (K, K)
+        Any finite non-empty 2-D shape is accepted (inputs x outputs).
     epsilon : float > 0
+        ε.
 
     Returns
     -------
     ndarray, same shape as ``channel``
+        The polished channel.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0, or ``channel`` is not a finite non-empty 2-D array.
+
+    References
+    ----------
+    004 Section 3.2, LP1 constraint (2).
+
+    Examples
+    --------
+    >>> from proofs_checks.dp import max_privacy_loss
+    >>> q = [[0.5, 0.5, 0.0], [0.5, 0.5 - 1e-14, 1e-14]]
+    >>> max_privacy_loss(q), polish_channel(q, 1.0)[:, 2].tolist()
+    (inf, [0.0, 0.0])
     """
     epsilon = check_positive("epsilon", epsilon)
     q = np.asarray(channel, dtype=float)
@@ -766,12 +864,43 @@ def rrwithprior_lp(prior, epsilon, formulation: str = "lp1", *, method: str = "e
 
 
 def dp_violation(channel, epsilon) -> float:
-    """Largest additive violation max_{ỹ} (max_y q[ỹ|y] − e^ε min_y q[ỹ|y]) of constraint (2).
+    r"""Largest additive violation of 004 LP1 constraint (2): max over columns of (max - e^ε min).
+
+    :math:`\max_{\tilde y}(\max_y q[\tilde y|y] - e^\varepsilon \min_y q[\tilde y|y])`.
 
     This is how LP solvers measure feasibility (absolute, ~1e-9 for HiGHS); <= 0 means the channel
     is exactly ε-DP. Complements :func:`proofs_checks.dp.check_channel`, which reports the
     multiplicative loss and is infinite when solver noise leaves a tiny positive entry in a
     column that should contain a zero.
+
+    Parameters
+    ----------
+    channel : array_like, shape (K, M)
+        The channel q (rows y).
+    epsilon : float > 0
+        ε.
+
+    Returns
+    -------
+    float
+        The violation (negative when every column has slack).
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0.
+
+    References
+    ----------
+    004 Section 3.2, LP1 constraint (2).
+
+    Examples
+    --------
+    Randomized response at :math:`e^\varepsilon = 3` (004 eq. (1)) checked at ε = ln 2:
+    0.75 - 2 x 0.25 = 0.25.
+
+    >>> round(dp_violation([[0.75, 0.25], [0.25, 0.75]], math.log(2)), 12)
+    0.25
     """
     epsilon = check_positive("epsilon", epsilon)
     q = np.asarray(channel, dtype=float)

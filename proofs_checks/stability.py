@@ -127,14 +127,47 @@ def _pair_delta(cell1, cells2, b: float, tau: float, epsilon_prime: np.ndarray) 
 
 
 def plain_laplace_pair_delta(u: float, epsilon_prime) -> np.ndarray:
-    """Closed-form δ(ε'), ε' >= 0, of two independent Laplace cells each shifted by one scale-u unit.
+    r"""Closed-form δ(ε'), ε' >= 0, of two independent Laplace cells each shifted by one scale-u unit.
 
-    Each cell's privacy-loss variable under P is +u w.p. ½, -u w.p. ½e^{-u}, and has density
-    ¼ e^{(l-u)/2} on (-u, u); the 1-D profile is ``H(t) = 1 - e^{(t-u)/2}`` on [-u, u] (0 above).
-    Integrating H(ε' - L1) against the law of L1 gives
-    ``½(1 - e^{ε'/2-u})_+ + [ε' <= 2u](½(1 - e^{(l0-u)/2}) - ¼ e^{ε'/2-u}(u - l0))``, ``l0 = max(-u, ε'-u)``.
-    This is the stability histogram's profile for counts far above the threshold (the sup over all
-    pairs with non-zero counts).
+    Each cell's privacy-loss variable under P is +u w.p. ½, -u w.p. :math:`\tfrac12 e^{-u}`, and has
+    density :math:`\tfrac14 e^{(l-u)/2}` on (-u, u); the 1-D profile is
+    :math:`H(t) = 1 - e^{(t-u)/2}` on [-u, u] (0 above). Integrating :math:`H(\varepsilon' - L_1)`
+    against the law of :math:`L_1` gives
+    :math:`\tfrac12(1 - e^{\varepsilon'/2-u})_+`
+    :math:`+ [\varepsilon' \le 2u](\tfrac12(1 - e^{(l_0-u)/2}) - \tfrac14 e^{\varepsilon'/2-u}(u - l_0))`,
+    :math:`l_0 = \max(-u, \varepsilon' - u)`. This is the stability histogram's profile for counts far
+    above the threshold (the sup over all pairs with non-zero counts).
+
+    Parameters
+    ----------
+    u : float > 0
+        Loss of one cell: sensitivity / Laplace scale (ε/2 for 001 Algorithm 1).
+    epsilon_prime : float or array_like of float, shape (m,)
+        The ε' values (finite, >= 0).
+
+    Returns
+    -------
+    ndarray, shape of ``epsilon_prime``
+        δ(ε').
+
+    Raises
+    ------
+    ValueError
+        If u <= 0 or ``epsilon_prime`` holds a non-finite value.
+
+    References
+    ----------
+    001 Algorithm 1 (two counts move under a label change), Theorem 2.4.
+
+    Examples
+    --------
+    The pure loss of the pair is 2u, so δ(2u) = 0; at ε' = u the closed form reduces to
+    :math:`1 - e^{-u/2}(1 + u/4)`, 0.448181 at u = 2.
+
+    >>> import math
+    >>> d = plain_laplace_pair_delta(2.0, [2.0, 4.0])
+    >>> abs(float(d[0]) - (1 - 1.5 / math.e)) < 1e-12, abs(float(d[1]))
+    (True, 0.0)
     """
     u = check_positive("u", u)
     epsilon_prime = check_finite_array("epsilon_prime", epsilon_prime)
@@ -145,10 +178,40 @@ def plain_laplace_pair_delta(u: float, epsilon_prime) -> np.ndarray:
 
 
 def stability_pair_delta(mechanism: StabilityHistogram, counts, counts_prime, epsilon_prime) -> np.ndarray:
-    """δ(ε') for the stability histogram between two count vectors differing by one moved unit.
+    r"""δ(ε') of the stability histogram between two count vectors differing by one moved unit.
 
-    ``counts`` and ``counts_prime`` are the (a, b) counts of the two cells that change, e.g.
-    ``(1, 0)`` and ``(0, 1)``; returns the hockey stick of P(·|counts) against P(·|counts_prime).
+    Only the two cells whose counts change matter (the module docstring gives the exact reduction).
+
+    Parameters
+    ----------
+    mechanism : StabilityHistogram
+        Gives the Laplace scale and the threshold.
+    counts : tuple of int (a, b)
+        Counts of the two changing cells under the first dataset, e.g. ``(1, 0)``.
+    counts_prime : tuple of int (a', b')
+        The same under the neighbour, e.g. ``(0, 1)`` (one unit moved).
+    epsilon_prime : float or array_like of float, shape (m,)
+        The ε' values.
+
+    Returns
+    -------
+    ndarray, shape (m,)
+        The hockey stick of P(· | counts) against P(· | counts_prime).
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4.
+
+    Examples
+    --------
+    Moving a lone record (1, 0) -> (0, 1): the first cell is released with probability
+    :math:`\tfrac12 e^{-(\tau-1)/b} = \delta/4` under the first dataset only, so δ(ε') = δ/4 for
+    every ε'.
+
+    >>> from simulations.mechanisms import StabilityHistogram
+    >>> d = stability_pair_delta(StabilityHistogram(1.0, 1e-3), (1, 0), (0, 1), [0.5, 1.0])
+    >>> [round(float(v) / 1e-3, 9) for v in d]
+    [0.25, 0.25]
     """
     epsilon_prime = np.atleast_1d(np.asarray(epsilon_prime, dtype=float))
     b, tau = mechanism.scale, mechanism.threshold
@@ -162,15 +225,48 @@ def stability_profile(mechanism: StabilityHistogram, epsilon_prime, *, dataset_s
 
     Parameters
     ----------
-    epsilon_prime : array_like
+    mechanism : StabilityHistogram
+        001 Algorithm 1 (or a subclass with another scale or threshold).
+    epsilon_prime : float or array_like of float, shape (m,)
         The ε' values.
-    dataset_size : int, optional
+    dataset_size : int >= 1, optional
         Maximize over *all* datasets of this many records (every (a, b) with a >= 1, a + b <= n, both
         directions). When omitted, maximize over all datasets of any size: the families with a zero
-        count, for counts up to ``max_count`` (default: threshold + 40 noise scales), and the plain
-        2-D Laplace profile that bounds (and is the limit of) every pair with all counts >= 1.
-    return_witness : bool
+        count, for counts up to ``max_count``, and the plain 2-D Laplace profile
+        (:func:`plain_laplace_pair_delta`) that bounds (and is the limit of) every pair with all
+        counts >= 1.
+    max_count : int, optional
+        Largest count enumerated without ``dataset_size`` (default: threshold + 40 noise scales).
+    return_witness : bool, default False
         Also return, per ε', the worst pair ``((a, b), (a', b'))`` (``None`` for the Laplace limit).
+
+    Returns
+    -------
+    delta : ndarray, shape (m,)
+        δ(ε').
+    witness : list of m pairs or None
+        Only with ``return_witness=True``.
+
+    Raises
+    ------
+    ValueError
+        If ``dataset_size`` < 1, or the default enumeration exceeds :data:`MAX_STABILITY_COUNT`
+        (ε too small).
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4.
+
+    Examples
+    --------
+    At ε' = ε the worst pair moves a lone record (δ/4, :func:`stability_pair_delta`); at ε' = 0 the
+    TV of two far-away Laplace cells wins, :math:`1 - e^{-u}(1 + u/2)` with u = ε/2.
+
+    >>> import math
+    >>> from simulations.mechanisms import StabilityHistogram
+    >>> d, w = stability_profile(StabilityHistogram(1.0, 1e-3), [0.0, 1.0], return_witness=True)
+    >>> abs(float(d[0]) - (1 - math.exp(-0.5) * 1.25)) < 1e-12, round(float(d[1]) / 1e-3, 9), w
+    (True, 0.25, [None, ((1, 0), (0, 1))])
     """
     epsilon_prime = np.atleast_1d(np.asarray(epsilon_prime, dtype=float))
     b, tau = mechanism.scale, mechanism.threshold

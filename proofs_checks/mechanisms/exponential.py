@@ -132,20 +132,60 @@ def verify_exponential(mech: ExponentialMechanism, epsilon, delta, bin_size: int
 
 @dataclass(frozen=True, slots=True)
 class ExponentialNoHalf(ExponentialMechanism):
-    """PLANTED BUG: weights ``exp(ε n_j)`` (utility scale ε instead of ε/2, 003 eq. (17)).
+    r"""PLANTED BUG: weights :math:`\exp(\varepsilon n_j)` (utility scale ε instead of ε/2, 003 eq. (17)).
 
     Its exact loss on a bin of n labels is :func:`exponential_bin_loss` (ε, n, K) =
-    ε + ln((K-1+e^{εn})/(K-2+e^{ε}+e^{ε(n-1)})), above ε for every n >= 2 and tending to 2ε (n = 1 gives
-    exactly ε: not detectable there). Overrides the public ``utility_scale``.
+    :math:`\varepsilon + \ln((K-1+e^{\varepsilon n})/(K-2+e^{\varepsilon}+e^{\varepsilon(n-1)}))`,
+    above ε for every n >= 2 and tending to 2ε (n = 1 gives exactly ε: not detectable there).
+    Overrides the public ``utility_scale``.
+
+    Parameters
+    ----------
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        The claimed ε.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.ExponentialMechanism`.
+
+    References
+    ----------
+    003 eq. (17), Theorem 4.
 
     Examples
     --------
+    On bins of 2 labels, K = 3, ε = 1 the verifier reports :math:`1 + \ln((2+e^2)/(1+2e))`:
+
+    >>> import math
+    >>> from proofs_checks.dp import check_label_dp
+    >>> res = check_label_dp(ExponentialNoHalf(3, 1.0), 1.0, bin_size=2)
+    >>> res.holds, abs(res.epsilon_actual - (1 + math.log((2 + math.e**2) / (1 + 2 * math.e)))) < 1e-12
+    (False, True)
     >>> ExponentialNoHalf(3, 0.4).utility_scale
     0.4
     """
 
     @property
     def utility_scale(self) -> float:
+        """Multiplier of the counts in the exponent: ε (the bug; 003 eq. (17) has ε/2).
+
+        Returns
+        -------
+        float
+            ε.
+
+        References
+        ----------
+        003 eq. (17).
+
+        Examples
+        --------
+        >>> ExponentialNoHalf(3, 0.4).utility_scale
+        0.4
+        """
         return self.epsilon
 
 

@@ -38,7 +38,41 @@ DELTA = 1e-5  # the delta the stability histogram examples claim
 
 
 def majority_distributions(mech: NoisyMajority, sizes):
-    """Yield (labels, flipped, log p over 2^C bit vectors, log q) for every dataset and label flip."""
+    r"""Every labelling of public cubes and label flip, with the exact laws of the released bits.
+
+    Parameters
+    ----------
+    mech : NoisyMajority
+        Gives the bit probabilities (``log_probability_one`` / ``log_probability_zero``).
+    sizes : sequence of int
+        Public cube sizes (points per cube); :math:`2^{\sum \text{sizes}}` labellings are enumerated.
+
+    Yields
+    ------
+    labels : ndarray of int, shape (sum(sizes),)
+        A labelling in {0, 1}.
+    flipped : ndarray of int, shape (sum(sizes),)
+        The labelling with one label flipped (its label-DP neighbour).
+    log_p, log_q : ndarray, shape (2 ** len(sizes),)
+        Log-probabilities of every bit vector under ``labels`` and ``flipped``.
+
+    References
+    ----------
+    001 Algorithm 2 (the noisy majority vote per cube), Theorem 3.1.
+
+    Examples
+    --------
+    One cube of one point: the loss is :math:`\ln(2e^{\varepsilon/2} - 1)` (:func:`noisy_majority_loss`).
+
+    >>> import math
+    >>> from simulations.mechanisms import NoisyMajority
+    >>> pairs = list(majority_distributions(NoisyMajority(1.0), (1,)))
+    >>> [(l.tolist(), f.tolist()) for l, f, _, _ in pairs]
+    [([0], [1]), ([1], [0])]
+    >>> loss = max(float(np.max(np.abs(lp - lq))) for _, _, lp, lq in pairs)
+    >>> abs(loss - math.log(2 * math.exp(0.5) - 1)) < 1e-12
+    True
+    """
     sizes = np.asarray(sizes, dtype=np.int64)
     cube = np.repeat(np.arange(sizes.size), sizes)
     bits = np.array(list(itertools.product((0, 1), repeat=sizes.size)), dtype=bool)  # (2^C, C)
@@ -142,6 +176,42 @@ def _geometric_cell(mech: GeometricHistogram, c: np.ndarray, n: int) -> np.ndarr
 
 
 def geometric_pairs(mech: GeometricHistogram, dataset_size: int, num_classes: int):
+    r"""Every neighbouring pair of label histograms and the exact log-laws of their noisy releases.
+
+    Neighbours move one label between two classes (two counts change by one); the outputs are the
+    noisy counts of 004 Algorithm 4, each merged into n + 3 outcomes: :math:`\{z \le -1\}`,
+    0, ..., n, :math:`\{z \ge n+1\}` (on the merged tails the log-ratio of two counts in [0, n]
+    is constant), so the law is exact and finite.
+
+    Parameters
+    ----------
+    mech : GeometricHistogram
+        The mechanism (or a subclass such as :class:`GeometricFullBudget`).
+    dataset_size : int >= 0
+        n, labels per histogram.
+    num_classes : int >= 1
+        K.
+
+    Returns
+    -------
+    counts, counts_prime : ndarray of int, shape (P, K)
+        The P neighbouring pairs of histograms.
+    log_p, log_q : ndarray, shape (P, (n + 3) ** K)
+        Log-probabilities of the merged output vectors under each side.
+
+    References
+    ----------
+    004 Algorithm 4 (discrete Laplace on the label histogram).
+
+    Examples
+    --------
+    n = 2 labels, K = 2: 4 ordered pairs; the loss is 2a = ε (a = ε/2 per count).
+
+    >>> from simulations.mechanisms import GeometricHistogram
+    >>> d, d2, lp, lq = geometric_pairs(GeometricHistogram(1.0), 2, 2)
+    >>> d.tolist(), d2.tolist(), lp.shape, round(float(np.max(np.abs(lp - lq))), 12)
+    ([[1, 1], [2, 0], [0, 2], [1, 1]], [[0, 2], [1, 1], [1, 1], [2, 0]], (4, 25), 1.0)
+    """
     d, d2 = neighbour_moves(compositions(dataset_size, num_classes))
 
     def joint(h):  # log P over the (n+3)^K merged output vectors
@@ -259,38 +329,110 @@ def verify_stability(mech: StabilityHistogram, epsilon, delta, dataset_size=None
 
 @dataclass(frozen=True, slots=True)
 class GeometricFullBudget(GeometricHistogram):
-    """PLANTED BUG: ``dlaplace(ε_p)`` noise (the whole budget per count, ignoring that two counts move).
+    r"""PLANTED BUG: ``dlaplace(ε_p)`` noise (the whole budget per count, ignoring that two counts move).
 
-    Two counts move by one, each contributing a = ε_p: exact loss 2ε_p (004 Algorithm 4). Overrides
-    the public ``a``.
+    Two counts move by one, each contributing a = :math:`\varepsilon_p`: exact loss
+    :math:`2\varepsilon_p` (004 Algorithm 4). Overrides the public ``a``.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        The claimed :math:`\varepsilon_p`.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.GeometricHistogram`.
+
+    References
+    ----------
+    004 Algorithm 4.
 
     Examples
     --------
-    >>> GeometricFullBudget(0.5).a
-    0.5
+    >>> from proofs_checks.dp import check_label_dp
+    >>> GeometricFullBudget(0.5).a, round(check_label_dp(GeometricFullBudget(0.5), 0.5).epsilon_actual, 12)
+    (0.5, 1.0)
     """
 
     @property
     def a(self) -> float:
+        """Discrete Laplace parameter ε (the bug; the correct one is ε/2).
+
+        Returns
+        -------
+        float
+            ε.
+
+        References
+        ----------
+        004 Algorithm 4.
+
+        Examples
+        --------
+        >>> GeometricFullBudget(0.5).a
+        0.5
+        """
         return self.epsilon
 
 
 @dataclass(frozen=True, slots=True)
 class StabilityNoPlusOne(StabilityHistogram):
-    """PLANTED BUG: release threshold ``(2/ε) log(2/δ)`` (the "+1" of 001 Algorithm 1 line 7 dropped).
+    r"""PLANTED BUG: threshold :math:`(2/\varepsilon)\log(2/\delta)` (the "+1" of 001 Algorithm 1 line 7 dropped).
 
-    A count of 1 is released with probability (1/2) e^{-(ε/2)((2/ε) log(2/δ) - 1)} = (δ/4) e^{ε/2} (when
-    (2/ε) log(2/δ) >= 1), and that is δ(ε) exactly: above the claimed δ iff ε > 2 ln 4. Overrides the
-    public ``threshold``.
+    A count of 1 is released with probability
+    :math:`\tfrac12 e^{-(\varepsilon/2)((2/\varepsilon)\log(2/\delta) - 1)} = (\delta/4) e^{\varepsilon/2}`
+    (when :math:`(2/\varepsilon)\log(2/\delta) \ge 1`), and that is δ(ε) exactly: above the claimed δ
+    iff ε > 2 ln 4. Overrides the public ``threshold``.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        The claimed ε.
+    delta : float in (0, 1)
+        The claimed δ.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.StabilityHistogram`.
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4.
 
     Examples
     --------
+    At ε = 4 > 2 ln 4, δ = 1e-3: δ(ε) = :math:`(\delta/4)e^2 \approx 1.847\delta`.
+
+    >>> import math
+    >>> from proofs_checks.dp import check_label_dp
+    >>> res = check_label_dp(StabilityNoPlusOne(4.0, 1e-3), 4.0, 1e-3)
+    >>> res.holds, abs(res.delta_actual / 1e-3 - math.exp(2) / 4) < 1e-9
+    (False, True)
     >>> round(StabilityNoPlusOne(2.0, 2 * math.exp(-1)).threshold, 12)
     1.0
     """
 
     @property
     def threshold(self) -> float:
+        r"""Release threshold :math:`(2/\varepsilon)\log(2/\delta)` (the bug: no "+1").
+
+        Returns
+        -------
+        float
+            The threshold.
+
+        References
+        ----------
+        001 Algorithm 1, line 7.
+
+        Examples
+        --------
+        >>> import math
+        >>> round(StabilityNoPlusOne(2.0, 2 * math.exp(-1)).threshold, 12)
+        1.0
+        """
         return 2.0 / self.epsilon * math.log(2.0 / self.delta)
 
 

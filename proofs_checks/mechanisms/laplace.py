@@ -47,13 +47,17 @@ def laplace_pure_loss(mechanism, counts=None, **_):
     Parameters
     ----------
     mechanism : object
+        A :class:`~simulations.mechanisms.LaplaceLabels` (or clipped / buggy subclass) or
+        :class:`~simulations.mechanisms.NoisyBinMean`; anything else gives None.
     counts : array_like of int, optional
-        Public bin sizes of a :class:`NoisyBinMean` (default 1..6).
+        Public bin sizes of a :class:`NoisyBinMean` (default 1..6; the loss is the max over them).
+    **_
+        Ignored (the other keywords of :func:`proofs_checks.privacy_profile.privacy_profile`).
 
     Returns
     -------
     float or None
-        None for mechanisms that are not Laplace mechanisms.
+        Sensitivity / scale; None for mechanisms that are not Laplace mechanisms.
 
     References
     ----------
@@ -63,6 +67,8 @@ def laplace_pure_loss(mechanism, counts=None, **_):
     --------
     >>> laplace_pure_loss(LaplaceLabels(1.0, 0.5)), laplace_pure_loss(object()) is None
     (0.5, True)
+    >>> laplace_pure_loss(NoisyBinMeanEq23AsPrinted(2.0, 1.0))   # T eps (003 eq. (23) as printed)
+    2.0
     """
     if isinstance(mechanism, LaplaceLabels):
         return _labels_loss(mechanism)
@@ -163,35 +169,111 @@ def verify_noisy_bin_mean(mech: NoisyBinMean, epsilon, delta, counts=None):
 
 @dataclass(frozen=True, slots=True)
 class LaplaceHalfScale(LaplaceLabels):
-    """PLANTED BUG: ``Z = Y + Lap(T/ε)`` (sensitivity taken as T instead of 2T, 003 Theorem 6).
+    r"""PLANTED BUG: :math:`Z = Y + \mathrm{Lap}(T/\varepsilon)` (sensitivity taken as T instead of 2T, 003 Theorem 6).
 
     The label range [-T, T] has diameter 2T: exact loss 2T/(T/ε) = 2ε. Overrides the public ``scale``.
 
+    Parameters
+    ----------
+    T : float > 0
+        Labels lie in [-T, T].
+    epsilon : float > 0
+        The claimed ε.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.LaplaceLabels`.
+
+    References
+    ----------
+    003 Theorem 6.
+
     Examples
     --------
-    >>> LaplaceHalfScale(2.0, 1.0).scale
-    2.0
+    >>> from proofs_checks.dp import check_label_dp
+    >>> LaplaceHalfScale(2.0, 1.0).scale, round(check_label_dp(LaplaceHalfScale(1.0, 0.5), 0.5).epsilon_actual, 12)
+    (2.0, 1.0)
     """
 
     @property
     def scale(self) -> float:
+        """Laplace scale T/ε (the bug; the correct scale is 2T/ε).
+
+        Returns
+        -------
+        float
+            T/ε.
+
+        References
+        ----------
+        003 Theorem 6.
+
+        Examples
+        --------
+        >>> LaplaceHalfScale(2.0, 1.0).scale
+        2.0
+        """
         return self.T / self.epsilon
 
 
 @dataclass(frozen=True, slots=True)
 class NoisyBinMeanEq23AsPrinted(NoisyBinMean):
-    """003 eq. (23) as printed: ``W_l ~ Lap(2/(n_l ε))`` whatever T (correct only for T <= 1).
+    r"""003 eq. (23) as printed: :math:`W_l \sim \mathrm{Lap}(2/(n_l\varepsilon))` whatever T (correct only for T <= 1).
 
-    A paper finding checked like a planted bug: for labels in [-T, T] a bin mean moves by 2T/n_l, so
-    the exact loss is (2T/n_l)/(2/(n_l ε)) = Tε (2ε at T = 2). Overrides the public ``scale``.
+    A paper finding checked like a planted bug: for labels in [-T, T] a bin mean moves by
+    :math:`2T/n_l`, so the exact loss is :math:`(2T/n_l)/(2/(n_l\varepsilon)) = T\varepsilon` (2ε at
+    T = 2). Overrides the public ``scale``.
+
+    Parameters
+    ----------
+    T : float > 0
+        Labels lie in [-T, T].
+    epsilon : float > 0
+        The claimed ε.
+    clip : bool, default False
+        Clip labels to [-T, T] first (as :class:`~simulations.mechanisms.NoisyBinMean`).
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.NoisyBinMean`.
+
+    References
+    ----------
+    003 eq. (23), Theorem 8; the correct scale is eq. (28)'s :math:`2T/(n_l\varepsilon)`.
 
     Examples
     --------
+    >>> from proofs_checks.dp import check_label_dp
     >>> NoisyBinMeanEq23AsPrinted(2.0, 1.0).scale(np.array([4.0])).tolist()
     [0.5]
+    >>> check_label_dp(NoisyBinMeanEq23AsPrinted(2.0, 1.0), 1.0).epsilon_actual
+    2.0
     """
 
     def scale(self, counts) -> np.ndarray:
+        r"""Laplace scale per bin as printed in 003 eq. (23), :math:`2/(n_l\varepsilon)`.
+
+        Parameters
+        ----------
+        counts : array_like of int
+            Bin sizes :math:`n_l`.
+
+        Returns
+        -------
+        ndarray
+            The scales, shape of ``counts`` (inf where :math:`n_l = 0`).
+
+        References
+        ----------
+        003 eq. (23) (as printed) and eq. (28) (the correct 2T/(n_l ε)).
+
+        Examples
+        --------
+        >>> NoisyBinMeanEq23AsPrinted(2.0, 1.0).scale(np.array([1.0, 4.0])).tolist()
+        [2.0, 0.5]
+        """
         n = np.asarray(counts, dtype=float)
         with np.errstate(divide="ignore"):
             return 2.0 / (n * self.epsilon)

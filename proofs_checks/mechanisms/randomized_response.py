@@ -284,25 +284,46 @@ def verify_rr_with_prior(mech: RRWithPrior, epsilon, delta, prior=None, priors=N
 
 @dataclass(frozen=True, slots=True)
 class RRTopKShortKeep(RRTopK):
-    """PLANTED BUG: RRTop-k keeping y w.p. e^ε/(e^ε+k) (not e^ε/(e^ε+k-1)); the rest spread over Y_k
-    minus y. Needs k >= 2.
+    r"""PLANTED BUG: RRTop-k keeping y w.p. :math:`e^\varepsilon/(e^\varepsilon+k)`, not :math:`e^\varepsilon/(e^\varepsilon+k-1)`.
 
     The wrong denominator no longer normalizes a row, so the missing mass must go somewhere: the
-    natural sampler ("keep y if u < keep, else a uniform other label of Y_k") sends all of it to
-    Y_k minus y. With E = e^ε, a column z of Y_k holds q = E/(E+k) (row z), r = k/((k-1)(E+k)) (rows
-    of Y_k other than z) and s = 1/k (rows outside Y_k, if k < K). The comparisons q vs r, q vs s and
-    s vs r all flip at E = k/(k-1): above, q > s > r; below, q < s < r. So the loss is
-    |ln(q/r)| = |ε - ln(k/(k-1))| (:func:`rr_top_k_short_keep_loss`): a violation exactly when
-    ε < ln(k/(k-1))/2 (k = 2, ε = 0.1: ln 2 - 0.1 ≈ 0.593), an untight loss below ε otherwise.
+    natural sampler ("keep y if u < keep, else a uniform other label of :math:`Y_k`") sends all of it
+    to :math:`Y_k` minus y. With :math:`E = e^\varepsilon`, a column z of :math:`Y_k` holds
+    q = E/(E+k) (row z), r = k/((k-1)(E+k)) (rows of :math:`Y_k` other than z) and s = 1/k (rows
+    outside :math:`Y_k`, if k < K). The comparisons q vs r, q vs s and s vs r all flip at
+    E = k/(k-1): above, q > s > r; below, q < s < r. So the loss is
+    :math:`|\ln(q/r)| = |\varepsilon - \ln(k/(k-1))|` (:func:`rr_top_k_short_keep_loss`): a violation
+    exactly when :math:`\varepsilon < \ln(k/(k-1))/2` (k = 2, ε = 0.1: ln 2 - 0.1 ≈ 0.593), an
+    untight loss below ε otherwise.
 
     Overrides the public ``channel_matrix`` and ``sample`` (inversion of its own channel rows; one
-    prior of shape (K,) only).
+    prior of shape (K,) only). Needs k >= 2.
+
+    Parameters
+    ----------
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        The claimed ε.
+    k : int, 2 <= k <= K
+        Size of :math:`Y_k`.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.RRTopK`, or k < 2.
+
+    References
+    ----------
+    004 Algorithm 1, Lemma 1.
 
     Examples
     --------
-    >>> m = RRTopKShortKeep(3, 0.1, 2)
-    >>> m.channel_matrix([0.5, 0.3, 0.2]).sum(axis=1).round(12).tolist()
-    [1.0, 1.0, 1.0]
+    >>> import math
+    >>> from proofs_checks.dp import check_label_dp
+    >>> res = check_label_dp(RRTopKShortKeep(3, 0.1, 2), 0.1, prior=[0.5, 0.3, 0.2])
+    >>> res.holds, abs(res.epsilon_actual - (math.log(2) - 0.1)) < 1e-12
+    (False, True)
     """
 
     def __post_init__(self):
@@ -311,13 +332,60 @@ class RRTopKShortKeep(RRTopK):
             raise ValueError(f"the short-keep bug needs k >= 2 (no other label to receive the mass), got k={self.k}")
 
     def keep_and_other(self) -> tuple[float, float]:
-        """(keep, per-other-label) probabilities inside Y_k: e^ε/(e^ε+k) and (1 - keep)/(k - 1)."""
+        r"""(keep, per-other-label) inside :math:`Y_k`: :math:`e^\varepsilon/(e^\varepsilon+k)` and (1 - keep)/(k - 1).
+
+        Returns
+        -------
+        tuple of float
+            (keep, other).
+
+        References
+        ----------
+        004 Algorithm 1 (correct keep probability e^ε/(e^ε+k-1)).
+
+        Examples
+        --------
+        At :math:`e^\varepsilon = 3`, k = 2: (3/5, 2/5).
+
+        >>> import math
+        >>> [round(v, 12) for v in RRTopKShortKeep(3, math.log(3), 2).keep_and_other()]
+        [0.6, 0.4]
+        """
         t = math.exp(-self.epsilon)
         keep = 1.0 / (1.0 + self.k * t)  # e^ε / (e^ε + k)
         return keep, self.k * t / ((self.k - 1) * (1.0 + self.k * t))  # (1 - keep) / (k - 1)
 
     def channel_matrix(self, prior) -> np.ndarray:
-        """P[y, z] with the bug's keep/other inside Y_k (shape (K, K)); outside Y_k uniform on Y_k."""
+        r""":math:`P[y, z]` with the bug's keep/other inside :math:`Y_k`; outside :math:`Y_k` uniform on :math:`Y_k`.
+
+        Parameters
+        ----------
+        prior : array_like, shape (K,)
+            One prior (it chooses :math:`Y_k`: largest priors, ties by smaller label).
+
+        Returns
+        -------
+        ndarray, shape (K, K)
+            The channel.
+
+        Raises
+        ------
+        ValueError
+            A prior that is not one probability vector of shape (K,).
+
+        References
+        ----------
+        004 Algorithm 1.
+
+        Examples
+        --------
+        At :math:`e^\varepsilon = 3`, k = 2, prior (3, 2, 1)/6; the same as
+        :func:`proofs_checks.exact.rr_top_k_short_keep_channel_exact` (keep 3/5, other 2/5, outside 1/2):
+
+        >>> import math
+        >>> RRTopKShortKeep(3, math.log(3), 2).channel_matrix(np.array([3, 2, 1]) / 6).round(12).tolist()
+        [[0.6, 0.4, 0.0], [0.4, 0.6, 0.0], [0.5, 0.5, 0.0]]
+        """
         p = check_priors(prior, self.num_classes)
         if p.ndim != 1:
             raise ValueError(f"prior must have shape ({self.num_classes},), got shape {p.shape}")
@@ -330,7 +398,41 @@ class RRTopKShortKeep(RRTopK):
         return P
 
     def sample(self, labels, rng: np.random.Generator, prior) -> np.ndarray:
-        """Draw from the rows of :meth:`channel_matrix` by inversion, labels (N,) -> (N,) int64."""
+        r"""Draw from the rows of :meth:`channel_matrix` by inversion.
+
+        Parameters
+        ----------
+        labels : array_like of int, shape (N,)
+            Labels in [0, K).
+        rng : numpy.random.Generator
+            The generator.
+        prior : array_like, shape (K,)
+            One prior, shared by all N labels.
+
+        Returns
+        -------
+        ndarray of int64, shape (N,)
+            The privatized labels.
+
+        Raises
+        ------
+        ValueError
+            Labels out of range or an invalid prior.
+        TypeError
+            If ``rng`` is not a numpy Generator.
+
+        References
+        ----------
+        004 Algorithm 1.
+
+        Examples
+        --------
+        A label outside :math:`Y_2 = \{0, 1\}` is sent into :math:`Y_2`:
+
+        >>> out = RRTopKShortKeep(3, 0.1, 2).sample(np.full(100, 2), np.random.default_rng(0), [0.5, 0.3, 0.2])
+        >>> out.shape, sorted(set(out.tolist()))
+        ((100,), [0, 1])
+        """
         rng = check_generator(rng)
         labels = check_labels(labels, self.num_classes)
         cum = np.cumsum(self.channel_matrix(prior)[labels], axis=1)
@@ -339,10 +441,32 @@ class RRTopKShortKeep(RRTopK):
 
 
 def rr_top_k_short_keep_loss(epsilon: float, k: int) -> float:
-    """Exact privacy loss of :class:`RRTopKShortKeep`: |ε - ln(k/(k-1))| (derived in its docstring).
+    r"""Exact privacy loss of :class:`RRTopKShortKeep`: :math:`|\varepsilon - \ln(k/(k-1))|` (derived in its docstring).
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        The mechanism's ε.
+    k : int >= 2
+        Size of :math:`Y_k`.
+
+    Returns
+    -------
+    float
+        The loss.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0 or k < 2.
+
+    References
+    ----------
+    004 Algorithm 1 (the correct keep probability gives loss ε, Lemma 1).
 
     Examples
     --------
+    >>> import math
     >>> round(rr_top_k_short_keep_loss(0.1, 2), 12) == round(math.log(2) - 0.1, 12)
     True
     """
@@ -352,30 +476,90 @@ def rr_top_k_short_keep_loss(epsilon: float, k: int) -> float:
 
 @dataclass(frozen=True, slots=True)
 class RRTopKUniformFallback(RRTopKShortKeep):
-    """PLANTED BUG: keep y w.p. e^ε/(e^ε+k), else a uniform label of Y_k (y itself included). Needs k >= 2.
+    r"""PLANTED BUG: keep y w.p. :math:`e^\varepsilon/(e^\varepsilon+k)`, else a uniform label of :math:`Y_k` (y included).
 
-    With E = e^ε: P(y | y) = E/(E+k) + (k/(E+k))(1/k) = (E+1)/(E+k) and P(z | y) = 1/(E+k) for z in
-    Y_k minus y; rows outside Y_k put 1/k > 1/(E+k) on each z. The worst column ratio is
-    ((E+1)/(E+k)) / (1/(E+k)): loss ln(1 + e^ε) > ε for every ε (:func:`rr_top_k_uniform_fallback_loss`).
+    With :math:`E = e^\varepsilon`: P(y | y) = E/(E+k) + (k/(E+k))(1/k) = (E+1)/(E+k) and
+    P(z | y) = 1/(E+k) for z in :math:`Y_k` minus y; rows outside :math:`Y_k` put 1/k > 1/(E+k) on
+    each z. The worst column ratio is ((E+1)/(E+k)) / (1/(E+k)): loss :math:`\ln(1 + e^\varepsilon)`
+    > ε for every ε (:func:`rr_top_k_uniform_fallback_loss`). Needs k >= 2.
+
+    Parameters
+    ----------
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        The claimed ε.
+    k : int, 2 <= k <= K
+        Size of :math:`Y_k`.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.RRTopK`, or k < 2.
+
+    References
+    ----------
+    004 Algorithm 1, Lemma 1.
 
     Examples
     --------
-    >>> round(RRTopKUniformFallback(3, 1.0, 2).keep_and_other()[1] * (math.e + 2), 12)  # 1/(e^eps + k)
-    1.0
+    >>> import math
+    >>> from proofs_checks.dp import check_label_dp
+    >>> res = check_label_dp(RRTopKUniformFallback(3, 1.0, 2), 1.0, prior=[0.5, 0.3, 0.2])
+    >>> res.holds, abs(res.epsilon_actual - math.log(1 + math.e)) < 1e-12
+    (False, True)
     """
 
     def keep_and_other(self) -> tuple[float, float]:
-        """(P(y | y), P(z | y)) inside Y_k: (e^ε + 1)/(e^ε + k) and 1/(e^ε + k)."""
+        r"""(P(y | y), P(z | y)) inside :math:`Y_k`: :math:`(e^\varepsilon+1)/(e^\varepsilon+k)` and :math:`1/(e^\varepsilon+k)`.
+
+        Returns
+        -------
+        tuple of float
+            (keep, other).
+
+        References
+        ----------
+        004 Algorithm 1.
+
+        Examples
+        --------
+        At :math:`e^\varepsilon = 3`, k = 2: (4/5, 1/5).
+
+        >>> import math
+        >>> [round(v, 12) for v in RRTopKUniformFallback(3, math.log(3), 2).keep_and_other()]
+        [0.8, 0.2]
+        """
         t = math.exp(-self.epsilon)
         other = t / (1.0 + self.k * t)  # 1 / (e^ε + k)
         return (1.0 + t) / (1.0 + self.k * t), other  # (e^ε + 1) / (e^ε + k)
 
 
 def rr_top_k_uniform_fallback_loss(epsilon: float) -> float:
-    """Exact privacy loss of :class:`RRTopKUniformFallback`: ln(1 + e^ε) (derived in its docstring).
+    r"""Exact privacy loss of :class:`RRTopKUniformFallback`: :math:`\ln(1 + e^\varepsilon)` (derived in its docstring).
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        The mechanism's ε.
+
+    Returns
+    -------
+    float
+        The loss.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0.
+
+    References
+    ----------
+    004 Algorithm 1.
 
     Examples
     --------
+    >>> import math
     >>> round(rr_top_k_uniform_fallback_loss(math.log(3)) - math.log(4), 12)
     0.0
     """

@@ -207,25 +207,80 @@ def verify_vector(mech: VectorMechanism, epsilon, delta, brute_force_max=BRUTE_F
 
 @dataclass(frozen=True, slots=True)
 class VectorMechanismFullBitEpsilon(VectorMechanism):
-    """PLANTED BUG: the K-bit vector mechanism with ε (not ε/2) per bit (000 eq. (12)-(13)).
+    r"""PLANTED BUG: the K-bit vector mechanism with ε (not ε/2) per bit (000 eq. (12)-(13)).
 
-    a = e^ε/(1+e^ε), b = 1/(1+e^ε); changing y -> y' moves bits y and y', each by at most a/b = e^ε
-    (z(y) = 1, z(y') = 0), and the factorized maximum is attained: loss = 2ε
-    (:func:`vector_full_bit_epsilon_loss`). Overrides the public ``bit_epsilon``, from which the
-    mechanism's probabilities, channel and sampler all derive.
+    :math:`a = e^\varepsilon/(1+e^\varepsilon)`, :math:`b = 1/(1+e^\varepsilon)`; changing
+    y -> y' moves bits y and y', each by at most :math:`a/b = e^\varepsilon` (z(y) = 1, z(y') = 0),
+    and the factorized maximum is attained: loss = 2ε (:func:`vector_full_bit_epsilon_loss`).
+    Overrides the public ``bit_epsilon``, from which the mechanism's probabilities, channel and
+    sampler all derive.
+
+    Parameters
+    ----------
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        The claimed ε.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.VectorMechanism`.
+
+    References
+    ----------
+    000 eq. (12)-(13), Theorem 1.
 
     Examples
     --------
+    >>> from proofs_checks.dp import check_label_dp
     >>> VectorMechanismFullBitEpsilon(3, 1.0).bit_epsilon()
+    1.0
+    >>> round(check_label_dp(VectorMechanismFullBitEpsilon(3, 0.5), 0.5).epsilon_actual, 12)
     1.0
     """
 
     def bit_epsilon(self) -> float:
+        """The per-bit parameter ε (the bug; 000 eq. (12) has ε/2).
+
+        Returns
+        -------
+        float
+            ε.
+
+        References
+        ----------
+        000 eq. (12)-(13).
+
+        Examples
+        --------
+        >>> VectorMechanismFullBitEpsilon(3, 1.0).bit_epsilon()
+        1.0
+        """
         return self.epsilon
 
 
 def vector_full_bit_epsilon_loss(epsilon: float) -> float:
     """Exact privacy loss of :class:`VectorMechanismFullBitEpsilon`: 2ε.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        The mechanism's ε.
+
+    Returns
+    -------
+    float
+        2ε.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0.
+
+    References
+    ----------
+    000 eq. (12)-(13), proof of Theorem 1 (two bits change, each by the per-bit ratio).
 
     Examples
     --------

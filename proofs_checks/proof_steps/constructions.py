@@ -21,7 +21,34 @@ eta, Mp, T, hb, p = sp.symbols("eta M_p T h_beta p", positive=True)
 
 
 def three_point_law(e):
-    """003 (156): {T: (M_p/T^p + e/T)/2, 0: 1 - M_p/T^p, -T: (M_p/T^p - e/T)/2}."""
+    """The three-point label law of 003 eq. (156) for the heavy-tailed lower bounds.
+
+    :math:`P(Y = T) = (M_p/T^p + e/T)/2`, :math:`P(Y = 0) = 1 - M_p/T^p`,
+    :math:`P(Y = -T) = (M_p/T^p - e/T)/2`, with the module's positive symbols :math:`T, M_p, p`.
+
+    Parameters
+    ----------
+    e : sympy expression
+        The mean η (typically the symbol ``eta`` or ``-eta``).
+
+    Returns
+    -------
+    dict
+        ``{T: mass, 0: mass, -T: mass}`` (sympy expressions).
+
+    References
+    ----------
+    003 eq. (156)-(161) (Appendix J/L lower-bound constructions).
+
+    Examples
+    --------
+    The masses sum to 1 and the mean is η (003 eq. (158)):
+
+    >>> import sympy as sp
+    >>> law = three_point_law(eta)
+    >>> sp.simplify(sum(law.values())), sp.simplify(sum(y * q for y, q in law.items()))
+    (1, eta)
+    """
     return {T: (Mp / T**p + e / T) / 2, sp.Integer(0): 1 - Mp / T**p, -T: (Mp / T**p - e / T) / 2}
 
 

@@ -24,9 +24,32 @@ __all__ = ["chernoff_knn_curve", "gaussian_tail_ratio", "kl_tv_ratios", "random_
 
 
 def gaussian_tail_ratio(u):
-    """(int_t^oo e^(-v^2/(2 sigma^2)) dv) / (sqrt(2 pi) sigma e^(-t^2/(2 sigma^2))) at u = t/sigma.
+    r"""Scale-free Gaussian tail ratio of 003 eq. (61) at u = t/σ.
 
-    Equals Q(u) e^(u^2/2) = erfcx(u/sqrt 2)/2, scale-free and overflow-free (003 eq. (61)).
+    :math:`\int_t^\infty e^{-v^2/(2\sigma^2)} dv / (\sqrt{2\pi}\sigma e^{-t^2/(2\sigma^2)})`
+    :math:`= Q(u) e^{u^2/2} = \mathrm{erfcx}(u/\sqrt2)/2`,
+    computed without overflow.
+
+    Parameters
+    ----------
+    u : float or array_like
+        t/σ.
+
+    Returns
+    -------
+    ndarray
+        The ratio, shape of ``u``.
+
+    References
+    ----------
+    003 eq. (61).
+
+    Examples
+    --------
+    At u = 0 the ratio is Q(0) = 1/2:
+
+    >>> float(gaussian_tail_ratio(0.0))
+    0.5
     """
     return special.erfcx(np.asarray(u, dtype=float) / math.sqrt(2)) / 2
 
@@ -160,7 +183,35 @@ def _log_chernoff_knn(k, N, pN):
 
 
 def chernoff_knn_curve(ks, N):
-    """Exact P(Bin(N, 2k/N) < k) and the bound e^(-(1-ln 2)k) of 000 eq. (33), for plotting."""
+    r"""Exact :math:`P(\mathrm{Bin}(N, 2k/N) < k)` and the Chernoff bound :math:`e^{-(1-\ln 2)k}` of 000 eq. (33).
+
+    Parameters
+    ----------
+    ks : array_like of int, shape (m,)
+        Neighbour counts k, with 2k <= N.
+    N : int
+        Sample size.
+
+    Returns
+    -------
+    exact : ndarray, shape (m,)
+        The binomial probabilities.
+    bound : ndarray, shape (m,)
+        The bound of eq. (33).
+
+    References
+    ----------
+    000 eq. (33) (Appendix B.1 kNN bound).
+
+    Examples
+    --------
+    k = 1, N = 4: :math:`P(\mathrm{Bin}(4, 1/2) = 0) = 1/16`, below :math:`e^{-(1-\ln 2)} = 2/e`.
+
+    >>> import math
+    >>> exact, bound = chernoff_knn_curve([1], 4)
+    >>> float(exact[0]), abs(float(bound[0]) - 2 / math.e) < 1e-15
+    (0.0625, True)
+    """
     ks = np.asarray(ks)
     exact = stats.binom.cdf(ks - 1, N, 2 * ks / N)
     return exact, np.exp(-(1 - math.log(2)) * ks)
@@ -235,17 +286,71 @@ def eq47b(profile="smoke") -> ProofCheck:
 
 
 def random_dp_channel(rng, n_in, n_out, mix):
-    """A random channel (1 - mix) uniform + mix Dirichlet rows; its exact eps is computed by the caller."""
+    """A random channel: rows ``(1 - mix) * uniform + mix * Dirichlet(0.7)``; its exact ε is the caller's.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of the Dirichlet rows.
+    n_in, n_out : int
+        Inputs (rows) and outputs (columns).
+    mix : float in [0, 1]
+        Weight of the Dirichlet part (0: uniform, ε = 0).
+
+    Returns
+    -------
+    ndarray, shape (n_in, n_out)
+        Rows are probability vectors.
+
+    References
+    ----------
+    003 eq. (46)(c): the random ε-DP channels the KL-TV inequality is tested on.
+
+    Examples
+    --------
+    >>> random_dp_channel(np.random.default_rng(0), 2, 4, 0.0).tolist()
+    [[0.25, 0.25, 0.25, 0.25], [0.25, 0.25, 0.25, 0.25]]
+    """
     D = rng.dirichlet(np.full(n_out, 0.7), size=n_in)
     return (1 - mix) / n_out + mix * D
 
 
 def kl_tv_ratios(rng, n, *, tv_of="input"):
-    """KL(M0 || M1) / ((e^eps - 1)^2 TV^2) on random eps-DP channels and input pairs (003 eq. (46)(c)).
+    r"""Ratios :math:`\mathrm{KL}(M_0 \| M_1) / ((e^\varepsilon - 1)^2 \mathrm{TV}^2)` on random ε-DP channels.
 
-    ``tv_of="input"``: TV between the label laws P0, P1 (Duchi et al.'s Theorem 1, as (46) then uses);
-    ``tv_of="output"``: TV between the privatized laws M0, M1 (as (46)(c) is printed).
-    Returns the ratios and the instances (eps, P0, P1, Q).
+    Each instance draws a random channel Q (:func:`random_dp_channel`, ε = its exact loss) and two
+    label laws :math:`P_0, P_1` (30 % of the time the lower-bound construction
+    :math:`\mathrm{Bern}((1 \pm \eta)/2)`), with :math:`M_i = P_i Q`.
+
+    Parameters
+    ----------
+    rng : numpy.random.Generator
+        Source of the instances.
+    n : int
+        Instances drawn (degenerate ones, ε = 0 or TV = 0, are skipped).
+    tv_of : {"input", "output"}, default "input"
+        ``"input"``: TV between the label laws :math:`P_0, P_1` (Duchi et al.'s Theorem 1, as (46)
+        then uses); ``"output"``: TV between the privatized laws :math:`M_0, M_1` (as (46)(c) is
+        printed).
+
+    Returns
+    -------
+    ratios : ndarray, shape (m,)
+        m <= n ratios.
+    instances : list of tuple
+        ``(epsilon, P0, P1, Q)`` per ratio.
+
+    References
+    ----------
+    003 eq. (46)(c), (161).
+
+    Examples
+    --------
+    With the TV of the label laws the ratio never exceeds 1 (Duchi, Jordan and Wainwright's bound):
+
+    >>> r, inst = kl_tv_ratios(np.random.default_rng(0), 20)
+    >>> len(r) == len(inst), bool(r.max() <= 1)
+    (True, True)
     """
     ratios, inst = [], []
     for _ in range(n):

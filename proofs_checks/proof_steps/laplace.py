@@ -21,7 +21,37 @@ z, mu, delta, b, T, n, eps = sp.symbols("z mu delta b T n_l epsilon", positive=T
 
 
 def laplace_loss(sensitivity, scale):
-    """sup_z |log f(z - mu) - log f(z - mu - sensitivity)| for Lap(scale), derived piecewise."""
+    r"""Exact pure loss :math:`\sup_z |\ln f(z - \mu) - \ln f(z - \mu - \Delta)|` of the Laplace law, derived piecewise.
+
+    The log-ratio is piecewise linear in z, so its sup is at a breakpoint or at :math:`\pm\infty`;
+    all candidates are evaluated with sympy.
+
+    Parameters
+    ----------
+    sensitivity : sympy expression
+        Δ > 0.
+    scale : sympy expression
+        The Laplace scale b > 0.
+
+    Returns
+    -------
+    sympy expression
+        The loss (Δ/b after simplification).
+
+    References
+    ----------
+    003 Theorems 6, 8, 10, 12; eq. (23), (28).
+
+    Examples
+    --------
+    003 Theorem 6, labels in [-T, T] with :math:`\mathrm{Lap}(2T/\varepsilon)`: loss ε; eq. (23) as
+    printed, a bin mean of :math:`n_l` labels (sensitivity :math:`2T/n_l`) with
+    :math:`\mathrm{Lap}(2/(n_l\varepsilon))`: loss Tε.
+
+    >>> import sympy as sp
+    >>> sp.simplify(laplace_loss(2*T, 2*T/eps)), sp.simplify(laplace_loss(2*T/n, 2/(n*eps)))
+    (epsilon, T*epsilon)
+    """
     lo, hi = mu, mu + sensitivity
     logratio = lambda zz: (sp.Abs(zz - hi) - sp.Abs(zz - lo)) / scale  # noqa: E731
     # piecewise-linear in z: the sup over each region is at a breakpoint or at +-infinity

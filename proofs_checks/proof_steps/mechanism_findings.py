@@ -44,16 +44,89 @@ EPSILONS = (0.5, 1.0, 2.0)
 
 @dataclass(frozen=True, slots=True)
 class StabilityHistogram10(StabilityHistogram):
-    """001 Algorithm 1 read with a base-10 log: threshold ``(2/ε) log10(2/δ) + 1``."""
+    r"""001 Algorithm 1 read with a base-10 log: threshold :math:`(2/\varepsilon)\log_{10}(2/\delta) + 1`.
+
+    A reading of the paper's "log" checked like a planted bug (:func:`stability_delta`): the (ε, δ)
+    claim fails with it.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        ε of the histogram.
+    delta : float in (0, 1)
+        δ of the histogram.
+
+    Raises
+    ------
+    ValueError
+        As :class:`~simulations.mechanisms.StabilityHistogram`.
+
+    References
+    ----------
+    001 Algorithm 1 (line 7), Theorem 2.4.
+
+    Examples
+    --------
+    >>> StabilityHistogram10(2.0, 0.2).threshold     # log10(10) + 1
+    2.0
+    """
 
     @property
     def threshold(self) -> float:
+        r"""Release threshold :math:`(2/\varepsilon)\log_{10}(2/\delta) + 1` (base-10 log).
+
+        Returns
+        -------
+        float
+            The threshold.
+
+        References
+        ----------
+        001 Algorithm 1, line 7.
+
+        Examples
+        --------
+        >>> StabilityHistogram10(1.0, 0.02).threshold     # 2 log10(100) + 1
+        5.0
+        """
         return 2.0 / self.epsilon * math.log10(2.0 / self.delta) + 1.0
 
 
 
 def stability_delta(epsilon: float, delta: float, log_base: str = "e") -> float:
-    """Exact δ(ε) of 001 Algorithm 1 at its own ε, over all datasets (``log_base`` "e" or "10")."""
+    r"""Exact δ(ε) of 001 Algorithm 1 at its own ε, maximized over all datasets.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        ε of the histogram (and the ε' evaluated).
+    delta : float in (0, 1)
+        δ of the histogram.
+    log_base : {"e", "10"}, default "e"
+        Which logarithm the threshold uses (:class:`StabilityHistogram10` for "10").
+
+    Returns
+    -------
+    float
+        :func:`proofs_checks.stability.stability_profile` at ε' = ε.
+
+    Raises
+    ------
+    ValueError
+        An unknown ``log_base``.
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4.
+
+    Examples
+    --------
+    With the natural log the exact δ(ε) is δ/4 (a lone record released with probability
+    :math:`\tfrac12 e^{-(\tau-1)/b}`); with base 10 the claim fails:
+
+    >>> round(stability_delta(1.0, 1e-5) / 1e-5, 9), stability_delta(1.0, 1e-5, "10") > 1e-5
+    (0.25, True)
+    """
     check_choice("log_base", log_base, ("e", "10"))
     cls = StabilityHistogram if log_base == "e" else StabilityHistogram10
     return float(stability_profile(cls(epsilon, delta), [epsilon])[0])
@@ -102,7 +175,27 @@ def alg1_log_base(profile="smoke") -> ProofCheck:
 # ---------------------------------------------------------------- 003 eq. (35)-(37)
 
 def smooth_bump(u) -> np.ndarray:
-    """A C^∞ bump allowed by 003 eq. (35): ``exp(1 - 1/(1 - (2u)^2))`` on |u| < 1/2, else 0 (d = 1)."""
+    r"""A :math:`C^\infty` bump allowed by 003 eq. (35): :math:`\exp(1 - 1/(1 - (2u)^2))` on |u| < 1/2, else 0 (d = 1).
+
+    Parameters
+    ----------
+    u : float or array_like
+        Points of the cube's coordinate.
+
+    Returns
+    -------
+    ndarray
+        φ(u), shape of ``u``, with φ(0) = 1.
+
+    References
+    ----------
+    003 eq. (35)-(37), Assumption 1(b).
+
+    Examples
+    --------
+    >>> smooth_bump([0.0, 0.25, 0.5]).round(6).tolist()      # exp(1 - 4/3) at u = 1/4
+    [1.0, 0.716531, 0.0]
+    """
     u = np.asarray(u, dtype=float)
     inside = np.abs(u) < 0.5
     with np.errstate(divide="ignore", over="ignore"):
@@ -111,9 +204,33 @@ def smooth_bump(u) -> np.ndarray:
 
 
 def small_value_mass(phi, s: float) -> float:
-    """``P(0 < φ(U) < s)`` for U uniform on [-1/2, 1/2] and φ even, decreasing in |u|, φ(0) = 1.
+    r""":math:`P(0 < \varphi(U) < s)` for U uniform on [-1/2, 1/2] and φ even, decreasing in |u|, φ(0) = 1.
 
-    The set is ``{r(s) < |u| < 1/2}`` with ``φ(r(s)) = s``; r(s) is found by root bracketing.
+    The set is :math:`\{r(s) < |u| < 1/2\}` with :math:`\varphi(r(s)) = s`; r(s) is found by root
+    bracketing.
+
+    Parameters
+    ----------
+    phi : callable
+        φ, vectorized on arrays.
+    s : float in (0, 1)
+        The level.
+
+    Returns
+    -------
+    float
+        :math:`1 - 2 r(s)`.
+
+    References
+    ----------
+    003 eq. (37) and the margin condition, Assumption 1(b).
+
+    Examples
+    --------
+    For the tent :math:`\varphi(u) = 1 - 2|u|`, :math:`r(s) = (1-s)/2` and the mass is s:
+
+    >>> round(small_value_mass(lambda u: 1 - 2 * np.abs(u), 0.25), 12)
+    0.25
     """
     r = optimize.brentq(lambda v: float(phi(np.array([v]))[0]) - s, 0.0, 0.5, xtol=1e-17, rtol=1e-15)
     return 1.0 - 2.0 * r
@@ -152,10 +269,39 @@ def eq37_smooth_bump(profile="smoke") -> ProofCheck:
 # ---------------------------------------------------------------- 004 Algorithms 1-2: ties
 
 def label_dependent_topk_channel(num_classes: int, epsilon: float, k: int, prior) -> np.ndarray:
-    """RRTop-k whose tie-break favours the true label y: row y of the suite's channel with y relabelled first.
+    r"""RRTop-k whose tie-break favours the true label y: row y of the suite's channel with y relabelled first.
 
     For each y the labels are relabelled so that y has the smallest index (the others keep their
     order); the suite's stable sort then puts y first among equal priors.
+
+    Parameters
+    ----------
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        ε of RRTop-k.
+    k : int, 1 <= k <= K
+        Size of :math:`Y_k`.
+    prior : array_like, shape (K,)
+        The prior (with ties at the boundary of :math:`Y_k` for the bug to show).
+
+    Returns
+    -------
+    ndarray, shape (K, K)
+        The channel.
+
+    References
+    ----------
+    004 Algorithms 1-2 ("ties broken arbitrarily"), Lemma 1.
+
+    Examples
+    --------
+    Prior (1/2, 1/4, 1/4), k = 2: label 1 gets :math:`Y_2 = \{0, 1\}`, label 2 gets
+    :math:`\{0, 2\}`, so output 2 is impossible under label 1 only: infinite loss.
+
+    >>> from proofs_checks.dp import max_privacy_loss
+    >>> max_privacy_loss(label_dependent_topk_channel(3, 1.0, 2, [0.5, 0.25, 0.25]))
+    inf
     """
     p = np.asarray(prior, dtype=float)
     mech = RRTopK(num_classes, epsilon, k)
@@ -258,7 +404,35 @@ def thm4_exact_loss(profile="smoke") -> ProofCheck:
 # ---------------------------------------------------------------- 000 Section 2: ALIBI cost
 
 def brute_force_posterior(noisy, epsilon: float, prior) -> np.ndarray:
-    """ALIBI posterior by its definition: normalize ``p_c Π_j Lap(o_j - e_c(j); 2/ε)``, O(K^2) per row."""
+    r"""ALIBI's posterior by its definition, :math:`\propto p_c \prod_j \mathrm{Lap}(o_j - e_c(j); 2/\varepsilon)`.
+
+    Parameters
+    ----------
+    noisy : array_like, shape (N, K)
+        Noisy one-hot vectors o.
+    epsilon : float > 0
+        ε of the Laplace noise (scale 2/ε).
+    prior : array_like, shape (K,)
+        Prior :math:`p_c > 0`.
+
+    Returns
+    -------
+    ndarray, shape (N, K)
+        Posterior rows.
+
+    References
+    ----------
+    000 Section 2 (ALIBI).
+
+    Examples
+    --------
+    At :math:`o = e_0` every other class is 2 units of L1 distance away: posterior
+    :math:`\propto (1, e^{-\varepsilon}, e^{-\varepsilon})`, i.e. (1/2, 1/4, 1/4) at ε = ln 2.
+
+    >>> import math
+    >>> brute_force_posterior([[1.0, 0.0, 0.0]], math.log(2), [1/3, 1/3, 1/3]).round(12).tolist()
+    [[0.5, 0.25, 0.25]]
+    """
     o = np.asarray(noisy, dtype=float)
     K = o.shape[1]
     b = 2.0 / epsilon

@@ -28,7 +28,27 @@ BASES = (N, eps, L, h, k, T)  # variables that carry exponents (the rest are exp
 
 
 def canonical_form(expr):
-    """Cheap exact canonical form of a rational function of the exponent parameters."""
+    r"""Cheap exact canonical form of a rational function of the exponent parameters.
+
+    Parameters
+    ----------
+    expr : sympy expression
+        A rational function (e.g. an exponent in β, d, γ, p).
+
+    Returns
+    -------
+    sympy expression
+        ``cancel(together(expr))``: equal expressions give equal forms.
+
+    References
+    ----------
+    Exponents of 003 Table 1 (e.g. :math:`-2\beta/(d+2\beta)`).
+
+    Examples
+    --------
+    >>> canonical_form((beta + beta*d) / (1 + d))
+    beta
+    """
     return sp.cancel(sp.together(expr))
 
 
@@ -47,23 +67,109 @@ def _exponents(expr):
 
 
 def exponents(expr) -> dict:
-    """Exponent of each base symbol in a monomial (constants dropped): ``{N: a, eps: b, ...}``."""
+    r"""Exponent of each base symbol in a monomial (constants dropped).
+
+    Parameters
+    ----------
+    expr : sympy expression
+        A monomial :math:`c N^a \varepsilon^b (\ln K)^l h^e k^f T^g` with symbolic exponents.
+
+    Returns
+    -------
+    dict
+        ``{base: exponent}`` for the bases with a non-zero exponent, in the order N, eps, L, h, k, T.
+
+    Raises
+    ------
+    ValueError
+        If ``expr`` is not a monomial in the bases.
+
+    References
+    ----------
+    003 Table 1 rates are monomials in N and ε.
+
+    Examples
+    --------
+    >>> exponents(3 * N**2 / eps)
+    {N: 2, epsilon: -1}
+    """
     return dict(_exponents(sp.sympify(expr)))
 
 
 def monomial(exps: dict):
+    r"""The monomial :math:`\prod_b b^{e_b}` with the given exponents (inverse of :func:`exponents`).
+
+    Parameters
+    ----------
+    exps : dict
+        ``{base symbol: exponent}``.
+
+    Returns
+    -------
+    sympy expression
+        The product.
+
+    References
+    ----------
+    003 Table 1 rates are monomials in N and ε.
+
+    Examples
+    --------
+    >>> monomial({N: 2, eps: -1})
+    N**2/epsilon
+    """
     return sp.Mul(*[b ** e for b, e in exps.items()])
 
 
 def same_monomial(a, b) -> bool:
-    """Equal up to a constant factor: every base exponent agrees exactly."""
+    """Whether two monomials are equal up to a constant factor: every base exponent agrees exactly.
+
+    Parameters
+    ----------
+    a, b : sympy expression
+        Monomials in the bases.
+
+    Returns
+    -------
+    bool
+        True when all exponents agree (after :func:`canonical_form`).
+
+    References
+    ----------
+    003 Table 1 states rates up to constants (and log factors).
+
+    Examples
+    --------
+    >>> same_monomial(3 * N**2, N**2), same_monomial(N, N**2)
+    (True, False)
+    """
     ea, eb = exponents(a), exponents(b)
     keys = set(ea) | set(eb)
     return all(canonical_form(ea.get(s, 0) - eb.get(s, 0)) == 0 for s in keys)
 
 
 def same_terms(a, b) -> bool:
-    """Two sums of monomials agree term by term (up to constants); order does not matter."""
+    """Whether two sums of monomials agree term by term (up to constants); order does not matter.
+
+    Parameters
+    ----------
+    a, b : iterable of sympy expression
+        The terms of the two sums.
+
+    Returns
+    -------
+    bool
+        True when the terms match one to one under :func:`same_monomial`.
+
+    References
+    ----------
+    003 Table 1 rates are sums (or maxima) of monomials, compared with the theorems' statements.
+
+    Examples
+    --------
+    >>> same_terms([N, eps], [2 * eps, N]), same_terms([N], [N, eps])
+    (True, False)
+    """
     a, b = list(a), list(b)
     if len(a) != len(b):
         return False
@@ -88,7 +194,36 @@ def _sign(expr) -> int:
 
 
 def solve_equal(lhs, rhs, x):
-    """The x (a monomial in the other symbols) with lhs(x) = rhs(x), by sympy.solve on logs."""
+    r"""The x (a monomial in the other symbols) with lhs(x) = rhs(x), by ``sympy.solve`` on the logarithms.
+
+    Parameters
+    ----------
+    lhs, rhs : sympy expression
+        Monomials.
+    x : sympy.Symbol
+        The variable to solve for (one of the bases, e.g. ``h`` or ``k``).
+
+    Returns
+    -------
+    sympy expression
+        The crossing point :math:`x^*`, a monomial.
+
+    Raises
+    ------
+    ValueError
+        If there is no unique crossing (both sides have the same exponent of x).
+
+    References
+    ----------
+    003 Theorem 6, eq. (140)-(141): balancing :math:`1/(k\varepsilon^2)` against
+    :math:`(k/N)^{2\beta/d}` gives :math:`k \asymp N^{2\beta/(d+2\beta)}\varepsilon^{-2d/(d+2\beta)}`.
+
+    Examples
+    --------
+    >>> ks = solve_equal(1 / (k * eps**2), (k / N)**(2*beta/d), k)
+    >>> same_monomial(ks, N**(2*beta/(d + 2*beta)) * eps**(-2*d/(d + 2*beta)))
+    True
+    """
     lx = sp.Symbol("log_x", real=True)
     el, er = exponents(lhs), exponents(rhs)
     keys = (set(el) | set(er)) - {x}
@@ -102,7 +237,38 @@ def solve_equal(lhs, rhs, x):
 
 
 def balance(lhs, rhs, x):
-    """(x*, value) with lhs(x*) = rhs(x*); value is the common value at the crossing."""
+    r"""The crossing of two monomials in x and their common value there.
+
+    Parameters
+    ----------
+    lhs, rhs : sympy expression
+        Monomials.
+    x : sympy.Symbol
+        The variable.
+
+    Returns
+    -------
+    x_star : sympy expression
+        The crossing point (:func:`solve_equal`).
+    value : sympy expression
+        The common value at the crossing, as a monomial.
+
+    Raises
+    ------
+    ValueError
+        If there is no unique crossing.
+
+    References
+    ----------
+    003 Theorem 6, eq. (140)-(142): the balanced value is the rate
+    :math:`(N\varepsilon^2)^{-2\beta/(d+2\beta)}`.
+
+    Examples
+    --------
+    >>> xs, v = balance(1 / (k * eps**2), (k / N)**(2*beta/d), k)
+    >>> same_monomial(v, (N * eps**2)**(-2*beta/(d + 2*beta)))
+    True
+    """
     xs = solve_equal(lhs, rhs, x)
     val = sp.powsimp(sp.sympify(rhs).subs(x, xs), force=True)
     return xs, monomial(exponents(val))
@@ -111,10 +277,37 @@ def balance(lhs, rhs, x):
 def minimize_terms(terms, x):
     """Minimize a sum of monomials over x > 0, up to constants.
 
-    Returns (x_opt, value_terms, kind): ``value_terms`` is the list of crossing values whose sum
-    is equivalent to the minimum; ``x_opt`` is the list of crossing points whose max
-    (``kind="max"``, one increasing term) or min (``kind="min"``, one decreasing term) is the
-    minimizer; terms free of x are carried into the value unchanged.
+    Parameters
+    ----------
+    terms : iterable of sympy expression
+        The monomials; at least one must decrease and one increase in x.
+    x : sympy.Symbol
+        The tuning variable.
+
+    Returns
+    -------
+    x_opt : list of sympy expression
+        The distinct crossing points; their max (``kind="max"``, one increasing term) or min
+        (``kind="min"``, one decreasing term) is the minimizer.
+    value_terms : list of sympy expression
+        The crossing values (whose sum is equivalent to the minimum), plus the terms free of x.
+    kind : {"max", "min", "pairwise"}
+        How the crossing points combine.
+
+    Raises
+    ------
+    ValueError
+        If there is no trade-off in x, or an exponent's sign cannot be decided.
+
+    References
+    ----------
+    003 Theorem 6, eq. (140)-(142).
+
+    Examples
+    --------
+    >>> pts, vals, kind = minimize_terms([1 / (k * eps**2), (k / N)**(2*beta/d)], k)
+    >>> kind, same_monomial(vals[0], (N * eps**2)**(-2*beta/(d + 2*beta)))
+    ('max', True)
     """
     dec, inc, free = [], [], []
     for t in terms:
@@ -151,7 +344,27 @@ def _fmt_power(base: str, e) -> str:
 
 
 def fmt(term) -> str:
-    """A monomial as readable text, grouping bases with proportional exponents: (N eps^2/ln K)^(-a)."""
+    """A monomial as readable text, grouping bases with proportional exponents, e.g. ``(N eps^2)^(-a)``.
+
+    Parameters
+    ----------
+    term : sympy expression
+        A monomial.
+
+    Returns
+    -------
+    str
+        The text (``"1"`` for a constant).
+
+    References
+    ----------
+    The notation of 003 Table 1.
+
+    Examples
+    --------
+    >>> fmt((N * eps**2)**(-2*beta/(d + 2*beta)))
+    '(N eps^2)^(-2*beta/(2*beta + d))'
+    """
     ex = exponents(term)
     if not ex:
         return "1"
@@ -172,5 +385,27 @@ def fmt(term) -> str:
 
 
 def show(terms, join=" + ") -> str:
-    """Readable text of a sum (or ∨) of monomials."""
+    """Readable text of a sum (or maximum, with ``join=" ∨ "``) of monomials.
+
+    Parameters
+    ----------
+    terms : iterable of sympy expression
+        The monomials.
+    join : str, default " + "
+        The separator.
+
+    Returns
+    -------
+    str
+        The terms formatted by :func:`fmt`.
+
+    References
+    ----------
+    The notation of 003 Table 1.
+
+    Examples
+    --------
+    >>> show([1 / N, (N * eps)**-2])
+    'N^(-1) + (N eps)^(-2)'
+    """
     return join.join(fmt(t) for t in terms)

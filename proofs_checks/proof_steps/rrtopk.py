@@ -23,7 +23,29 @@ x, s = sp.symbols("x s", positive=True)
 
 
 def rrtopk_channel(num_classes: int, k: int):
-    """Symbolic channel (rows y, columns output) with Y_k = {0, ..., k-1} (004 Algorithm 1)."""
+    r"""Symbolic RRTop-k channel with :math:`Y_k = \{0, ..., k-1\}` and :math:`x = e^\varepsilon` (004 Algorithm 1).
+
+    Parameters
+    ----------
+    num_classes : int >= 1
+        K.
+    k : int, 1 <= k <= K
+        Size of :math:`Y_k`.
+
+    Returns
+    -------
+    sympy.Matrix, shape (K, K)
+        Rows = labels y, columns = outputs.
+
+    References
+    ----------
+    004 Algorithm 1, Lemma 1.
+
+    Examples
+    --------
+    >>> rrtopk_channel(3, 2).tolist()
+    [[x/(x + 1), 1/(x + 1), 0], [1/(x + 1), x/(x + 1), 0], [1/2, 1/2, 0]]
+    """
     rows = []
     for y in range(num_classes):
         if y < k:

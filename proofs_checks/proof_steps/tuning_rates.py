@@ -204,10 +204,41 @@ REMARK1_FULL_LOCAL_CLS = Printed("(N eps^2)^(-beta(gamma+1)/(2beta+2d)) ∨ N^(-
 
 @lru_cache(maxsize=None)
 def derive_upper(key: str):
-    """Balance the proof's error terms: ``({var: (points, kind)}, rate_terms)``.
+    r"""Balance an upper-bound proof's error terms: the tunings and the rate they give.
 
     Inner variables are optimized first with the outer ones held fixed; the tuning of an inner
     variable is reported as a function of the outer ones (as the theorems state T).
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`UPPER`: ``"thm2"``, ``"thm4"``, ``"thm6"``, ``"thm8"``, ``"thm10"``, ``"thm12"``.
+
+    Returns
+    -------
+    tunings : dict
+        ``{variable: (crossing points, kind)}`` as :func:`.monomials.minimize_terms`.
+    rate_terms : tuple of sympy expression
+        The balanced error terms (the rate, up to constants).
+
+    Raises
+    ------
+    KeyError
+        An unknown ``key``.
+
+    References
+    ----------
+    003 Theorems 2, 4, 6, 8, 10, 12 and their proofs' error terms, eqs. (83), (118), (140), (153),
+    (180), (193).
+
+    Examples
+    --------
+    003 Theorem 6 (local label DP, bounded-noise regression): rate
+    :math:`(N\varepsilon^2)^{-2\beta/(d+2\beta)}` (eq. (21), (142)).
+
+    >>> tunings, rate = derive_upper("thm6")
+    >>> same_terms(rate, [(N * eps**2)**(-2*beta/(d + 2*beta))])
+    True
     """
     spec = UPPER[key]
     terms = list(spec.terms)
@@ -228,7 +259,41 @@ def derive_upper(key: str):
 
 @lru_cache(maxsize=None)
 def derive_lower(key: str):
-    """Solve the proof's equation for h and plug into the proof's risk: ``(h, rate_terms)``."""
+    r"""Solve a lower-bound proof's equation for h and plug it into the proof's risk.
+
+    Parameters
+    ----------
+    key : str
+        A key of :data:`LOWER`: ``"thm1"``, ``"thm3"``, ``"thm5"``, ``"thm7"``, ``"thm9"``, ``"thm11"``.
+
+    Returns
+    -------
+    h : sympy expression
+        The proof's h, a monomial in N and ε.
+    rate_terms : tuple of sympy expression
+        The private term at that h, followed by the non-private terms the proof quotes.
+
+    Raises
+    ------
+    KeyError
+        An unknown ``key``.
+    ValueError
+        If the proof's equation has no unique solution in h.
+
+    References
+    ----------
+    003 Theorems 1, 3, 5, 7, 9, 11 (Appendices B-L); eq. (101), (143) for Theorem 7.
+
+    Examples
+    --------
+    003 Theorem 7 (central label DP, bounded noise): :math:`(\varepsilon N)^{-2\beta/(d+\beta)}`
+    plus the non-private :math:`N^{-2\beta/(2\beta+d)}`, which Table 1 misprints as
+    :math:`-2\beta/(d+2\beta)` in the privacy term.
+
+    >>> h_star, rate = derive_lower("thm7")
+    >>> same_terms(rate, [(eps * N)**(-2*beta/(d + beta)), N**(-2*beta/(2*beta + d))])
+    True
+    """
     spec = LOWER[key]
     hh = solve_equal(spec.h_equation[0], spec.h_equation[1], h)
     private = sp.powsimp(spec.rate_of_h.subs(h, hh), force=True)
@@ -240,7 +305,27 @@ def _drop_logs(terms):
 
 
 def rate_exponents(terms) -> list[dict]:
-    """Exponents of N and eps of each rate term (for cross-checks against ``limits``)."""
+    """Exponents of N and ε (and the other bases) of each rate term, for cross-checks against ``limits``.
+
+    Parameters
+    ----------
+    terms : iterable of sympy expression
+        Monomials.
+
+    Returns
+    -------
+    list of dict
+        :func:`.monomials.exponents` of each term.
+
+    References
+    ----------
+    003 Table 1.
+
+    Examples
+    --------
+    >>> rate_exponents([1 / (N * eps**2)])
+    [{N: -1, epsilon: -2}]
+    """
     return [exponents(t) for t in terms]
 
 

@@ -19,12 +19,72 @@ __all__ = ["debiased_gradient", "debiased_loss"]
 
 
 def debiased_gradient(g_out, grads, num_classes):
-    """004 eq. (7): (x+K-1)/(x-1) (g - sum_k grad_k/(x+K-1)) for the gradient g at the output label."""
+    r"""The debiased gradient of 004 eq. (7): :math:`\frac{x+K-1}{x-1}(g - \frac{1}{x+K-1}\sum_k \nabla_k)`.
+
+    Parameters
+    ----------
+    g_out : sympy expression
+        The gradient at the output (noisy) label.
+    grads : sequence of sympy expression
+        The gradients at all K labels.
+    num_classes : int
+        K.
+
+    Returns
+    -------
+    sympy expression
+        The debiased gradient, with :math:`x = e^\varepsilon` symbolic.
+
+    References
+    ----------
+    004 Algorithm 5, eq. (7).
+
+    Examples
+    --------
+    Its expectation under randomized response (RRTop-K with k = K) is the true gradient:
+
+    >>> import sympy as sp
+    >>> from proofs_checks.proof_steps.rrtopk import rrtopk_channel
+    >>> g = sp.symbols("g0:3")
+    >>> P = rrtopk_channel(3, 3)
+    >>> sp.cancel(sum(P[0, o] * debiased_gradient(g[o], g, 3) for o in range(3)) - g[0])
+    0
+    """
     return (x + num_classes - 1) / (x - 1) * (g_out - sum(grads) / (x + num_classes - 1))
 
 
 def debiased_loss(l_out, losses_top_k, k):
-    """004 eq. (17): (l - p sum_{y' in Y_k} l(y'))/(1 - k p) with p = 1/(x+k-1)."""
+    r"""The debiased loss of 004 eq. (17): :math:`(\ell - p\sum_{y' \in Y_k} \ell(y'))/(1 - kp)`, :math:`p = 1/(x+k-1)`.
+
+    Parameters
+    ----------
+    l_out : sympy expression
+        The loss at the output label.
+    losses_top_k : sequence of sympy expression
+        The losses at the k labels of :math:`Y_k`.
+    k : int
+        Size of :math:`Y_k`.
+
+    Returns
+    -------
+    sympy expression
+        The debiased loss, with :math:`x = e^\varepsilon` symbolic.
+
+    References
+    ----------
+    004 eq. (17), Lemma 18.
+
+    Examples
+    --------
+    Unbiased for a label in :math:`Y_k` under RRTop-k (Lemma 18), here K = 3, k = 2, y = 0:
+
+    >>> import sympy as sp
+    >>> from proofs_checks.proof_steps.rrtopk import rrtopk_channel
+    >>> l = sp.symbols("l0:3")
+    >>> P = rrtopk_channel(3, 2)
+    >>> sp.cancel(sum(P[0, o] * debiased_loss(l[o], l[:2], 2) for o in range(2)) - l[0])
+    0
+    """
     pk = 1 / (x + k - 1)
     return (l_out - pk * sum(losses_top_k)) / (1 - k * pk)
 

@@ -28,12 +28,61 @@ eps = sp.Symbol("epsilon", positive=True)
 
 
 def bit_probability(bit_class: int, label: int):
-    """P(Z(bit_class) = 1 | Y = label), 000 eq. (12): a/(1+a) on the label's bit, 1/(1+a) elsewhere."""
+    r""":math:`P(Z(j) = 1 \mid Y = l)` of the vector mechanism, 000 eq. (12), with :math:`a = e^{\varepsilon/2}`.
+
+    Parameters
+    ----------
+    bit_class : int
+        The bit j.
+    label : int
+        The label l.
+
+    Returns
+    -------
+    sympy expression
+        :math:`a/(1+a)` on the label's own bit, :math:`1/(1+a)` elsewhere.
+
+    References
+    ----------
+    000 eq. (12)-(13).
+
+    Examples
+    --------
+    >>> bit_probability(0, 0), bit_probability(1, 0)
+    (a/(a + 1), 1/(a + 1))
+    """
     return a / (1 + a) if bit_class == label else 1 / (1 + a)
 
 
 def eta_tilde(j: int, etas):
-    """E[Z(j) | x] = sum_l eta_l P(Z(j) = 1 | Y = l) (000 eq. (24), first line)."""
+    r""":math:`\tilde\eta_j = E[Z(j) \mid x] = \sum_l \eta_l P(Z(j) = 1 \mid Y = l)` (000 eq. (24), first line).
+
+    Parameters
+    ----------
+    j : int
+        The bit.
+    etas : sequence of sympy expression
+        :math:`(\eta_1, ..., \eta_K)`, summing to 1.
+
+    Returns
+    -------
+    sympy expression
+        :math:`\tilde\eta_j`.
+
+    References
+    ----------
+    000 eq. (24) (= 002 eq. (28)); 003 eq. (53).
+
+    Examples
+    --------
+    With :math:`\eta = (1/3, 2/3)` it equals eq. (24)'s
+    :math:`1/(1+a) + (a-1)/(a+1)\,\eta_j`:
+
+    >>> import sympy as sp
+    >>> third = sp.Rational(1, 3)
+    >>> sp.cancel(eta_tilde(0, [third, 2 * third]) - (1 / (1 + a) + (a - 1) / (a + 1) * third))
+    0
+    """
     return sum(e * bit_probability(j, l) for l, e in enumerate(etas))
 
 
