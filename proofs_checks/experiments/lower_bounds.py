@@ -6,7 +6,7 @@ from Assouad's lemma or from Lemma 1/3 with group privacy, the KL bound under lo
 evaluated on the proof's packing family at sample size N, and the upper-bound estimator of the
 matching theorem (2, 4, 6, 8, 10, 12), tuned by its own rule for that N, is run on the *same*
 family through the rate experiments' machinery (:func:`bound_trial`: the excess risk of
-:func:`simulations.experiments.rates.rate_trial`, draw for draw; count level for the histogram
+:func:`simulations.experiments.rates.machinery.rate_trial`, draw for draw; count level for the histogram
 estimators, so N reaches 10^8–10^14; point level for the k-NN ones).
 
 **Which family, which N.** The family is the proof's construction with cubes of side ``h = 1/g``
@@ -58,7 +58,7 @@ from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.estimators.count_level import fit_count_level
-from simulations.experiments.rates import AlgorithmFacts, RatePoint, construction, estimator, excess_risk, rate_trial
+from simulations.experiments.rates.machinery import AlgorithmFacts, RatePoint, construction, estimator, excess_risk, rate_trial
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import bound_verdict, fit_loglog_slope, interval_verdict, t_interval
@@ -211,7 +211,7 @@ def case_grid(case: BoundCase, prof: Profile) -> list[tuple[int, RatePoint]]:
 
 
 def bound_trial(pt: RatePoint, trial: int, root_seed: int) -> dict:
-    """One trial of the matching estimator on the family: :func:`simulations.experiments.rates.rate_trial`'s
+    """One trial of the matching estimator on the family: :func:`simulations.experiments.rates.machinery.rate_trial`'s
     excess risk without its three-term decomposition.
 
     Histogram estimators: the same DATA/PRIVACY streams, construction, count-level fit and exact excess

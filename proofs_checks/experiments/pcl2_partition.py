@@ -1,6 +1,6 @@
 """``pcl2_partition_conditions``: 001 Lemma A.8 and Theorem A.11's conditions on the suite's packings.
 
-The packings are those of ``metric_space_consistency`` (:func:`simulations.experiments.metric_consistency.make_space`):
+The packings are those of ``metric_space_consistency`` (:func:`simulations.experiments.consistency.metric_consistency.make_space`):
 the maximal r-packing of S² (geodesic metric) and PCL2b's lattice ``r Z²``, with ``r = n^{-1/8}``
 (001 Algorithms 4-5, ``r = n^{-1/(4d)}`` at d = 2), over a grid of n. Everything is deterministic and
 exact (see :mod:`proofs_checks.partition_conditions`): the root seed plays no part.
@@ -33,7 +33,7 @@ from proofs_checks.partition_conditions import (lattice_cell_diameter, normal_la
                                                 prob_few_points, sampled_cell_diameters, sphere_cell_geometry)
 from simulations.estimators.pcl2 import pcl2_radius
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.metric_consistency import make_space
+from simulations.experiments.consistency.metric_consistency import make_space
 from simulations.plotting import MARKERS, color, figure
 
 __all__ = ["KS", "compute", "plot"]

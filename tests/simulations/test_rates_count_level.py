@@ -13,11 +13,14 @@ import pytest
 from scipy import stats
 
 import simulations.laws.holder_tsybakov as H
-from simulations.experiments import RunContext, rates_classification, rates_heavy_tailed, rates_regression
-from simulations.experiments.rates import (PROFILE_SIZES, RateCase, RatePoint, case_trials, construction, estimator,
+from simulations.experiments import RunContext
+from simulations.experiments.rates import classification as rates_classification
+from simulations.experiments.rates import heavy_tailed as rates_heavy_tailed
+from simulations.experiments.rates import regression as rates_regression
+from simulations.experiments.rates.machinery import (PROFILE_SIZES, RateCase, RatePoint, case_trials, construction, estimator,
                                            fit_case, fixed_bump_count, grid_for_case, predicted_terms, rate_trial,
                                            rate_trial_point_level, run_rate_grids, tuned_scale)
-from simulations.experiments.rates_terms import TERMS, count_level_terms, expected_terms
+from simulations.experiments.rates.terms import TERMS, count_level_terms, expected_terms
 
 SMALL = [
     RatePoint(algorithm="local_classification", d=1, beta=1.0, eps=1.0, N=300, g=5, gamma=1.0, C_M=2.0),

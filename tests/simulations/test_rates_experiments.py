@@ -11,10 +11,10 @@ import pytest
 import limits
 import simulations.experiments  # noqa: F401  (registers the experiments)
 from simulations.engine import run_trials
-from simulations.experiments.rates import (PROFILE_SIZES, RateCase, RatePoint, grid_for_case, n_for_scale,
+from simulations.experiments.rates.machinery import (PROFILE_SIZES, RateCase, RatePoint, grid_for_case, n_for_scale,
                                            rate_trial, tuned_scale)
 from simulations.laws.holder_tsybakov import random_round
-from simulations.experiments.rates_epsilon import BenchmarkPoint, benchmark_trial, pooled_eps_exponent
+from simulations.experiments.rates.epsilon import BenchmarkPoint, benchmark_trial, pooled_eps_exponent
 
 RATE_EXPERIMENTS = ["rates_local_classification", "rates_central_classification", "rates_local_regression",
                     "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central",

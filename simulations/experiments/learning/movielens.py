@@ -60,7 +60,7 @@ from limits.validation import check_choice, check_int, check_real
 from simulations.datasets import DATASETS, expected_files, load_dataset
 from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkipped
-from simulations.experiments.movielens_published import GAUSSIAN_DP, INF, TABLE3, TABLE3_EPSILONS
+from simulations.experiments.learning.movielens_published import GAUSSIAN_DP, INF, TABLE3, TABLE3_EPSILONS
 from simulations.learning import LPMST
 from simulations.learning.collaborative import TwoBranchCF, expected_rating, rmse
 from simulations.mechanisms import RandomizedResponse

@@ -12,11 +12,11 @@ features): on ``m`` random cubes of side ``h = 1/g`` one class, drawn uniformly,
 γ up to 2 (at γ = 2, γβ = d = 1 and the bump count ``C_M`` no longer grows with 1/h: C_M = 16 there).
 Assumption 1(b) is checked on the laws used: the margin probability computed by bisection on η alone
 (:func:`simulations.laws.multiclass.margin_by_bisection`) against ``C_T t^γ`` and its exponent
-(:mod:`simulations.experiments.rates_k_gamma_analysis`).
+(:mod:`simulations.experiments.rates.k_gamma_analysis`).
 
 Part (i): N-exponents at fixed K = 4
 ------------------------------------
-As in :mod:`simulations.experiments.rates`: the construction is re-drawn at the estimator's tuned bin
+As in :mod:`simulations.experiments.rates.machinery`: the construction is re-drawn at the estimator's tuned bin
 width, ``N`` is chosen so that the width is exactly ``1/g`` (bins = cubes), and the slope of log(mean
 excess risk) on log N is compared with ``−β(γ+1)/(2β+d)`` (local, Theorem 2's vector mechanism per bin,
 ε = 1, its tuning ``h = (N(ε²∧1)/ln K)^{−1/(2β+d)}``) and with the **privacy term** ``−β(γ+1)/(β+d)``
@@ -63,7 +63,7 @@ with every cube active affordable.
 **A model of the growth (this suite's, not 003's).** On the aligned construction each active cube is lost
 with a probability that depends only on the mechanism's law given the cell's counts, so the expected risk of
 a law is ``min(m, g^d) · A h^{β+d} ‖φ‖_1 · P_wrong(A, K)``
-(:func:`~simulations.experiments.rates_k_gamma_analysis.predicted_risk`): local, the K bin sums of
+(:func:`~simulations.experiments.rates.k_gamma_analysis.predicted_risk`): local, the K bin sums of
 the vector mechanism in normal approximation (independent, ``n = N h^d`` points, bit means and variances
 from eq. (11)), ``P_wrong = 1 − E[Φ((S_c − μ_o)/σ_o)^{K−1}]``; central, the exponential mechanism (eq. (17))
 on the expected counts, ``P_wrong = (K−1)e^{−x}/(1 + (K−1)e^{−x})`` with ``x = ε n (η̄_c − η̄_o)/2``. Its worst
@@ -94,9 +94,9 @@ from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.count_level import draw_cell_counts, vector_mechanism_sums
 from simulations.estimators.partition import argmax_random_ties
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates import RateCase
-from simulations.experiments.rates_fit import fit_case
-from simulations.experiments.rates_k_gamma_analysis import (margin_check, margin_claims, predicted_growth,
+from simulations.experiments.rates.machinery import RateCase
+from simulations.experiments.rates.fit import fit_case
+from simulations.experiments.rates.k_gamma_analysis import (margin_check, margin_claims, predicted_growth,
                                                              worst_growth_slope)
 from simulations.laws.multiclass import MulticlassBumps
 from simulations.mechanisms import ExponentialMechanism, VectorMechanism
@@ -131,7 +131,7 @@ PAPER_AMPLITUDES = tuple(float(2.0 ** (k / 2)) for k in range(0, 9))
 #: (k_gamma_trial: an unbiased estimate at cost S K, not m K; every cube at K <= 4)
 BUMP_BUDGET = 4096
 #: equivalence margin on an N-exponent (part (i)): the quick profile of the other rate experiments
-#: (simulations.experiments.rates.Sizes.margin), pre-asymptotic curvature of a few thousandths
+#: (simulations.experiments.rates.machinery.Sizes.margin), pre-asymptotic curvature of a few thousandths
 SLOPE_MARGIN = 0.03
 #: non-inferiority margin on the K-growth exponent (part (ii)): ln K spans a factor 8 (K = 2..256), so an
 #: exponent 0.05 above the bound's changes the risk ratio between the ends by 8^0.05 ≈ 11%, within what a

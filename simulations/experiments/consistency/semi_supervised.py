@@ -45,7 +45,7 @@ from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.cssl import (VC_DIMENSION, cumulative_label_counts, interval_dichotomies, pcde_release,
                                          sample_released_density, threshold_dichotomies, threshold_errors)
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.thresholds_contrast import LOCATIONS, ThresholdPoint, threshold_trial
+from simulations.experiments.consistency.thresholds_contrast import LOCATIONS, ThresholdPoint, threshold_trial
 from simulations.plotting import MARKERS, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import EXCLUDED, HOLDS, interval_verdict, t_interval

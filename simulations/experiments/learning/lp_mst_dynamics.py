@@ -31,7 +31,7 @@ from scipy import stats
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.lp_mst_digits import K, VALIDATION_FRACTION, _substream, digits_pool, validation_split
+from simulations.experiments.learning.lp_mst_digits import K, VALIDATION_FRACTION, _substream, digits_pool, validation_split
 from simulations.learning import top_k_mask
 from simulations.learning.lp_mst import tempered
 from simulations.learning.validation_tuning import K_GRID, TEMPERATURE_GRID, TemperatureTunedLPMST, ValidatedKNNClassifier

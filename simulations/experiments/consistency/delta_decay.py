@@ -54,7 +54,7 @@ from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.pcde import PCDE
 from simulations.estimators.pcl2 import PCL2b, pcl2_radius
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.remark18 import make_law
+from simulations.experiments.consistency.remark18 import make_law
 from simulations.laws.densities import ProductDensity
 from simulations.mechanisms import StabilityHistogram
 from simulations.metric_spaces import LatticePacking

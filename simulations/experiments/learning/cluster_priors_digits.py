@@ -34,7 +34,7 @@ from limits.validation import check_choice
 from simulations.datasets import load_digits
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.lp_mst_digits import N_NEIGHBORS, digits_pool
+from simulations.experiments.learning.lp_mst_digits import N_NEIGHBORS, digits_pool
 from simulations.learning import ClusterPriors, IndexedKNNClassifier, cluster_prior_rr, kmeans_clusters
 from simulations.mechanisms import RandomizedResponse
 from simulations.plotting import band, figure

@@ -2,7 +2,7 @@
 local vs central vs non-private at fixed N (003 Remark 1, Theorems 2, 4, 6, 8; below Theorem 4).
 
 * ``rates_eps_collapse`` — local models: the rate experiments' construction and trial
-  (:func:`simulations.experiments.rates.rate_trial`) at ε ∈ {1/4, 1/2, 1} on grids with equal
+  (:func:`simulations.experiments.rates.machinery.rate_trial`) at ε ∈ {1/4, 1/2, 1} on grids with equal
   ``Nε²``; central model: on the fixed benchmark law, the excess risk of the exponential-mechanism
   histogram at several ε and of the non-private histogram, from the same data in each trial.
 * ``rates_local_vs_central`` — fixed N, a grid of ε, the local, central and non-private
@@ -21,7 +21,7 @@ from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates import (PROFILE_SIZES, RateCase, excess_risk, fit_case, grid_for_case,
+from simulations.experiments.rates.machinery import (PROFILE_SIZES, RateCase, excess_risk, fit_case, grid_for_case,
                                           run_rate_grids)
 from simulations.laws import AdditiveRegression, BoundaryClassification, UniformNoise
 from simulations.plotting import band, figure

@@ -34,13 +34,13 @@ Histogram estimators run at count level (:mod:`simulations.estimators.count_leve
 (cell, label) counts is drawn from the law's exact cell masses and the mechanism acts on it, the
 same law of the fit as sampling N points at a cost independent of N, so these grids reach
 N = 10^9–10^10 with hundreds of trials per point; each trial also returns the three terms of the
-excess risk (bias², sampling, privacy; :mod:`simulations.experiments.rates_terms`). kNN estimators
+excess risk (bias², sampling, privacy; :mod:`simulations.experiments.rates.terms`). kNN estimators
 (Theorems 6, 10) sample the N points (point level, N up to ~10^5 at the paper profile).
 Central cases pin the bin width to the privacy branch of the theorem's tuning (``branch="privacy"``),
 which isolates the privacy term, and add the theorem's own two-term tuning as a second curve
 compared with the slope of its own three-term expected risk (``reference="predicted"``).
 
-The common report (:mod:`simulations.experiments.rates_fit`): per case the fitted slope of
+The common report (:mod:`simulations.experiments.rates.fit`): per case the fitted slope of
 log(mean excess risk) on log N with a bootstrap 95% CI (:func:`simulations.stats.fit_loglog_slope`)
 and its standard error, the reference exponent (:func:`limits.rate_exponent`, or the predicted
 slope), the verdict of :func:`simulations.stats.interval_verdict` (holds / excluded / inconclusive:
@@ -68,9 +68,9 @@ from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import ExperimentResult
-from simulations.experiments.rates_fit import (CaseFit, case_claims, diagnose, fit_case, slope_table_markdown,
+from simulations.experiments.rates.fit import (CaseFit, case_claims, diagnose, fit_case, slope_table_markdown,
                                                terms_table)
-from simulations.experiments.rates_terms import TERMS, count_level_terms, expected_terms
+from simulations.experiments.rates.terms import TERMS, count_level_terms, expected_terms
 from simulations.laws import BoundaryClassification, BumpClassification, BumpRegression, ThreePointRegression
 from simulations.plotting import band, color, figure
 from simulations.stats import summarize
@@ -98,7 +98,7 @@ class Sizes:
     risk (the sampling term next to the privacy term, the normal approximation of small counts, the
     rounding of k) bend the log-log curve, most at the small-N end of the grid. It is justified without
     the fits, from the theorems' own three-term expected risk
-    (:func:`simulations.experiments.rates_terms.expected_terms`, no simulation): on the count-level
+    (:func:`simulations.experiments.rates.terms.expected_terms`, no simulation): on the count-level
     grids its OLS slope differs from the Table 1 exponent by up to 0.024 on the quick grids (local
     classification, d = 1, β = 1/2, from N ≈ 300) and up to 0.020 on the paper grids (local
     classification, d = 2, β = 1/2; where the expansion can be evaluated over the whole grid), and by at
@@ -164,7 +164,7 @@ class RatePoint:
     M_p : p-th moment of the three-point law, 003 eq. (156)-(157) (heavy tails).
     n_eval : uniform evaluation points for the kNN excess risk.
     law_g : cubes per axis of the construction when it is not drawn at the estimator's scale
-        (None: ``g``); :mod:`simulations.experiments.rates_upper` uses ``g/2`` and ``2g``.
+        (None: ``g``); :mod:`simulations.experiments.rates.upper` uses ``g/2`` and ``2g``.
     benchmark : draw from the fixed benchmark law of the task instead (:func:`benchmark_law`).
     """
 
@@ -251,7 +251,7 @@ def rate_trial(pt: RatePoint, trial: int, root_seed: int) -> dict:
     Histogram estimators run at count level (:mod:`simulations.estimators.count_level`: the bin counts
     are drawn from the law's exact cell masses, then the mechanism acts on them; same law of the fit
     as sampling N points, cost independent of N) and return the exact excess risk with its three
-    terms (:func:`simulations.experiments.rates_terms.count_level_terms`). kNN estimators sample the
+    terms (:func:`simulations.experiments.rates.terms.count_level_terms`). kNN estimators sample the
     N points and average the squared error over EVAL points.
     """
     data, privacy, ev = trial_streams(pt, trial, root_seed)
@@ -307,7 +307,7 @@ class RateCase(AlgorithmFacts):
         of Theorem 4), which isolates the privacy term.
     reference : "rate" — the claim compares the slope with the Table 1 exponent (and with 003's
         printed one where it differs); "predicted" — with the local slope of the theorem's own
-        three-term expected risk (:func:`simulations.experiments.rates_terms.expected_terms`) over
+        three-term expected risk (:func:`simulations.experiments.rates.terms.expected_terms`) over
         the same grid (for a two-term tuning whose slope is not a single rate exponent).
     decades : cap on the decades of N of a count-level grid (None: the profile's ``decades_counts``);
         the central cases stop at εN = 10^6, where the non-private share is still below 2%.
@@ -485,7 +485,7 @@ def grid_for_case(case: RateCase, sizes: Sizes) -> list[RatePoint]:
 
 # ----------------------------------------------------------------------------- fit and report
 def predicted_terms(pt: RatePoint) -> dict:
-    """The three-term expected risk at one grid point (:func:`~simulations.experiments.rates_terms.expected_terms`)
+    """The three-term expected risk at one grid point (:func:`~simulations.experiments.rates.terms.expected_terms`)
     on the construction drawn from a fixed stream; for classification scaled from the drawn number of
     bumps to its mean ``C_M h^{γβ−d}`` (every bump is a whole cell, all alike)."""
     rng = np.random.default_rng(BENCHMARK_SEED)

@@ -2,7 +2,7 @@
 
 Every verdict comes from the suite's one decision rule, :func:`simulations.stats.interval_verdict`,
 applied to the slope's bootstrap 95% CI with the profile's margin
-(:attr:`simulations.experiments.rates.Sizes.margin`, justified there):
+(:attr:`simulations.experiments.rates.machinery.Sizes.margin`, justified there):
 
 * "the N-exponent is a" (the derived exponent, or the three-term prediction) holds when the CI lies
   inside ``a ± margin``, fails when the CI is disjoint from that band, and is inconclusive
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulations.experiments.base import Claim
-from simulations.experiments.rates_terms import TERMS
+from simulations.experiments.rates.terms import TERMS
 from simulations.seeding import EVAL, stream
 from simulations.stats import EXCLUDED, HOLDS, SlopeFit, fit_loglog_slope, holds_from, interval_verdict, t_interval
 

@@ -54,7 +54,7 @@ from limits.validation import check_choice
 from simulations.datasets import expected_files, find_packaged, load_dataset, load_digits
 from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkipped
-from simulations.experiments.cnn_published import published_for
+from simulations.experiments.learning.cnn_published import published_for
 from simulations.plotting import band, color, figure
 from simulations.seeding import DATA, PRIVACY, stable_key, stream
 from simulations.stats import EXCLUDED, HOLDS, INCONCLUSIVE, bound_verdict, holds_from, t_interval
