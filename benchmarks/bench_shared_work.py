@@ -45,9 +45,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     load0 = os.getloadavg()[0]
 
-    logn, _ = bc.PROFILE[args.profile]
+    logn = bc.PROFILES[args.profile].log10_n
     bc_points = [bc.ConsistencyPoint(law, d, int(round(10 ** x))) for law in bc.LAWS for d in (1, 2, 3) for x in logn]
-    exps, _ = mc.PROFILE[args.profile]
+    exps = mc.PROFILES[args.profile].log10_n
     mc_points = [mc.MetricPoint(space=s, n=10 ** e) for s in mc.SPACES for e in exps]
     for cfg in mc_points:  # build the packings (cached per process) outside the timings
         mc.make_space(cfg.space, cfg.n)

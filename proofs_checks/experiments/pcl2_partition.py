@@ -26,6 +26,7 @@ References: 001 Appendix A: Theorem A.4, Algorithms 4-5, Lemmas A.8-A.9, Theorem
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -40,8 +41,21 @@ __all__ = ["KS", "compute", "plot"]
 
 D = 2  # the doubling dimension the suite's PCL2 / PCL2b use for the scale r = n^(-1/(4d))
 KS = (0, 1, 10)
-PROFILE = {"smoke": (2, 4, 6), "quick": tuple(range(2, 11)), "paper": tuple(e / 2 for e in range(4, 29))}
-PER_CELL = {"smoke": 100, "quick": 200, "paper": 200}
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """n = 10^e for e in ``log10_n``; ``per_cell`` Fibonacci points per cell measure the S² cell diameters."""
+
+    log10_n: tuple[float, ...]
+    per_cell: int
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=(2, 4, 6), per_cell=100),
+    "quick": Profile(log10_n=tuple(range(2, 11)), per_cell=200),
+    "paper": Profile(log10_n=tuple(e / 2 for e in range(4, 29)), per_cell=200),
+}
 FLOOR = 1e-12  # plot floor of the probabilities (the S² ones fall below 1e-300 from n = 1e6 on)
 
 
@@ -85,8 +99,9 @@ def _plane_row(n: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
-    ns = [int(round(10 ** e)) for e in PROFILE[ctx.profile]]
-    rows = [_sphere_row(n, PER_CELL[ctx.profile]) for n in ns] + [_plane_row(n) for n in ns]
+    prof = PROFILES[ctx.profile]
+    ns = [int(round(10 ** e)) for e in prof.log10_n]
+    rows = [_sphere_row(n, prof.per_cell) for n in ns] + [_plane_row(n) for n in ns]
     geo_cols = ("space", "n", "r", "cells", "covering_over_r", "separation_over_r", "max_diam_over_r",
                 "min_diam_over_r", "max_radius_over_r", "max_sample_gap_over_r", "cells_over_n")
     geometry = {c: [row[c] for row in rows] for c in geo_cols}
@@ -123,7 +138,7 @@ def compute(ctx) -> ExperimentResult:
               holds=all(row["sampled_le_exact"] for row in sph), expected=None,
               measured=max(row["max_sample_gap_over_r"] for row in sph),
               detail=(f"sampled <= exact on every cell; largest exact − sampled: "
-                      f"{max(row['max_sample_gap_over_r'] for row in sph):.4f} r ({PER_CELL[ctx.profile]} Fibonacci "
+                      f"{max(row['max_sample_gap_over_r'] for row in sph):.4f} r ({prof.per_cell} Fibonacci "
                       "points per cell on average)")),
     ]
     for label, rs in (("S², X uniform", sph), ("R² (r Z²), X ~ N(0, I₂)", pla)):

@@ -77,8 +77,19 @@ SLOPE_BOUND = -0.05  # as in remark18_classifier: a fall of < 11% per decade is 
 # sum add a few more roundings: 8 ulp of relative error is "exact" for double precision.
 THRESHOLD_RTOL = 8 * 2.0 ** -52
 N_BOOT = 2000
-PROFILE = {"smoke": (np.arange(2.5, 4.01, 0.5), 2), "quick": (np.arange(2.5, 5.51, 0.25), 8),
-           "paper": (np.arange(2.5, 6.51, 0.25), 20)}
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: the log10 n grid and the trials per point."""
+
+    log10_n: np.ndarray  # log10 of the sample sizes n
+    n_trials: int
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=np.arange(2.5, 4.01, 0.5), n_trials=2),
+    "quick": Profile(log10_n=np.arange(2.5, 5.51, 0.25), n_trials=8),
+    "paper": Profile(log10_n=np.arange(2.5, 6.51, 0.25), n_trials=20),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,7 +198,8 @@ def onset_bootstrap(logn, values, rng, n_boot: int = N_BOOT) -> np.ndarray:
 
 
 def compute(ctx) -> ExperimentResult:
-    logn, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
     lg = np.log10(ns)
     points = [DecayPoint(tg, n) for tg in TARGETS for n in ns]

@@ -61,8 +61,19 @@ LABEL = {"remark18": "Remark 1.8: PCDE plug-in, (ε, δ)", "pcl2b": "PCL2b, (ε/
 # is claimed only when the whole 95% CI of the slope over the last decade lies at or below -0.05.
 SLOPE_BOUND = -0.05
 N_BOOT = 2000
-PROFILE = {"smoke": (np.arange(3.0, 4.01, 0.5), 2), "quick": (np.arange(3.0, 5.51, 0.5), 6),
-           "paper": (np.arange(3.0, 6.51, 0.5), 20)}
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: the log10 n grid and the trials per point."""
+
+    log10_n: np.ndarray  # log10 of the sample sizes n
+    n_trials: int
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=np.arange(3.0, 4.01, 0.5), n_trials=2),
+    "quick": Profile(log10_n=np.arange(3.0, 5.51, 0.5), n_trials=6),
+    "paper": Profile(log10_n=np.arange(3.0, 6.51, 0.5), n_trials=20),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +120,8 @@ def slope_ci(ns, values, seed: int, tag: str):
 
 
 def compute(ctx) -> ExperimentResult:
-    logn, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
     points = [Remark18Point(law, n) for law in LAW_SPECS for n in ns]
     res = run_trials(remark18_trial, points, n_trials, version="remark18_classifier/v2", **engine_options(ctx))

@@ -98,14 +98,27 @@ NU_PAIR = (0.0002, 0.00002)
 # (m ∝ ln(1/β)/α: exponential tails, claim (ii)), i.e. VC(intervals)/VC(thresholds) = 2 times a β factor 1.30.
 VC_RATIO_RANGE = (1.0, 2.0 * math.log(2.0 / BETA) / math.log(1.0 / BETA))
 
-#: per profile: ε grid, α grid, and trials of each group (the α grid and intervals; the laws of (iii-a);
-#: the fixed-size curves of (i); the unlabeled sweep; PCL per family member), bootstrap replicates
-PROFILE = {
-    "smoke": dict(epsilons=(1.0,), alphas=(0.1, 0.05), grid=12, laws=12, curves=8, unlabeled=8, pcl=2, boot=200),
-    "quick": dict(epsilons=(0.5, 1.0, 2.0), alphas=(0.1, 0.05, 0.02, 0.01), grid=60, laws=100, curves=60,
-                  unlabeled=50, pcl=4, boot=N_BOOT),
-    "paper": dict(epsilons=(0.5, 1.0, 2.0), alphas=(0.1, 0.05, 0.02, 0.01, 0.005, 0.002), grid=400, laws=400,
-                  curves=100, unlabeled=200, pcl=10, boot=2000),
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Grids and trial counts of one profile."""
+
+    epsilons: tuple[float, ...]
+    alphas: tuple[float, ...]
+    grid_trials: int  # the α grid and the intervals
+    law_trials: int  # the laws of claim (iii-a)
+    curve_trials: int  # the fixed-size curves of claim (i)
+    unlabeled_trials: int  # the unlabeled sweep
+    pcl_trials: int  # PCL per threshold-family member
+    n_boot: int  # bootstrap replicates
+
+
+PROFILES = {
+    "smoke": Profile(epsilons=(1.0,), alphas=(0.1, 0.05), grid_trials=12, law_trials=12, curve_trials=8,
+                     unlabeled_trials=8, pcl_trials=2, n_boot=200),
+    "quick": Profile(epsilons=(0.5, 1.0, 2.0), alphas=(0.1, 0.05, 0.02, 0.01), grid_trials=60, law_trials=100,
+                     curve_trials=60, unlabeled_trials=50, pcl_trials=4, n_boot=N_BOOT),
+    "paper": Profile(epsilons=(0.5, 1.0, 2.0), alphas=(0.1, 0.05, 0.02, 0.01, 0.005, 0.002), grid_trials=400,
+                     law_trials=400, curve_trials=100, unlabeled_trials=200, pcl_trials=10, n_boot=2000),
 }
 
 
@@ -365,9 +378,9 @@ def _combine(verdicts) -> bool | None:
 
 # ------------------------------------------------------------------------------------------ compute
 def compute(ctx) -> ExperimentResult:
-    P = PROFILE[ctx.profile]
-    epsilons, alphas, n_tr, n_tr_w, n_tr_i, n_tr_u, n_boot = (P[k] for k in ("epsilons", "alphas", "grid", "laws",
-                                                                             "curves", "unlabeled", "boot"))
+    P = PROFILES[ctx.profile]
+    epsilons, alphas, n_tr, n_tr_w, n_tr_i, n_tr_u, n_boot = (P.epsilons, P.alphas, P.grid_trials, P.law_trials,
+                                                              P.curve_trials, P.unlabeled_trials, P.n_boot)
     smoke = ctx.profile == "smoke"
     opts = engine_options(ctx)
     boot_rng = stream(ctx.seed, "semi_supervised_learning/bootstrap", 0, EVAL)
@@ -537,7 +550,7 @@ def compute(ctx) -> ExperimentResult:
                for w in w_pts}
     locs = LOCATIONS[:3] if smoke else LOCATIONS
     pcl_pts = [ThresholdPoint(loc, w, m_star) for w in w_pts for loc in locs]
-    res_p = run_trials(threshold_trial, pcl_pts, P["pcl"], version="thresholds_contrast/v1", **opts)
+    res_p = run_trials(threshold_trial, pcl_pts, P.pcl_trials, version="thresholds_contrast/v1", **opts)
     pcl_all = [t_interval(res_p.per_config[i]["pcl_eps1"]) for i in range(len(pcl_pts))]
     pcl = {w: max(s[0] for s, p in zip(pcl_all, pcl_pts) if p.spread == w) for w in w_pts}
     k_worst = int(np.argmax([s[0] for s in pcl_all]))

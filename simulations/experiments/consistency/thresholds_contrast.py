@@ -39,7 +39,23 @@ GOLDEN = (math.sqrt(5) - 1) / 2
 LOCATIONS = tuple(0.3 + 0.4 * ((i + 1) * GOLDEN % 1.0) for i in range(8))
 RULES = ("pcl_eps1", "histogram", "erm")
 RULE_LABEL = {"pcl_eps1": "PCL, ε = 1", "histogram": "histogram rule (non-private)", "erm": "ERM (non-private)"}
-PROFILE = {"smoke": ((2, 3), 2), "quick": ((2, 3, 4, 5, 6), 4), "paper": ((2, 3, 4, 5, 6, 7), 8)}
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: n = 10^e for e in ``log10_n``, trials per point, and the family members run."""
+
+    log10_n: tuple[int, ...]
+    n_trials: int
+    spreads: tuple[float, ...] = SPREADS
+    locations: tuple[float, ...] = LOCATIONS
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=(2, 3), n_trials=2, spreads=SPREADS[::2], locations=LOCATIONS[:3]),
+    "quick": Profile(log10_n=(2, 3, 4, 5, 6), n_trials=4),
+    "paper": Profile(log10_n=(2, 3, 4, 5, 6, 7), n_trials=8),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,10 +87,9 @@ def threshold_trial(cfg: ThresholdPoint, t: int, root_seed: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
-    exps, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    exps, n_trials, spreads, locs = prof.log10_n, prof.n_trials, prof.spreads, prof.locations
     ns = [10 ** e for e in exps]
-    spreads = SPREADS if ctx.profile != "smoke" else SPREADS[::2]
-    locs = LOCATIONS if ctx.profile != "smoke" else LOCATIONS[:3]
     points = [ThresholdPoint(t, w, n) for w in spreads for t in locs for n in ns]
     res = run_trials(threshold_trial, points, n_trials, version="thresholds_contrast/v1", **engine_options(ctx))
     means = {rule: np.array([res.per_config[i][rule].mean() for i in range(len(points))]).reshape(

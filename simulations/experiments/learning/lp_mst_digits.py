@@ -71,10 +71,20 @@ VALIDATION_FRACTION = 0.2
 SENSITIVITY_EPS = (1.0, 2.0)
 TARGET_FRACTION = 0.9
 K = 10
-_PROFILES = {  # trials, extra ε points (for the 90 % crossing)
-    "smoke": (2, ()),  # ε = (0.5, 1) only, k sensitivity at ε = 1 only
-    "quick": (20, (0.25, 0.7, 1.4, 2.8)),
-    "paper": (50, (0.2, 0.3, 0.4, 0.6, 0.7, 0.85, 1.2, 1.4, 1.7, 2.4, 2.8, 3.4, 5.7)),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Trials per point and the ε points added to the figure's grid (to locate the 90 % crossing)."""
+
+    trials: int
+    extra_eps: tuple[float, ...]
+
+
+PROFILES = {
+    "smoke": Profile(trials=2, extra_eps=()),  # ε = (0.5, 1) only, k sensitivity at ε = 1 only
+    "quick": Profile(trials=20, extra_eps=(0.25, 0.7, 1.4, 2.8)),
+    "paper": Profile(trials=50, extra_eps=(0.2, 0.3, 0.4, 0.6, 0.7, 0.85, 1.2, 1.4, 1.7, 2.4, 2.8, 3.4, 5.7)),
 }
 LP_STAGES = {"LP-2ST": (0.65, 0.35),  # 004 Appendix D: "Stage-1 of LP-2ST (using 65% training data)"
              "LP-3ST": (0.4, 0.3, 0.3)}  # 004 gives no LP-3ST split: the suite's choice
@@ -337,8 +347,8 @@ def _name(m: str) -> str:
 
 
 def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
-    trials, extra = _PROFILES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    trials, extra = PROFILES[ctx.profile].trials, PROFILES[ctx.profile].extra_eps
     smoke = ctx.profile == "smoke"
     eps = (0.5, 1.0) if smoke else tuple(sorted(set(REQUIRED_EPS) | set(extra)))
     pt = DigitsPoint(epsilons=eps, sensitivity_eps=(1.0,) if smoke else SENSITIVITY_EPS)

@@ -48,12 +48,25 @@ RECIPE = ("LP-2ST recipe: 004 Alg. 3 prior = the stage-1 k-NN's class frequencie
           "stage-1 split 0.65 (Fig. 3) or the cell's (Fig. 4(a)); 004 App. B filtering; every k chosen on validation")
 MIN_BIN = 10  # Figure 5: a top-k̄ bin with fewer runs is not shown or compared (its mean is too noisy)
 MARGIN = 0.005  # half an accuracy point: below it two accuracies count as equal (the "material" margin of lp_mst_digits)
-_PROFILES = {  # trials, splits, temperatures, curve fractions
-    "smoke": (2, (0.5, 0.65), (0.5, 2.0), (0.3, 0.65, 1.0)),
-    "quick": (12, (0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8), (0.25, 0.5, 1.0, 2.0),
-              (0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.75, 0.85, 1.0)),
-    "paper": (40, (0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9), (0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
-              (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Grids of one profile."""
+
+    trials: int
+    splits: tuple[float, ...]  # stage-1 fractions of LP-2ST (Figure 4(a))
+    temperatures: tuple[float, ...]  # prior temperatures (Figure 4(a))
+    fractions: tuple[float, ...]  # training fractions of the learning curves (Figure 3)
+
+
+PROFILES = {
+    "smoke": Profile(trials=2, splits=(0.5, 0.65), temperatures=(0.5, 2.0), fractions=(0.3, 0.65, 1.0)),
+    "quick": Profile(trials=12, splits=(0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8), temperatures=(0.25, 0.5, 1.0, 2.0),
+                     fractions=(0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.75, 0.85, 1.0)),
+    "paper": Profile(trials=40, splits=(0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9),
+                     temperatures=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
+                     fractions=(0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)),
 }
 
 
@@ -221,8 +234,9 @@ def compute(ctx) -> ExperimentResult:
     >>> compute(RunContext(profile="smoke", progress=False)).tables["split_temperature"]["split"]
     [0.5, 0.5, 0.65, 0.65]
     """
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
-    trials, splits, temps, fractions = _PROFILES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    prof = PROFILES[ctx.profile]
+    trials, splits, temps, fractions = prof.trials, prof.splits, prof.temperatures, prof.fractions
     pt = DynamicsPoint(splits=splits, temperatures=temps, fractions=fractions)
     r = run_trials(dynamics_trial, [pt], trials, version="lp_mst_dynamics/v2", **engine_options(ctx)).per_config[0]
     crr, clp, f3, gacc, gtopk, gk = (r[k] for k in ("curve_rr", "curve_lp", "fig3", "grid_acc", "grid_topk", "grid_k"))

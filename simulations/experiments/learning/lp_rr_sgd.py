@@ -49,11 +49,26 @@ N_SLOPE_MARGIN = 0.0
 P_SLOPE_MARGIN = 0.05
 LABELS = {"rr": "LP-RR-SGD (ε-DP)", "normal": "LP-Normal-SGD ((ε, δ)-DP)", "nonprivate": "non-private SGD"}
 K, BETA, RADIUS, THETA, EPS, DELTA = 3, 3.0, 6.0, math.pi / 4, 0.5, 1e-5
-_PROFILES = {  # trials, n grid (p fixed), p for the n grid, p grid, n for the p grid, n_eval
-    "smoke": (3, (500, 2000), 8, (4, 64), 1000, 2000),
-    "quick": (20, (1000, 2000, 4000, 8000, 16000, 32000), 16, (4, 16, 64, 256, 1024), 4000, 5000),
-    "paper": (40, (1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000), 16, (4, 16, 64, 256, 1024, 4096), 8000,
-              10000),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Grids of one profile: excess loss vs n at fixed p, and vs p at fixed n."""
+
+    trials: int
+    ns: tuple[int, ...]  # the n grid
+    p_for_ns: int  # dimension p along the n grid
+    ps: tuple[int, ...]  # the p grid
+    n_for_ps: int  # sample size n along the p grid
+    n_eval: int  # evaluation points of the population loss
+
+
+PROFILES = {
+    "smoke": Profile(trials=3, ns=(500, 2000), p_for_ns=8, ps=(4, 64), n_for_ps=1000, n_eval=2000),
+    "quick": Profile(trials=20, ns=(1000, 2000, 4000, 8000, 16000, 32000), p_for_ns=16, ps=(4, 16, 64, 256, 1024),
+                     n_for_ps=4000, n_eval=5000),
+    "paper": Profile(trials=40, ns=(1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000), p_for_ns=16,
+                     ps=(4, 16, 64, 256, 1024, 4096), n_for_ps=8000, n_eval=10000),
 }
 
 
@@ -133,8 +148,9 @@ def gaussian_sigma_value() -> float:
 
 
 def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
-    trials, ns, p0, ps, n0, n_eval = _PROFILES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    prof = PROFILES[ctx.profile]
+    trials, ns, p0, ps, n0, n_eval = prof.trials, prof.ns, prof.p_for_ns, prof.ps, prof.n_for_ps, prof.n_eval
     pts_n = [SGDPoint(n=n, p=p0, n_eval=n_eval) for n in ns]
     pts_p = [SGDPoint(n=n0, p=p, n_eval=n_eval) for p in ps]
     configs = list(dict.fromkeys(pts_n + pts_p))

@@ -21,7 +21,7 @@ from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates.machinery import (PROFILE_SIZES, RateCase, excess_risk, fit_case, grid_for_case,
+from simulations.experiments.rates.machinery import (PROFILES, RateCase, excess_risk, fit_case, grid_for_case,
                                           run_rate_grids)
 from simulations.laws import AdditiveRegression, BoundaryClassification, UniformNoise
 from simulations.plotting import band, figure
@@ -160,8 +160,8 @@ def _spread_matched_N(curves):
 
 
 def compute_collapse(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
-    sizes = PROFILE_SIZES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    sizes = PROFILES[ctx.profile]
     _, fits = _collapse_local(ctx, sizes)
     claims, rows = [], {k: [] for k in ("model", "eps", "N", "N_eps2", "g", "mean", "ci_low", "ci_high", "trials")}
     summary = []
@@ -339,16 +339,34 @@ def plot_collapse(result) -> dict:
 
 
 # ------------------------------------------------------------------------- local vs central
-VS_N = {"smoke": 2000, "quick": 20000, "paper": 100000}
-# Trials per task (every ε of a task shares its trials): the ε-exponent verdicts need intervals of about
-# ±0.1-0.2 to be the same at every seed (with the rate profiles' 12 quick trials the half-width was 0.4-0.5 and
-# the verdict flipped with the seed). Classification at the quick profile: 300 (as the paper profile), since
-# with 60 its slope CI was ±0.18 around −1.45 and its upper end met the one-sided bound −4/3 + 0.03 at some
-# seeds (issue 23); a classification trial costs 17 ms, a regression trial (k-NN) 105 ms.
-VS_TRIALS = {"smoke": {"classification": 4, "regression": 4}, "quick": {"classification": 300, "regression": 60},
-             "paper": {"classification": 300, "regression": 300}}
-VS_EPS = {"smoke": (0.1, 1.0, 4.0), "quick": tuple(np.geomspace(0.05, 8.0, 8)),
-          "paper": tuple(np.geomspace(0.05, 8.0, 12))}
+@dataclass(frozen=True, slots=True)
+class VsProfile:
+    """Sizes of ``rates_local_vs_central`` at one profile: the fixed N, the ε grid, trials per task.
+
+    Trials per task (every ε of a task shares its trials): the ε-exponent verdicts need intervals of about
+    ±0.1-0.2 to be the same at every seed (with the rate profiles' 12 quick trials the half-width was 0.4-0.5
+    and the verdict flipped with the seed). Classification at the quick profile: 300 (as the paper profile),
+    since with 60 its slope CI was ±0.18 around −1.45 and its upper end met the one-sided bound −4/3 + 0.03 at
+    some seeds (issue 23); a classification trial costs 17 ms, a regression trial (k-NN) 105 ms.
+    """
+
+    N: int
+    eps: tuple[float, ...]
+    trials_classification: int
+    trials_regression: int
+
+    def trials(self, task: str) -> int:
+        """Trials of ``task`` (``"classification"`` or ``"regression"``)."""
+        return {"classification": self.trials_classification, "regression": self.trials_regression}[task]
+
+
+VS_PROFILES = {
+    "smoke": VsProfile(N=2000, eps=(0.1, 1.0, 4.0), trials_classification=4, trials_regression=4),
+    "quick": VsProfile(N=20000, eps=tuple(np.geomspace(0.05, 8.0, 8)), trials_classification=300,
+                       trials_regression=60),
+    "paper": VsProfile(N=100000, eps=tuple(np.geomspace(0.05, 8.0, 12)), trials_classification=300,
+                       trials_regression=300),
+}
 _VS_TASKS = {  # task -> (β, local algorithm, central algorithm, non-private algorithms)
     "classification": (1.0, "local_classification", "central_classification", ("nonprivate_classification",)),
     "regression": (0.5, "local_regression", "central_regression", ("nonprivate_regression_knn",
@@ -380,9 +398,10 @@ def _np_name(algorithm):
 
 
 def compute_vs(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
-    sizes = PROFILE_SIZES[ctx.profile]
-    N, eps = VS_N[ctx.profile], VS_EPS[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    sizes = PROFILES[ctx.profile]
+    vs = VS_PROFILES[ctx.profile]
+    N, eps = vs.N, vs.eps
     pts = []
     for task, (beta, loc, cen, nps) in _VS_TASKS.items():
         same = nps[-1]  # the non-private histogram, fitted on the central estimator's bins at each ε
@@ -390,7 +409,7 @@ def compute_vs(ctx) -> ExperimentResult:
                 + tuple((same, None, _central_h(cen, N, float(e), beta, 1)) for e in eps)
                 + tuple((a, None, None) for a in nps))
         pts.append(BenchmarkPoint(task=task, d=1, beta=beta, N=N, algorithms=algs, n_eval=sizes.n_eval))
-    per_task = [run_trials(benchmark_trial, [pt], VS_TRIALS[ctx.profile][pt.task], **engine_options(ctx)).per_config[0]
+    per_task = [run_trials(benchmark_trial, [pt], vs.trials(pt.task), **engine_options(ctx)).per_config[0]
                 for pt in pts]
     table = {k: [] for k in ("task", "method", "eps", "N", "mean", "ci_low", "ci_high", "trials")}
     claims, data = [], {}

@@ -131,7 +131,7 @@ PAPER_AMPLITUDES = tuple(float(2.0 ** (k / 2)) for k in range(0, 9))
 #: (k_gamma_trial: an unbiased estimate at cost S K, not m K; every cube at K <= 4)
 BUMP_BUDGET = 4096
 #: equivalence margin on an N-exponent (part (i)): the quick profile of the other rate experiments
-#: (simulations.experiments.rates.machinery.Sizes.margin), pre-asymptotic curvature of a few thousandths
+#: (simulations.experiments.rates.machinery.Profile.margin), pre-asymptotic curvature of a few thousandths
 SLOPE_MARGIN = 0.03
 #: non-inferiority margin on the K-growth exponent (part (ii)): ln K spans a factor 8 (K = 2..256), so an
 #: exponent 0.05 above the bound's changes the risk ratio between the ends by 8^0.05 ≈ 11%, within what a

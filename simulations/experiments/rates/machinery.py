@@ -75,12 +75,12 @@ from simulations.laws import BoundaryClassification, BumpClassification, BumpReg
 from simulations.plotting import band, color, figure
 from simulations.stats import summarize
 
-__all__ = ["PROFILE_SIZES", "AlgorithmFacts", "CaseFit", "diagnose", "fit_case", "RateCase", "RatePoint", "Sizes", "compute_rate_study",
+__all__ = ["PROFILES", "AlgorithmFacts", "CaseFit", "diagnose", "fit_case", "RateCase", "RatePoint", "Profile", "compute_rate_study",
            "case_trials", "fixed_bump_count", "grid_for_case", "n_for_scale", "plot_rate_study", "rate_trial", "rate_trial_point_level", "run_rate_grids",
            "slope_table_markdown"]
 
 @dataclass(frozen=True, slots=True)
-class Sizes:
+class Profile:
     """Size of a profile.
 
     Point-level (kNN) cases: grid points, trials per point, decades of N for d = 1 / d >= 2, a factor
@@ -135,14 +135,14 @@ class Sizes:
     decades_fixed_bumps: float = 7.0
 
 
-PROFILE_SIZES = {
-    "smoke": Sizes(points=3, trials=4, decades_d1=0.6, decades_d2=0.6, start_factor=0.3, n_eval=256,
+PROFILES = {
+    "smoke": Profile(points=3, trials=4, decades_d1=0.6, decades_d2=0.6, start_factor=0.3, n_eval=256,
                    trials_counts=8, decades_counts=1.0, max_cells=400, margin=0.1, trials_fixed_bumps=8,
                    decades_fixed_bumps=1.0),
-    "quick": Sizes(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
+    "quick": Profile(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
                    trials_counts=100, decades_counts=4.0, max_cells=20000, margin=0.03, trials_fixed_bumps=400,
                    decades_fixed_bumps=7.0),
-    "paper": Sizes(points=8, trials=100, decades_d1=2.5, decades_d2=1.5, n_eval=4096,
+    "paper": Profile(points=8, trials=100, decades_d1=2.5, decades_d2=1.5, n_eval=4096,
                    trials_counts=200, decades_counts=7.0, max_cells=30000, margin=0.02, trials_fixed_bumps=400,
                    decades_fixed_bumps=7.0),
 }
@@ -300,7 +300,7 @@ class AlgorithmFacts:
 class RateCase(AlgorithmFacts):
     """One curve of a rate experiment: an algorithm on its construction at fixed (d, β, γ/p, ε).
 
-    n_start : smallest N of the quick/paper grids (times ``Sizes.start_factor``).
+    n_start : smallest N of the quick/paper grids (times ``Profile.start_factor``).
     term : the Table 1 term whose exponent is the theory (None: the dominant one as N → ∞).
     branch : None — the theorem's own tuning of the scale; "privacy" — the bin width pinned to the
         privacy branch of that tuning (e.g. ``h = (εN)^{-1/(d+β)}`` of 003 Theorem 8, ``(ln K/(εN))^{1/(β+d)}``
@@ -426,7 +426,7 @@ def fixed_bump_count(case: RateCase) -> bool:
             and abs(case.gamma * case.beta - case.d) < 1e-12)
 
 
-def case_trials(case: RateCase, sizes: Sizes) -> int:
+def case_trials(case: RateCase, sizes: Profile) -> int:
     """Trials per grid point of a case: ``sizes.trials`` (kNN, point level), ``sizes.trials_fixed_bumps``
     (a :func:`fixed_bump_count` case) or ``sizes.trials_counts`` (other count-level cases); count-level
     trials times the case's ``trials_factor``.
@@ -434,7 +434,7 @@ def case_trials(case: RateCase, sizes: Sizes) -> int:
     Parameters
     ----------
     case : RateCase
-    sizes : Sizes
+    sizes : Profile
 
     Returns
     -------
@@ -443,7 +443,7 @@ def case_trials(case: RateCase, sizes: Sizes) -> int:
     Examples
     --------
     >>> c = RateCase(algorithm="local_classification", d=1, beta=1.0, gamma=1.0, eps=1.0, n_start=300.0)
-    >>> case_trials(c, PROFILE_SIZES["quick"]), case_trials(replace(c, beta=0.5), PROFILE_SIZES["quick"])
+    >>> case_trials(c, PROFILES["quick"]), case_trials(replace(c, beta=0.5), PROFILES["quick"])
     (400, 100)
     """
     if case.kind != "bins":
@@ -451,7 +451,7 @@ def case_trials(case: RateCase, sizes: Sizes) -> int:
     return case.trials_factor * (sizes.trials_fixed_bumps if fixed_bump_count(case) else sizes.trials_counts)
 
 
-def grid_for_case(case: RateCase, sizes: Sizes) -> list[RatePoint]:
+def grid_for_case(case: RateCase, sizes: Profile) -> list[RatePoint]:
     """Points of one case: a geometric grid of integers g spanning the profile's decades of N.
 
     ``g`` runs from the scale at ``n_start · start_factor`` to the scale at ``10^decades`` times
@@ -498,7 +498,7 @@ def predicted_terms(pt: RatePoint) -> dict:
     return out
 
 
-def run_rate_grids(ctx, cases: list[RateCase], sizes: Sizes):
+def run_rate_grids(ctx, cases: list[RateCase], sizes: Profile):
     """Grids of every case, run through the engine with :func:`case_trials` trials per point (one engine
     run per trial count). Returns (grids, per-point result dicts, results)."""
     grids = [grid_for_case(c, sizes) for c in cases]
@@ -516,8 +516,8 @@ def run_rate_grids(ctx, cases: list[RateCase], sizes: Sizes):
 
 def compute_rate_study(ctx, name: str, cases: list[RateCase], *, intro: str) -> ExperimentResult:
     """Run every case's grid through the engine, fit slopes, and build tables, claims and notes."""
-    check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
-    sizes = PROFILE_SIZES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    sizes = PROFILES[ctx.profile]
     grids, per_point, results = run_rate_grids(ctx, cases, sizes)
     per = iter(per_point)
     fits = []

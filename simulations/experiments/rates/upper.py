@@ -31,7 +31,7 @@ import numpy as np
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates.machinery import (PROFILE_SIZES, RateCase, case_trials, grid_for_case, n_for_scale,
+from simulations.experiments.rates.machinery import (PROFILES, RateCase, case_trials, grid_for_case, n_for_scale,
                                           rate_trial)
 from simulations.experiments.rates.fit import _ols
 from simulations.plotting import band, color, figure
@@ -92,8 +92,8 @@ def worst_case_slope(N, values, *, rng, n_boot: int = 1000):
 
 
 def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
-    sizes = PROFILE_SIZES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    sizes = PROFILES[ctx.profile]
     grids = [law_points(c, sizes) for c in CASES]
     per_case = {}  # case index -> per-config results; one engine run per trial count
     for n in dict.fromkeys(_trials(c, sizes) for c in CASES):
