@@ -535,7 +535,19 @@ def compute(ctx) -> ExperimentResult:
     res_g = run_trials(k_gamma_trial, [p for grid in growth_grids.values() for row in grid for p in row],
                        prof.growth_trials, **engine_options(ctx))
 
-    claims, fits, growth = [], [], []
+    t_n, fits, slope_claims = _slope_part(slope_grids, res_s, ctx.seed)
+    t_k, growth, growth_claims = _growth_part(growth_grids, res_g, ctx.seed, prof.n_boot)
+    t_m, margin_rows, margin_claims_ = _margin_part(prof, ctx.seed)
+    notes = _notes(fits, growth, margin_rows, ctx.profile)
+    return ExperimentResult(tables={"excess_vs_N": t_n, "excess_vs_K": t_k, "growth_in_K": _growth_table(growth, prof),
+                                    "margin_check": t_m},
+                            claims=slope_claims + growth_claims + margin_claims_, notes=notes,
+                            data={"fits": fits, "growth": growth, "margin": margin_rows})
+
+
+def _slope_part(slope_grids, res_s, seed) -> tuple[dict, list, list[Claim]]:
+    """Part (i): excess risk vs N per (algorithm, γ), the N-exponent fits and their claims."""
+    claims, fits = [], []
     t_n = {k: [] for k in ("algorithm", "gamma", "K", "N", "g", "mean", "ci_low", "ci_high", "trials",
                            "fraction_wrong", "nonprivate_share")}
     per = iter(res_s.per_config)
@@ -546,11 +558,17 @@ def compute(ctx) -> ExperimentResult:
             for k, x in zip(t_n, (alg, gamma, p.K, p.N, p.g, m, lo, hi, n, float(np.mean(r["wrong"])),
                                   float(np.mean(r["nonprivate"])) / m if m > 0 else float("nan"))):
                 t_n[k].append(x)
-        f = fit_case(_case(alg, gamma), pts, [r["excess"] for r in rows], seed=ctx.seed,
+        f = fit_case(_case(alg, gamma), pts, [r["excess"] for r in rows], seed=seed,
                      key=f"rates_k_gamma/{alg}/{gamma}", margin=SLOPE_MARGIN)
         fits.append(f)
         claims.append(_slope_claim(f, pts, rows))
 
+    return t_n, fits, claims
+
+
+def _growth_part(growth_grids, res_g, seed, n_boot) -> tuple[dict, list, list[Claim]]:
+    """Part (ii): excess risk vs K at fixed N per (algorithm, γ), the growth fits and their claims."""
+    claims, growth = [], []
     t_k = {k: [] for k in ("algorithm", "gamma", "K", "amplitude", "N", "g", "mean", "ci_low", "ci_high", "trials",
                            "fraction_wrong", "nonprivate_share")}
     per = iter(res_g.per_config)
@@ -562,20 +580,31 @@ def compute(ctx) -> ExperimentResult:
                 for k, x in zip(t_k, (alg, gamma, p.K, p.amplitude, p.N, p.g, m, lo, hi, n, float(np.mean(r["wrong"])),
                                       float(np.mean(r["nonprivate"])) / m if m > 0 else float("nan"))):
                     t_k[k].append(x)
-        r = _growth(alg, gamma, grid, vals, ctx.seed, prof.n_boot)
+        r = _growth(alg, gamma, grid, vals, seed, n_boot)
         growth.append(r)
         claims += _growth_claims(r)
 
+    return t_k, growth, claims
+
+
+def _margin_part(prof, seed) -> tuple[dict, dict, list[Claim]]:
+    """Assumption 1(b) of the K-class construction, per γ: the margin check's rows and claims."""
+    claims = []
     t_m = {k: [] for k in ("gamma", "g", "amplitude", "m", "C_T", "sup_ratio", "slope", "closed_form_error")}
     margin_rows = {}
     for gamma in GAMMAS:
-        rows = [margin_check(law, C_M[gamma]) for law in margin_check_laws(gamma, prof, ctx.seed)]
+        rows = [margin_check(law, C_M[gamma]) for law in margin_check_laws(gamma, prof, seed)]
         margin_rows[gamma] = rows
         for r in rows:
             for k in t_m:
                 t_m[k].append(gamma if k == "gamma" else r[k])
         claims += margin_claims(gamma, rows, C_M[gamma])
 
+    return t_m, margin_rows, claims
+
+
+def _growth_table(growth, prof) -> dict:
+    """One row per (algorithm, γ) of part (ii): fitted growth in K against eqs. (14)/(18)'s power and the model."""
     t_g = {k: [] for k in ("algorithm", "gamma", "N", "Ks", "bound_power", "fitted_growth", "ci_low", "ci_high",
                            "verdict", "model_growth", "model_verdict", "h_part_slope", "W_slope", "worst_amplitude_per_K",
                            "model_worst_amplitude_per_K", *(f"slope_A{a:.4g}" for a in prof.amplitudes))}
@@ -586,9 +615,7 @@ def compute(ctx) -> ExperimentResult:
                 *r["per_A"].values())
         for k, x in zip(t_g, vals):
             t_g[k].append(x)
-    notes = _notes(fits, growth, margin_rows, ctx.profile)
-    return ExperimentResult(tables={"excess_vs_N": t_n, "excess_vs_K": t_k, "growth_in_K": t_g, "margin_check": t_m},
-                            claims=claims, notes=notes, data={"fits": fits, "growth": growth, "margin": margin_rows})
+    return t_g
 
 
 def _notes(fits, growth, margin_rows, profile) -> str:
@@ -670,7 +697,13 @@ def plot(result) -> dict:
                      "(dotted), (ln K)^power (dashed)")
         ax.title.set_fontsize(8)
         ax.legend(fontsize=6, loc="upper left")
-    ax = axes[2]
+    _plot_margin(axes[2], margin)
+    _plot_w(axes[5], growth)
+    return {"rates_k_gamma": fig}
+
+
+def _plot_margin(ax, margin) -> None:
+    """Assumption 1(b) panel: P(0 < η* − η_s < t) / (C_T t^γ) over t, one law per γ."""
     for i, (gamma, rows) in enumerate(margin.items()):
         r = rows[-1]
         ax.plot(r["t_rel"], r["ratio"], color=color(i), marker=".", ms=3,
@@ -681,7 +714,10 @@ def plot(result) -> dict:
            title="Assumption 1(b), one law per γ: P/(C_T t^γ) <= 1 (flat: exponent γ)")
     ax.title.set_fontsize(8)
     ax.legend(fontsize=6, loc="lower right")
-    ax = axes[5]
+
+
+def _plot_w(ax, growth) -> None:
+    """W(K) / W(2) panel: the worst risk over h(K)^(β(γ+1)), bounded iff the (ln K) bound holds."""
     for r in growth:
         i = GAMMAS.index(r["gamma"])
         ax.plot(np.log(r["Ks"]), r["W"] / r["W"][0], color=color(i), ls="-" if r["alg"] == LOCAL else "--",
@@ -696,7 +732,6 @@ def plot(result) -> dict:
            title="W = worst risk / h(K)^(β(γ+1)) (bound holds iff W bounded)")
     ax.title.set_fontsize(8)
     ax.legend(fontsize=6, ncol=2)
-    return {"rates_k_gamma": fig}
 
 
 # Registered through simulations/experiments/catalogue.py ("rates_k_gamma"): name, what it reproduces, order.
