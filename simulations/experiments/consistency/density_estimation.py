@@ -36,7 +36,20 @@ LABEL = {"histogram": "histogram (non-private)", "pcde_e1_d1e-6": "PCDE ε=1, δ
 LAWS = (("normal", 1), ("cauchy", 1), ("normal", 2), ("cauchy", 2))
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Sizes of one profile: the log10 n grid and the trials per point."""
+    """Sizes of one profile: the log10 n grid and the trials per point.
+
+    Parameters
+    ----------
+    log10_n : numpy.ndarray of float
+        log10 of the sample sizes n (each rounded to an integer n).
+    n_trials : int >= 1
+        Independent trials per (law, n).
+
+    Examples
+    --------
+    >>> Profile(log10_n=np.array([2.0, 3.0]), n_trials=2).log10_n.tolist()
+    [2.0, 3.0]
+    """
 
     log10_n: np.ndarray  # log10 of the sample sizes n
     n_trials: int

@@ -53,7 +53,22 @@ N_EVAL = 200_000
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Sizes of one profile: n = 10^e for e in ``log10_n``, trials per point, evaluation points per trial."""
+    """Sizes of one profile: n = 10^e for e in ``log10_n``, trials per point, evaluation points per trial.
+
+    Parameters
+    ----------
+    log10_n : tuple of int
+        Exponents e of the sample sizes n = 10^e.
+    n_trials : int >= 1
+        Independent trials per (space, n).
+    n_eval : int >= 1, default N_EVAL
+        Evaluation points per trial for the excess error.
+
+    Examples
+    --------
+    >>> [10 ** e for e in PROFILES["smoke"].log10_n]
+    [100, 1000, 10000]
+    """
 
     log10_n: tuple[int, ...]
     n_trials: int

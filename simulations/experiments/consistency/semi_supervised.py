@@ -100,7 +100,25 @@ VC_RATIO_RANGE = (1.0, 2.0 * math.log(2.0 / BETA) / math.log(1.0 / BETA))
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Grids and trial counts of one profile."""
+    """Grids and trial counts of one profile.
+
+    Parameters
+    ----------
+    epsilons : tuple of float > 0
+        Privacy parameters ε of claims (i)-(ii).
+    alphas : tuple of float in (0, 1)
+        Target errors α of claim (ii).
+    grid_trials, law_trials, curve_trials, unlabeled_trials, pcl_trials : int >= 1
+        Trials of the α grid and intervals, the laws of (iii-a), the curves of (i), the unlabeled sweep,
+        PCL per family member.
+    n_boot : int >= 1
+        Bootstrap replicates of every interval.
+
+    Examples
+    --------
+    >>> [round(1 / a) for a in PROFILES["quick"].alphas]
+    [10, 20, 50, 100]
+    """
 
     epsilons: tuple[float, ...]
     alphas: tuple[float, ...]

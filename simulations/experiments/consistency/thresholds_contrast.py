@@ -54,7 +54,24 @@ RULE_LABEL = {"pcl_eps1": "PCL, ε = 1", "histogram": "histogram rule (non-priva
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Sizes of one profile: n = 10^e for e in ``log10_n``, trials per point, and the family members run."""
+    """Sizes of one profile: n = 10^e for e in ``log10_n``, trials per point, and the family members run.
+
+    Parameters
+    ----------
+    log10_n : tuple of int
+        Exponents e of the sample sizes n = 10^e.
+    n_trials : int >= 1
+        Independent trials per (threshold, spread, n).
+    spreads : tuple of float, default SPREADS
+        Half-widths w of the laws U[t − w, t + w] run.
+    locations : tuple of float, default LOCATIONS
+        Thresholds t run.
+
+    Examples
+    --------
+    >>> [10 ** e for e in PROFILES["smoke"].log10_n], PROFILES["smoke"].spreads
+    ([100, 1000], (0.1, 0.001, 1e-05))
+    """
 
     log10_n: tuple[int, ...]
     n_trials: int
