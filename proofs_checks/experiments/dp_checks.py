@@ -74,7 +74,6 @@ def _paper_checks(MECHANISMS, grid) -> tuple[list, list[Claim]]:
         claims.append(Claim(f"{name} ({source}) is eps-label DP, exact loss {what}, eps in {grid}", bool(ok),
                             expected=None, measured=worst_gap,
                             detail="measured: max over the grid of |loss found - expected| / eps"))
-
     return found, claims
 
 
@@ -95,7 +94,6 @@ def _planted_bug_checks(BUGS, grid) -> tuple[list, list[Claim]]:
         claims.append(Claim(f"planted '{name}': check_label_dp finds its exact wrong loss and flags it at eps in "
                             f"{flagged}", bool(caught_all), expected=None, measured=worst,
                             detail="measured: max relative gap between loss found and the derived wrong loss"))
-
     return found, claims
 
 
@@ -129,7 +127,6 @@ def _stability_checks(stab_rec, grid) -> tuple[dict, list[Claim], float, tuple]:
                         measured=max(d for d, v in zip(stab["delta_at_eps"], stab["variant"]) if v != "Algorithm 1"),
                         detail=f"caught (delta exceeded) at eps in {[e for e in grid if math.exp(e / 2) / 4 > 1]}; "
                                "for eps <= 2 ln 4 = 2.77 the bug raises delta but stays within the claim"))
-
     return stab, claims, DELTA, variants
 
 
@@ -143,7 +140,6 @@ def _stability_curves(variants, points: int) -> dict:
             d = stability_profile(make(e), ep)
             for k, v in zip(curves, (np.full(ep.size, e), [variant] * ep.size, ep, d)):
                 curves[k].extend(list(v))
-
     return curves
 
 

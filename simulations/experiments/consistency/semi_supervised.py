@@ -511,7 +511,6 @@ def _error_vs_m_claim(r: _Runs, P: Profile, boot_rng) -> tuple[Claim, dict]:
         detail="; ".join(f"ε = {e:g}: slope {s:.3f} [95% CI {lo:.3f}, {hi:.3f}] ({v}), m·E[err] at m = {FIT_M[1]}: "
                          f"{c:.2f}" for e, s, lo, hi, v, c in rows_i)
                + f"; law w = {W_MAIN}, {n_tr_i} trials, bootstrap over trials; margin: ERR_SLOPE_MARGIN")
-
     return claim, curves_i
 
 
@@ -580,7 +579,6 @@ def _law_free_claim(r: _Runs, P: Profile, boot_rng) -> tuple[Claim, dict]:
                + "; ratio to w = " + f"{ref:g}: " + "; ".join(f"w = {w:g}: {r:.3f} [{lo:.3f}, {hi:.3f}] ({v})"
                                                             for w, r, lo, hi, v in ratios)
                + "; margin: M_FLAT_FACTOR")
-
     return claim, m_w
 
 
@@ -659,7 +657,6 @@ def _contrast_claim(r: _Runs, P: Profile, smoke: bool, opts: dict, m_w) -> tuple
                                                                            for w, f in fail_at.items())
                + "; expected 1/2: when PCL's cube side m*^(-1/2) exceeds 2w and t lies inside a cube, either bit errs "
                  "on half the mass (margin 0.1); PCL trials from thresholds_contrast.threshold_trial")
-
     return claim, pcl, fail_at, m_star
 
 

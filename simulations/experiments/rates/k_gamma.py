@@ -562,7 +562,6 @@ def _slope_part(slope_grids, res_s, seed) -> tuple[dict, list, list[Claim]]:
                      key=f"rates_k_gamma/{alg}/{gamma}", margin=SLOPE_MARGIN)
         fits.append(f)
         claims.append(_slope_claim(f, pts, rows))
-
     return t_n, fits, claims
 
 
@@ -583,7 +582,6 @@ def _growth_part(growth_grids, res_g, seed, n_boot) -> tuple[dict, list, list[Cl
         r = _growth(alg, gamma, grid, vals, seed, n_boot)
         growth.append(r)
         claims += _growth_claims(r)
-
     return t_k, growth, claims
 
 
@@ -599,7 +597,6 @@ def _margin_part(prof, seed) -> tuple[dict, dict, list[Claim]]:
             for k in t_m:
                 t_m[k].append(gamma if k == "gamma" else r[k])
         claims += margin_claims(gamma, rows, C_M[gamma])
-
     return t_m, margin_rows, claims
 
 
