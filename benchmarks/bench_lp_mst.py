@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import numpy as np  # noqa: E402
 from sklearn.linear_model import LogisticRegression  # noqa: E402
 
-from simulations.experiments.lp_mst_digits import digits_pool  # noqa: E402
+from simulations.experiments.learning.lp_mst_digits import digits_pool  # noqa: E402
 from simulations.learning import LPMST, IndexedKNNClassifier  # noqa: E402
 
 

@@ -74,9 +74,9 @@ def main(argv=None) -> int:
           f"{t_fast:.3f} s wall, {cpu_fast:.3f} s CPU (numba) vs {t_ref:.3f} s (numpy reference): {t_ref / t_fast:.1f}x; excess {ex_fast:.5f} "
           f"(target < 5 s on one core)")
 
-    from simulations.experiments.bayes_consistency import LAWS, PROFILE, ConsistencyPoint, consistency_trial
+    from simulations.experiments.consistency.bayes_consistency import LAWS, PROFILES, ConsistencyPoint, consistency_trial
 
-    logn, n_trials = PROFILE["paper"]
+    logn, n_trials = PROFILES["paper"].log10_n, PROFILES["paper"].n_trials
     total, cpu = 0.0, 0.0
     for law_name in LAWS:
         for d in (1, 2, 3):

@@ -24,8 +24,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from simulations.experiments import vector_theorem2 as vt  # noqa: E402
-from simulations.experiments.vector_approx import PANELS, panel_sigma  # noqa: E402
+from simulations.experiments.vector import theorem2 as vt  # noqa: E402
+from simulations.experiments.vector.approximation import PANELS, panel_sigma  # noqa: E402
 from simulations.laws import CircleMixture  # noqa: E402
 
 

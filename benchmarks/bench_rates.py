@@ -6,8 +6,8 @@
     python benchmarks/bench_rates.py --line-knn [--repeat 5]
 
 ``--per-trial``: for every partition estimator of the rate experiments (003 Theorems 2, 4, 8, 12), the
-time of one trial of :func:`simulations.experiments.rates.rate_trial` (count level: counts drawn from the
-law's cell masses, cost independent of N) and of :func:`~simulations.experiments.rates.rate_trial_point_level`
+time of one trial of :func:`simulations.experiments.rates.machinery.rate_trial` (count level: counts drawn from the
+law's cell masses, cost independent of N) and of :func:`~simulations.experiments.rates.machinery.rate_trial_point_level`
 (N points sampled, privatized and binned) at the same point (same N, bins, law), best of ``--repeat``, and
 their ratio; then the count-level time at N = 10^10, where the point level would need 10^10 points.
 
@@ -57,7 +57,7 @@ def _best(fn, repeat):
 
 
 def per_trial(N: int, repeat: int) -> None:
-    from simulations.experiments.rates import RatePoint, rate_trial, rate_trial_point_level
+    from simulations.experiments.rates.machinery import RatePoint, rate_trial, rate_trial_point_level
 
     print(f"{'algorithm':34s} {'point s':>9s} {'count s':>9s} {'ratio':>9s} {'count s @1e10':>14s}   (N={N:.0e})")
     for alg, kw in PER_TRIAL_POINTS.items():

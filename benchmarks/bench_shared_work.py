@@ -3,7 +3,7 @@
 
     python benchmarks/bench_shared_work.py [--profile quick] [--trials 1]
 
-* ``bayes_consistency``: :func:`~simulations.experiments.bayes_consistency.fitted_rules` counts the
+* ``bayes_consistency``: :func:`~simulations.experiments.consistency.bayes_consistency.fitted_rules` counts the
   cube votes once for the three rules instead of three ``PCL.fit`` calls;
 * ``metric_space_consistency``: ``_AssignOnce`` assigns the sample and the 2·10^5 evaluation points
   to their cells once for the three learners instead of three times each.
@@ -24,8 +24,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from simulations.estimators.pcl import PCL  # noqa: E402
-from simulations.experiments import bayes_consistency as bc  # noqa: E402
-from simulations.experiments import metric_consistency as mc  # noqa: E402
+from simulations.experiments.consistency import bayes_consistency as bc  # noqa: E402
+from simulations.experiments.consistency import metric_consistency as mc  # noqa: E402
 
 
 def _plain_rules(X, y, privacy):
@@ -45,9 +45,9 @@ def main(argv=None) -> int:
     args = p.parse_args(argv)
     load0 = os.getloadavg()[0]
 
-    logn, _ = bc.PROFILE[args.profile]
+    logn = bc.PROFILES[args.profile].log10_n
     bc_points = [bc.ConsistencyPoint(law, d, int(round(10 ** x))) for law in bc.LAWS for d in (1, 2, 3) for x in logn]
-    exps, _ = mc.PROFILE[args.profile]
+    exps = mc.PROFILES[args.profile].log10_n
     mc_points = [mc.MetricPoint(space=s, n=10 ** e) for s in mc.SPACES for e in exps]
     for cfg in mc_points:  # build the packings (cached per process) outside the timings
         mc.make_space(cfg.space, cfg.n)

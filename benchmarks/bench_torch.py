@@ -31,7 +31,7 @@ import numpy as np  # noqa: E402
 import torch  # noqa: E402
 
 from simulations.datasets import load_digits  # noqa: E402
-from simulations.experiments.cnn_benchmarks import DIGITS_TRAIN  # noqa: E402
+from simulations.experiments.learning.cnn_benchmarks import DIGITS_TRAIN  # noqa: E402
 from simulations.torch_path.methods import method_accuracy  # noqa: E402
 from simulations.torch_path.training import TrainConfig, fit_classifier, image_tensor  # noqa: E402
 

@@ -4,7 +4,7 @@ paper-scale Figure 2 time.
 
     python benchmarks/bench_vector.py [--repeats 5] [--K 100] [--M 1000] [--fig-trials 10] [--jobs 2]
 
-1. **Fast trial**: :func:`simulations.experiments.vector_approx.trial` at K = 100, σ = 0.05, ε = 1,
+1. **Fast trial**: :func:`simulations.experiments.vector.approximation.trial` at K = 100, σ = 0.05, ε = 1,
    k = 200, N = 10^4 and M evaluation points: one exact grid k-NN query (``GridIndex``) shared by the four methods, one for
    LP-2ST's stage-2 prior, the numba aggregation kernels of ``simulations.kernels_knn``.
 2. **Floor**: what no implementation of this trial avoids, timed in the same run: drawing the data
@@ -34,7 +34,7 @@ from simulations.engine import run_trials, trial_streams
 from simulations.estimators import private_knn as pk
 from simulations.estimators.grid_knn import GridIndex
 from simulations.estimators.knn import build_tree
-from simulations.experiments import vector_approx as va
+from simulations.experiments.vector import approximation as va
 from simulations.laws import CircleMixture
 from simulations.mechanisms import ALIBI, RandomizedResponse, RRWithPrior, VectorMechanism
 

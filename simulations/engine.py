@@ -23,7 +23,7 @@ the config alone (not seed or version), see :func:`config_key`.
 
 Example
 -------
-In ``simulations/experiments/<topic>.py`` (the trial must be a module-level function)::
+In ``simulations/experiments/<subject>/<topic>.py`` (the trial must be a module-level function)::
 
     @dataclass(frozen=True, slots=True)
     class Point:

@@ -124,7 +124,7 @@ def test_names_unique_orders_as_before_and_registry_is_the_catalogues():
 @pytest.mark.parametrize("fig", [2, 3, 4])
 def test_vector_figure_texts_follow_their_parameters(fig):
     """The catalogue spells out what vector_approx's (ε, k) per figure give, so they cannot drift apart."""
-    from simulations.experiments import vector_approx as va
+    from simulations.experiments.vector import approximation as va
 
     exp = REGISTRY[f"vector_fig{fig}"]
     assert exp.reproduces == va.figure_reproduces(fig)

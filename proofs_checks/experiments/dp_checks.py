@@ -44,12 +44,22 @@ def compute(ctx: RunContext) -> ExperimentResult:
     MECHANISMS, BUGS, approx = _rows()
     rows = {"mechanism": [], "kind": [], "epsilon_claimed": [], "epsilon_found": [], "epsilon_expected": [],
             "holds": []}
-    claims = []
-
-    def add(name, kind, e, found, expected, holds):
+    paper_rows, paper_claims = _paper_checks(MECHANISMS, grid)
+    bug_rows, bug_claims = _planted_bug_checks(BUGS, grid)
+    for name, kind, e, found, expected, holds in paper_rows + bug_rows:
         for k, v in zip(rows, (name, kind, e, found, math.nan if expected is None else expected, holds)):
             rows[k].append(v)
+    (stab_rec,) = approx  # the stability histogram: its δ(ε) against δ, its bug without "+1", its δ(ε') curves
+    stab, stab_claims, DELTA, variants = _stability_checks(stab_rec, grid)
+    curves = _stability_curves(variants, 61 if ctx.profile == "smoke" else 151)
+    return ExperimentResult(tables={"dp_checks": rows, "stability_delta": stab, "stability_profile": curves},
+                            claims=paper_claims + bug_claims + stab_claims, notes=_notes(DELTA),
+                            data={"rows": rows, "curves": curves, "stab": stab, "delta": DELTA})
 
+
+def _paper_checks(MECHANISMS, grid) -> tuple[list, list[Claim]]:
+    """Each mechanism's exact loss at every claimed ε against its paper's claim: the rows and one claim each."""
+    found, claims = [], []
     for name, source, make, kw, expected in MECHANISMS:
         worst_gap, ok = 0.0, True
         for e in grid:
@@ -58,13 +68,18 @@ def compute(ctx: RunContext) -> ExperimentResult:
             match = r.holds and (exp_e is None or is_tight(r.epsilon_actual, exp_e))
             ok &= match
             worst_gap = max(worst_gap, abs(r.epsilon_actual - (e if exp_e is None else exp_e)) / e)
-            add(name, "paper", e, r.epsilon_actual, exp_e, r.holds)
+            found.append((name, "paper", e, r.epsilon_actual, exp_e, r.holds))
         what = "= eps (tight)" if expected is not None and expected(1.0) == 1.0 else (
             "= closed form < eps" if expected is not None else "<= eps")
         claims.append(Claim(f"{name} ({source}) is eps-label DP, exact loss {what}, eps in {grid}", bool(ok),
                             expected=None, measured=worst_gap,
                             detail="measured: max over the grid of |loss found - expected| / eps"))
+    return found, claims
 
+
+def _planted_bug_checks(BUGS, grid) -> tuple[list, list[Claim]]:
+    """Each planted bug: check_label_dp finds its hand-derived wrong loss and flags it where it exceeds ε."""
+    found, claims = [], []
     for name, make, kw, wrong in BUGS:
         caught_all, worst = True, 0.0
         for e in grid:
@@ -74,14 +89,17 @@ def compute(ctx: RunContext) -> ExperimentResult:
             violated = not r.holds
             caught_all &= caught and (violated == (not within(exact, e)))
             worst = max(worst, abs(r.epsilon_actual - exact) / exact)
-            add(name, "bug", e, r.epsilon_actual, exact, r.holds)
+            found.append((name, "bug", e, r.epsilon_actual, exact, r.holds))
         flagged = [e for e in grid if not within(wrong(e), e)]
         claims.append(Claim(f"planted '{name}': check_label_dp finds its exact wrong loss and flags it at eps in "
                             f"{flagged}", bool(caught_all), expected=None, measured=worst,
                             detail="measured: max relative gap between loss found and the derived wrong loss"))
+    return found, claims
 
-    # stability histogram: δ(ε) against δ, the bug without "+1", and the δ(ε') curves (its catalogue record)
-    (stab_rec,) = approx
+
+def _stability_checks(stab_rec, grid) -> tuple[dict, list[Claim], float, tuple]:
+    """The stability histogram's exact δ(ε) against its claimed δ, and the planted bug without "+1"."""
+    claims = []
     (stab_bug,) = stab_rec.planted_bugs
     DELTA = stab_rec.headline.make(1.0).delta
     variants = (("Algorithm 1", stab_rec.headline.make, stab_rec.headline.delta, True),
@@ -109,17 +127,24 @@ def compute(ctx: RunContext) -> ExperimentResult:
                         measured=max(d for d, v in zip(stab["delta_at_eps"], stab["variant"]) if v != "Algorithm 1"),
                         detail=f"caught (delta exceeded) at eps in {[e for e in grid if math.exp(e / 2) / 4 > 1]}; "
                                "for eps <= 2 ln 4 = 2.77 the bug raises delta but stays within the claim"))
+    return stab, claims, DELTA, variants
 
+
+def _stability_curves(variants, points: int) -> dict:
+    """δ(ε') over ε' in [0, 1.5 ε] for both variants, at a few ε (the figure)."""
     curve_eps = [0.5, 1.0, 2.0, 4.0]
     curves = {"epsilon": [], "variant": [], "epsilon_prime": [], "delta_prime": []}
     for e in curve_eps:
-        ep = np.linspace(0.0, 1.5 * e, 61 if ctx.profile == "smoke" else 151)
+        ep = np.linspace(0.0, 1.5 * e, points)
         for variant, make, _, _ in variants:
             d = stability_profile(make(e), ep)
             for k, v in zip(curves, (np.full(ep.size, e), [variant] * ep.size, ep, d)):
                 curves[k].extend(list(v))
+    return curves
 
-    notes = (
+
+def _notes(DELTA) -> str:
+    return (
         "Exact privacy loss found by `proofs_checks.check_label_dp` for every mechanism at each claimed ε "
         "(idealized real arithmetic for Laplace noise), planted bugs with their hand-derived wrong loss, and "
         f"the stability histogram's exact δ(ε') (maximized over all datasets) against its claimed δ = {DELTA:g}.\n\n"
@@ -136,9 +161,6 @@ def compute(ctx: RunContext) -> ExperimentResult:
         "is invisible on bins of one label and shows from n = 2 on.\n"
         "- 004 Algorithm 4's dlaplace(ε_p/2) on both moved counts gives exactly ε_p (the accounting is right).\n"
     )
-    return ExperimentResult(tables={"dp_checks": rows, "stability_delta": stab, "stability_profile": curves},
-                            claims=claims, notes=notes,
-                            data={"rows": rows, "curves": curves, "stab": stab, "delta": DELTA})
 
 
 def plot(result: ExperimentResult) -> dict:

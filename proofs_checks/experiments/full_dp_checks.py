@@ -49,24 +49,31 @@ def _label_only_single(eps: float) -> float:
 
 
 def compute(ctx) -> ExperimentResult:
-    from proofs_checks.stability import stability_profile
-
     smoke = ctx.profile == "smoke"
     epsilons = (1.0,) if smoke else (0.5, 1.0, 2.0)
     table = {k: [] for k in ("case", "relation", "epsilon", "delta", "claimed_epsilon", "claimed_delta",
                              "exact_epsilon", "exact_delta", "holds")}
     rows, claims = [], []
+    for added, claims_ in (_pure_cases(epsilons, smoke), _single_record(epsilons), _stability_cases(smoke),
+                           _pcl2b_cases(smoke)):
+        for case, relation, eps, delta, ce, cd, ae, ad, holds in added:
+            for k, v in zip(table, (case, relation, eps, delta, ce, cd, ae, ad, bool(holds))):
+                table[k].append(v)
+            rows.append((f"{case}, {relation}", eps, ae / ce if ad is None else ad / cd, bool(holds)))
+        claims += claims_
+    notes = _notes(table)
+    table["exact_delta"] = [math.nan if v is None else v for v in table["exact_delta"]]
+    return ExperimentResult(tables={"full_dp_checks": table}, claims=claims, notes=notes, data={"rows": rows})
 
-    def add(case, relation, eps, delta, ce, cd, ae, ad, holds):
-        for k, v in zip(table, (case, relation, eps, delta, ce, cd, ae, ad, bool(holds))):
-            table[k].append(v)
-        rows.append((f"{case}, {relation}", eps, ae / ce if ad is None else ad / cd, bool(holds)))
 
+def _pure_cases(epsilons, smoke) -> tuple[list, list[Claim]]:
+    """Pure ε-DP learners: the exact loss equals ε under full DP. Returns the table rows and the claims."""
+    rows, claims = [], []
     # -- pure ε-DP learners: the exact loss equals ε under full DP
     for label, fn in (PURE_CASES[:1] if smoke else PURE_CASES):
         res = [fn(e) for e in epsilons]
         for e, r in zip(epsilons, res):
-            add(label, "full DP", e, 0.0, e, 0.0, r.epsilon_actual, None, r.holds)
+            rows.append((label, "full DP", e, 0.0, e, 0.0, r.epsilon_actual, None, r.holds))
         claims.append(Claim(
             claim=f"{label}: ε-DP under full DP (001 Theorem 3.1 / Algorithm 4, Appendix A.1), with exact loss "
                   "equal to ε",
@@ -74,12 +81,18 @@ def compute(ctx) -> ExperimentResult:
             expected=epsilons[-1], measured=res[-1].epsilon_actual,
             detail="; ".join(f"ε = {e:g}: exact max loss {r.epsilon_actual:.12g}, witness {r.witness}"
                              for e, r in zip(epsilons, res))))
+    return rows, claims
+
+
+def _single_record(epsilons) -> tuple[list, list[Claim]]:
+    """One record: full DP and label DP agree, and both are below ε."""
+    rows, claims = [], []
     # -- one record: full DP and label DP agree, and both are below ε
     single = [(e, full_dp_noisy_majority(NoisyMajority(e), e, num_cells=3, dataset_size=1).epsilon_actual,
                _label_only_single(e)) for e in epsilons]
     for e, full, lab in single:
-        add("noisy majority, 1 record", "full DP", e, 0.0, e, 0.0, full, None, full <= e)
-        add("noisy majority, 1 record", "label only", e, 0.0, e, 0.0, lab, None, lab <= e)
+        rows.append(("noisy majority, 1 record", "full DP", e, 0.0, e, 0.0, full, None, full <= e))
+        rows.append(("noisy majority, 1 record", "label only", e, 0.0, e, 0.0, lab, None, lab <= e))
     claims.append(Claim(
         claim="one-record datasets: the noisy vote's exact loss is below ε under both relations "
               "(full DP ε/2 + ln(2 - e^(-ε/2)), label only ln(2e^(ε/2) - 1)); not a finding, ε is attained "
@@ -88,15 +101,24 @@ def compute(ctx) -> ExperimentResult:
                   abs(lab - math.log(2 * math.exp(e / 2) - 1)) < 1e-12 and f < e for e, f, lab in single),
         expected=None, measured=single[-1][1],
         detail="; ".join(f"ε = {e:g}: full {f:.6f}, label-only {lab:.6f}" for e, f, lab in single)))
+    return rows, claims
+
+
+def _stability_cases(smoke) -> tuple[list, list[Claim]]:
+    """(ε, δ): the stability histogram and PCDE under full DP, against the label-only δ(ε)."""
+    from proofs_checks.stability import stability_profile
+
+    rows, claims = [], []
     # -- (ε, δ): stability histogram and PCDE
     for eps, delta in ((1.0, 1e-3),) if smoke else ((1.0, 1e-3), (0.5, 1e-6), (2.0, 0.05)):
         mech = StabilityHistogram(eps, delta)
         full = full_dp_stability_histogram(mech, eps, delta, domain_size=3, dataset_size=4)
         lab = float(stability_profile(mech, [eps], dataset_size=4)[0])
         pcde = full_dp_pcde(eps, delta, dataset_size=3)
-        add("stability histogram, 4 records", "full DP", eps, delta, eps, delta, eps, full.delta_actual, full.holds)
-        add("stability histogram, 4 records", "label only", eps, delta, eps, delta, eps, lab, lab <= delta)
-        add("PCDE (fitted), 3 points", "full DP", eps, delta, eps, delta, eps, pcde.delta_actual, pcde.holds)
+        rows.append(("stability histogram, 4 records", "full DP", eps, delta, eps, delta, eps, full.delta_actual,
+                     full.holds))
+        rows.append(("stability histogram, 4 records", "label only", eps, delta, eps, delta, eps, lab, lab <= delta))
+        rows.append(("PCDE (fitted), 3 points", "full DP", eps, delta, eps, delta, eps, pcde.delta_actual, pcde.holds))
         claims.append(Claim(
             claim=f"stability histogram / PCDE at (ε, δ) = ({eps:g}, {delta:g}): (ε, δ)-DP under full DP "
                   f"(001 Theorems 2.4, 4.2), exact δ(ε) equal to the label-only one; the stated δ is loose by 4x",
@@ -107,16 +129,22 @@ def compute(ctx) -> ExperimentResult:
                     f"{pcde.delta_actual:.6g}, stated δ = {delta:g}; the worst pair moves one record out of a "
                     f"one-record cell, released with probability ½e^(-(τ-1)/b) = δ/4 (τ = 1 + (2/ε)ln(2/δ), "
                     f"b = 2/ε): 001's δ holds with a factor 4 of slack")))
+    return rows, claims
+
+
+def _pcl2b_cases(smoke) -> tuple[list, list[Claim]]:
+    """PCL2b: Theorem A.14 states (2ε, 2δ); the exact δ at 2ε and at ε."""
+    rows, claims = [], []
     # -- PCL2b: Theorem A.14 states (2ε, 2δ)
     size = 6 if smoke else 8
     for eps, delta in ((1.0, 0.1),) if smoke else ((1.0, 0.1), (2.0, 0.1)):
         at2 = full_dp_pcl2b(eps, delta, num_cells=2, dataset_size=size)
         tau = StabilityHistogram(eps, delta).threshold
         at1 = full_dp_pcl2b(eps, delta, num_cells=2, dataset_size=size, claimed_epsilon=eps, claimed_delta=delta)
-        add(f"PCL2b, 2 cells, {size} records", "full DP", eps, delta, 2 * eps, 2 * delta, 2 * eps, at2.delta_actual,
-            at2.holds)
-        add(f"PCL2b, 2 cells, {size} records", "full DP (at ε, δ)", eps, delta, eps, delta, eps, at1.delta_actual,
-            at1.holds)
+        rows.append((f"PCL2b, 2 cells, {size} records", "full DP", eps, delta, 2 * eps, 2 * delta, 2 * eps,
+                     at2.delta_actual, at2.holds))
+        rows.append((f"PCL2b, 2 cells, {size} records", "full DP (at ε, δ)", eps, delta, eps, delta, eps,
+                     at1.delta_actual, at1.holds))
         claims.append(Claim(
             claim=f"PCL2b with histograms at (ε, δ) = ({eps:g}, {delta:g}) is (2ε, 2δ)-DP under full DP "
                   f"(001 Theorem A.14); exact δ(2ε) / 2δ reported (slack on these datasets)",
@@ -126,6 +154,10 @@ def compute(ctx) -> ExperimentResult:
                     f"witness at ε' = ε {at1.witness}; all datasets of {size} records "
                     f"over 2 cells x 2 labels; release threshold τ = {tau:.3g}"
                     + (" (inside that range of counts)" if tau <= size else " (above every count here: a weak check)"))))
+    return rows, claims
+
+
+def _notes(table) -> str:
     notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "",
              "| case | relation | (ε, δ) stated | exact | holds |", "|---|---|---|---|---|"]
     for i in range(len(table["case"])):
@@ -133,9 +165,7 @@ def compute(ctx) -> ExperimentResult:
         exact = f"ε = {ae:.6g}" if ad is None else f"δ(ε = {ae:g}) = {ad:.4g}"
         notes.append(f"| {table['case'][i]} | {table['relation'][i]} | ({ce:g}, {cd:g}) | {exact} | "
                      f"{'yes' if table['holds'][i] else 'no'} |")
-    table["exact_delta"] = [math.nan if v is None else v for v in table["exact_delta"]]
-    return ExperimentResult(tables={"full_dp_checks": table}, claims=claims, notes="\n".join(notes),
-                            data={"rows": rows})
+    return "\n".join(notes)
 
 
 def plot(result) -> dict:

@@ -6,7 +6,7 @@ from Assouad's lemma or from Lemma 1/3 with group privacy, the KL bound under lo
 evaluated on the proof's packing family at sample size N, and the upper-bound estimator of the
 matching theorem (2, 4, 6, 8, 10, 12), tuned by its own rule for that N, is run on the *same*
 family through the rate experiments' machinery (:func:`bound_trial`: the excess risk of
-:func:`simulations.experiments.rates.rate_trial`, draw for draw; count level for the histogram
+:func:`simulations.experiments.rates.machinery.rate_trial`, draw for draw; count level for the histogram
 estimators, so N reaches 10^8–10^14; point level for the k-NN ones).
 
 **Which family, which N.** The family is the proof's construction with cubes of side ``h = 1/g``
@@ -58,7 +58,7 @@ from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.estimators.count_level import fit_count_level
-from simulations.experiments.rates import AlgorithmFacts, RatePoint, construction, estimator, excess_risk, rate_trial
+from simulations.experiments.rates.machinery import AlgorithmFacts, RatePoint, construction, estimator, excess_risk, rate_trial
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import bound_verdict, fit_loglog_slope, interval_verdict, t_interval
@@ -211,7 +211,7 @@ def case_grid(case: BoundCase, prof: Profile) -> list[tuple[int, RatePoint]]:
 
 
 def bound_trial(pt: RatePoint, trial: int, root_seed: int) -> dict:
-    """One trial of the matching estimator on the family: :func:`simulations.experiments.rates.rate_trial`'s
+    """One trial of the matching estimator on the family: :func:`simulations.experiments.rates.machinery.rate_trial`'s
     excess risk without its three-term decomposition.
 
     Histogram estimators: the same DATA/PRIVACY streams, construction, count-level fit and exact excess
@@ -230,11 +230,38 @@ def _holds(verdict: str):
     return {"holds": True, "excluded": False}.get(verdict)
 
 
+#: columns of lower_vs_measured.csv and ratio_slopes.csv
+_LOWER_COLS = ("theorem", "estimator", "d", "beta", "gamma", "p", "M_p", "eps", "g", "h", "N", "estimator_scale",
+               "cubes", "loss_per_cube", "per_cube_error", "divergence", "count_probability", "C_E", "T", "lower_bound",
+               "nonprivate_term", "lower_at_proof_h", "lower_at_optimal_h", "measured_mean", "ci_low", "ci_high",
+               "trials", "ratio", "ratio_ci_low", "ratio_ci_high", "verdict_lower_le_measured")
+_SLOPE_COLS = ("theorem", "estimator", "label", "n_min", "n_max", "points", "trials", "bound_slope",
+               "table1_exponent", "measured_slope", "ratio_slope", "ci_low", "ci_high", "margin", "verdict", "ratio_min",
+               "ratio_max")
+
+
 def compute(ctx) -> ExperimentResult:
     check_choice("profile", ctx.profile, tuple(PROFILES))
     prof = PROFILES[ctx.profile]
     margin = SLOPE_MARGIN[ctx.profile]
     grids = [case_grid(c, prof) for c in CASES]
+    per_point = _run_grids(ctx, prof, grids)
+    table, slopes = {k: [] for k in _LOWER_COLS}, {k: [] for k in _SLOPE_COLS}
+    claims, fits = [], []
+    for c, grid in zip(CASES, grids):
+        fit = _add_case(c, grid, per_point, table, slopes, ctx.seed, margin)
+        fits.append(fit)
+        claims += _case_claims(c, fit, slopes["trials"][-1], margin)
+    notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "", _slope_markdown(slopes), "",
+             _constants_note()]
+    if ctx.profile == "smoke":
+        notes.append("\n_Smoke profile: short grids with a handful of trials; the slopes are not meaningful._")
+    return ExperimentResult(tables={"lower_vs_measured": table, "ratio_slopes": slopes}, claims=claims,
+                            notes="\n".join(notes), data={"fits": fits})
+
+
+def _run_grids(ctx, prof, grids) -> dict:
+    """The excess risk of every grid point, by point: one engine call per trial count."""
     per_point = {}
     for trials in sorted({c.trials(prof) for c in CASES}):  # one engine call per trial count
         configs = [pt for c, grid in zip(CASES, grids) if c.trials(prof) == trials for _, pt in grid]
@@ -242,81 +269,79 @@ def compute(ctx) -> ExperimentResult:
         for pt, r in zip(configs, res.per_config):
             per_point[pt] = np.asarray(r["excess"], dtype=float)
 
-    cols = ("theorem", "estimator", "d", "beta", "gamma", "p", "M_p", "eps", "g", "h", "N", "estimator_scale",
-            "cubes", "loss_per_cube", "per_cube_error", "divergence", "count_probability", "C_E", "T", "lower_bound",
-            "nonprivate_term", "lower_at_proof_h", "lower_at_optimal_h", "measured_mean", "ci_low", "ci_high", "trials",
-            "ratio", "ratio_ci_low", "ratio_ci_high", "verdict_lower_le_measured")
-    table = {k: [] for k in cols}
-    scols = ("theorem", "estimator", "label", "n_min", "n_max", "points", "trials", "bound_slope", "table1_exponent",
-             "measured_slope", "ratio_slope", "ci_low", "ci_high", "margin", "verdict", "ratio_min", "ratio_max")
-    slopes = {k: [] for k in scols}
-    claims, fits = [], []
-    for c, grid in zip(CASES, grids):
-        N = np.array([pt.N for _, pt in grid], dtype=float)
-        rows, ratios, lowers, verdicts = [], [], [], []
-        for g, pt in grid:
-            lb = c.bound(pt.N, 1.0 / g, cubes=c.mean_cubes(g))
-            ctx_proof = c.bound(pt.N, "proof").bound
-            ctx_opt = c.bound(pt.N, "optimal").bound
-            v = per_point[pt]
-            mean, _, n, lo, hi = t_interval(v)
-            ver = bound_verdict(lb.bound, lo, hi, 0.0, side="at_least")
-            verdicts.append(ver)
-            lowers.append(lb)
-            ratios.append(v / lb.bound)
-            rows.append((g, pt, lb, ctx_proof, ctx_opt, mean, lo, hi, n, ver))
-        fit = fit_loglog_slope(N, ratios, rng=stream(ctx.seed, f"rates_lower_bounds/{c.label}", 0, EVAL), n_boot=2000)
-        verdict = interval_verdict(0.0, fit.ci_low, fit.ci_high, margin)
-        lower_vals = np.array([lb.bound for lb in lowers])
-        means = np.array([r[5] for r in rows])
-        bound_slope = float(np.polyfit(np.log(N), np.log(lower_vals), 1)[0])
-        meas_slope = float(np.polyfit(np.log(N), np.log(means), 1)[0])
-        exponent = limits.rate_exponent(c.task, c.privacy, beta=c.beta, d=c.d, gamma=c.gamma, p=c.p,
-                                        term="privacy" if c.privacy == "central" or c.task == "regression_heavy_tailed"
-                                        else None)
-        ratio_means = means / lower_vals
-        for g, pt, lb, ctx_proof, ctx_opt, mean, lo, hi, n, ver in rows:
-            scale = pt.k if c.knn else pt.g
-            vals = (c.theorem, c.algorithm, c.d, c.beta, "" if c.gamma is None else c.gamma, "" if c.p is None else c.p,
-                    "" if c.M_p is None else c.M_p, c.eps, g, lb.h, pt.N, scale, lb.cubes, lb.loss_per_cube,
-                    lb.per_cube_error, lb.divergence, "" if lb.count_probability is None else lb.count_probability,
-                    "" if lb.berry_esseen is None else lb.berry_esseen, "" if lb.T is None else lb.T, lb.bound,
-                    lb.nonprivate, ctx_proof, ctx_opt, mean, lo, hi, n, mean / lb.bound, lo / lb.bound, hi / lb.bound,
-                    ver)
-            for k, x in zip(cols, vals):
-                table[k].append(x)
-        trials = rows[0][8]
-        for k, x in zip(scols, (c.theorem, c.algorithm, c.label, int(N[0]), int(N[-1]), len(N), trials, bound_slope,
-                                -exponent, meas_slope, fit.slope, fit.ci_low, fit.ci_high, margin, verdict,
-                                float(ratio_means.min()), float(ratio_means.max()))):
-            slopes[k].append(x)
-        fits.append(dict(case=c, N=N, lower=lower_vals, means=means, lo=np.array([r[6] for r in rows]),
-                         hi=np.array([r[7] for r in rows]), ratios=ratio_means,
-                         proof=np.array([r[3] for r in rows]), optimal=np.array([r[4] for r in rows]),
-                         nonprivate=np.array([lb.nonprivate for lb in lowers]), fit=fit, verdict=verdict,
-                         exponent=exponent))
-        n_bad = sum(v == "excluded" for v in verdicts)
-        order = "fails" if n_bad else ("holds" if all(v == "holds" for v in verdicts) else "inconclusive")
-        claims.append(Claim(
+    return per_point
+
+
+def _add_case(c, grid, per_point, table, slopes, seed, margin) -> dict:
+    """One theorem: append its rows to ``table`` (bound vs measured per N) and ``slopes`` (the ratio's slope);
+    return its fit summary (also the plot's data), with the per-N verdicts."""
+    N = np.array([pt.N for _, pt in grid], dtype=float)
+    rows, ratios, lowers, verdicts = [], [], [], []
+    for g, pt in grid:
+        lb = c.bound(pt.N, 1.0 / g, cubes=c.mean_cubes(g))
+        ctx_proof = c.bound(pt.N, "proof").bound
+        ctx_opt = c.bound(pt.N, "optimal").bound
+        v = per_point[pt]
+        mean, _, n, lo, hi = t_interval(v)
+        ver = bound_verdict(lb.bound, lo, hi, 0.0, side="at_least")
+        verdicts.append(ver)
+        lowers.append(lb)
+        ratios.append(v / lb.bound)
+        rows.append((g, pt, lb, ctx_proof, ctx_opt, mean, lo, hi, n, ver))
+    fit = fit_loglog_slope(N, ratios, rng=stream(seed, f"rates_lower_bounds/{c.label}", 0, EVAL), n_boot=2000)
+    verdict = interval_verdict(0.0, fit.ci_low, fit.ci_high, margin)
+    lower_vals = np.array([lb.bound for lb in lowers])
+    means = np.array([r[5] for r in rows])
+    bound_slope = float(np.polyfit(np.log(N), np.log(lower_vals), 1)[0])
+    meas_slope = float(np.polyfit(np.log(N), np.log(means), 1)[0])
+    exponent = limits.rate_exponent(c.task, c.privacy, beta=c.beta, d=c.d, gamma=c.gamma, p=c.p,
+                                    term="privacy" if c.privacy == "central" or c.task == "regression_heavy_tailed"
+                                    else None)
+    ratio_means = means / lower_vals
+    for g, pt, lb, ctx_proof, ctx_opt, mean, lo, hi, n, ver in rows:
+        scale = pt.k if c.knn else pt.g
+        vals = (c.theorem, c.algorithm, c.d, c.beta, "" if c.gamma is None else c.gamma, "" if c.p is None else c.p,
+                "" if c.M_p is None else c.M_p, c.eps, g, lb.h, pt.N, scale, lb.cubes, lb.loss_per_cube,
+                lb.per_cube_error, lb.divergence, "" if lb.count_probability is None else lb.count_probability,
+                "" if lb.berry_esseen is None else lb.berry_esseen, "" if lb.T is None else lb.T, lb.bound,
+                lb.nonprivate, ctx_proof, ctx_opt, mean, lo, hi, n, mean / lb.bound, lo / lb.bound, hi / lb.bound,
+                ver)
+        for k, x in zip(_LOWER_COLS, vals):
+            table[k].append(x)
+    trials = rows[0][8]
+    for k, x in zip(_SLOPE_COLS, (c.theorem, c.algorithm, c.label, int(N[0]), int(N[-1]), len(N), trials,
+                                  bound_slope, -exponent, meas_slope, fit.slope, fit.ci_low, fit.ci_high, margin,
+                                  verdict, float(ratio_means.min()), float(ratio_means.max()))):
+        slopes[k].append(x)
+    return dict(case=c, N=N, lower=lower_vals, means=means, lo=np.array([r[6] for r in rows]),
+                hi=np.array([r[7] for r in rows]), ratios=ratio_means,
+                proof=np.array([r[3] for r in rows]), optimal=np.array([r[4] for r in rows]),
+                nonprivate=np.array([lb.nonprivate for lb in lowers]), fit=fit, verdict=verdict,
+                exponent=exponent, verdicts=verdicts, bound_slope=bound_slope, meas_slope=meas_slope)
+
+
+def _case_claims(c, f, trials, margin) -> list[Claim]:
+    """The lower bound is below the measured risk at every N; the ratio measured/lower is flat in N."""
+    N, ratio_means, verdicts, fit, verdict = f["N"], f["ratios"], f["verdicts"], f["fit"], f["verdict"]
+    bound_slope, meas_slope, exponent = f["bound_slope"], f["meas_slope"], f["exponent"]
+    n_bad = sum(v == "excluded" for v in verdicts)
+    order = "fails" if n_bad else ("holds" if all(v == "holds" for v in verdicts) else "inconclusive")
+    return [
+        Claim(
             claim=f"003 Theorem {c.theorem}'s explicit lower bound on its packing family is at most the mean excess risk "
                   f"of Theorem {c.theorem + 1}'s estimator on that family at every N ({c.label})",
             holds={"holds": True, "fails": False}.get(order), expected=1.0, measured=float(ratio_means.min()),
             detail=(f"{order}: smallest ratio measured/lower {ratio_means.min():.3g} (largest {ratio_means.max():.3g}); "
                     f"per N the mean's 95% t-interval against the bound (one-sided rule, margin 0): "
-                    f"{', '.join(verdicts)}; N {int(N[0]):.3g}–{int(N[-1]):.3g}, {trials} trials per N")))
-        claims.append(Claim(
+                    f"{', '.join(verdicts)}; N {int(N[0]):.3g}–{int(N[-1]):.3g}, {trials} trials per N")),
+        Claim(
             claim=f"the ratio measured/lower of 003 Theorem {c.theorem} has log-log slope 0 in N, i.e. Theorem "
                   f"{c.theorem + 1}'s estimator attains the bound's rate on the family ({c.label})",
             holds=_holds(verdict), expected=0.0, measured=fit.slope,
             detail=(f"{verdict}: slope {fit.slope:.4f}, bootstrap 95% CI [{fit.ci_low:.4f}, {fit.ci_high:.4f}], margin "
                     f"{margin:g}; bound's own slope {bound_slope:.4f} (Table 1 exponent −{exponent:.4f}), measured "
-                    f"slope {meas_slope:.4f}; ratio {ratio_means.min():.3g}–{ratio_means.max():.3g}")))
-    notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "", _slope_markdown(slopes), "",
-             _constants_note()]
-    if ctx.profile == "smoke":
-        notes.append("\n_Smoke profile: short grids with a handful of trials; the slopes are not meaningful._")
-    return ExperimentResult(tables={"lower_vs_measured": table, "ratio_slopes": slopes}, claims=claims,
-                            notes="\n".join(notes), data={"fits": fits})
+                    f"slope {meas_slope:.4f}; ratio {ratio_means.min():.3g}–{ratio_means.max():.3g}")),
+    ]
 
 
 def _slope_markdown(s) -> str:

@@ -1,6 +1,6 @@
 """``pcl2_partition_conditions``: 001 Lemma A.8 and Theorem A.11's conditions on the suite's packings.
 
-The packings are those of ``metric_space_consistency`` (:func:`simulations.experiments.metric_consistency.make_space`):
+The packings are those of ``metric_space_consistency`` (:func:`simulations.experiments.consistency.metric_consistency.make_space`):
 the maximal r-packing of S² (geodesic metric) and PCL2b's lattice ``r Z²``, with ``r = n^{-1/8}``
 (001 Algorithms 4-5, ``r = n^{-1/(4d)}`` at d = 2), over a grid of n. Everything is deterministic and
 exact (see :mod:`proofs_checks.partition_conditions`): the root seed plays no part.
@@ -26,6 +26,7 @@ References: 001 Appendix A: Theorem A.4, Algorithms 4-5, Lemmas A.8-A.9, Theorem
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -33,15 +34,28 @@ from proofs_checks.partition_conditions import (lattice_cell_diameter, normal_la
                                                 prob_few_points, sampled_cell_diameters, sphere_cell_geometry)
 from simulations.estimators.pcl2 import pcl2_radius
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.metric_consistency import make_space
+from simulations.experiments.consistency.metric_consistency import make_space
 from simulations.plotting import MARKERS, color, figure
 
 __all__ = ["KS", "compute", "plot"]
 
 D = 2  # the doubling dimension the suite's PCL2 / PCL2b use for the scale r = n^(-1/(4d))
 KS = (0, 1, 10)
-PROFILE = {"smoke": (2, 4, 6), "quick": tuple(range(2, 11)), "paper": tuple(e / 2 for e in range(4, 29))}
-PER_CELL = {"smoke": 100, "quick": 200, "paper": 200}
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """n = 10^e for e in ``log10_n``; ``per_cell`` Fibonacci points per cell measure the S² cell diameters."""
+
+    log10_n: tuple[float, ...]
+    per_cell: int
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=(2, 4, 6), per_cell=100),
+    "quick": Profile(log10_n=tuple(range(2, 11)), per_cell=200),
+    "paper": Profile(log10_n=tuple(e / 2 for e in range(4, 29)), per_cell=200),
+}
 FLOOR = 1e-12  # plot floor of the probabilities (the S² ones fall below 1e-300 from n = 1e6 on)
 
 
@@ -85,8 +99,17 @@ def _plane_row(n: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
-    ns = [int(round(10 ** e)) for e in PROFILE[ctx.profile]]
-    rows = [_sphere_row(n, PER_CELL[ctx.profile]) for n in ns] + [_plane_row(n) for n in ns]
+    prof = PROFILES[ctx.profile]
+    ns = [int(round(10 ** e)) for e in prof.log10_n]
+    rows = [_sphere_row(n, prof.per_cell) for n in ns] + [_plane_row(n) for n in ns]
+    geometry, few = _tables(rows)
+    claims = _diameter_claims(rows, ns, prof.per_cell) + _few_points_claims(rows)
+    return ExperimentResult(tables={"cell_geometry": geometry, "few_points": few}, claims=claims, notes=_notes(rows),
+                            data={"rows": rows})
+
+
+def _tables(rows) -> tuple[dict, dict]:
+    """Cell geometry per (space, n) and Pr[N(x) <= k] with Lemma A.9's bounds per (space, n, k)."""
     geo_cols = ("space", "n", "r", "cells", "covering_over_r", "separation_over_r", "max_diam_over_r",
                 "min_diam_over_r", "max_radius_over_r", "max_sample_gap_over_r", "cells_over_n")
     geometry = {c: [row[c] for row in rows] for c in geo_cols}
@@ -96,10 +119,16 @@ def compute(ctx) -> ExperimentResult:
             for c, v in zip(few, (row["space"], row["n"], k, row["few"][k], row["few_upper"][k], row["a9"][k],
                                   row["a9_final"][k])):
                 few[c].append(v)
+    return geometry, few
+
+
+def _diameter_claims(rows, ns, per_cell) -> list[Claim]:
+    """Lemma A.8 (diam <= 2r), the proof's typo (diam <= r fails), the packing-covering sandwich (Theorem A.11
+    (1)), and the exact diameters against a sampled lower bound."""
     sph = [row for row in rows if row["space"] == "sphere"]
     pla = [row for row in rows if row["space"] == "plane_normal"]
     worst = max(sph, key=lambda row: row["max_diam_over_r"])
-    claims = [
+    return [
         Claim(claim="001 Lemma A.8: every Voronoi cell has diam(V) <= 2r = 2n^(-1/(4d)), on the maximal r-packing "
                     "of S² (exact spherical Voronoi cells) and on PCL2b's lattice r Z²",
               holds=all(row["max_diam_over_r"] <= 2 for row in rows), expected=2.0, measured=worst["max_diam_over_r"],
@@ -123,9 +152,16 @@ def compute(ctx) -> ExperimentResult:
               holds=all(row["sampled_le_exact"] for row in sph), expected=None,
               measured=max(row["max_sample_gap_over_r"] for row in sph),
               detail=(f"sampled <= exact on every cell; largest exact − sampled: "
-                      f"{max(row['max_sample_gap_over_r'] for row in sph):.4f} r ({PER_CELL[ctx.profile]} Fibonacci "
+                      f"{max(row['max_sample_gap_over_r'] for row in sph):.4f} r ({per_cell} Fibonacci "
                       "points per cell on average)")),
     ]
+
+
+def _few_points_claims(rows) -> list[Claim]:
+    """Theorem A.11 (2) per space: Pr[N(x) <= k] -> 0, non-increasing in n and within Lemma A.9's bound."""
+    sph = [row for row in rows if row["space"] == "sphere"]
+    pla = [row for row in rows if row["space"] == "plane_normal"]
+    claims = []
     for label, rs in (("S², X uniform", sph), ("R² (r Z²), X ~ N(0, I₂)", pla)):
         mono = all(a["few"][k] >= b["few"][k] - 1e-15 for a, b in zip(rs, rs[1:]) for k in KS)
         below = all(row["few_upper"][k] <= row["a9"][k] + 1e-15 and row["few_upper"][k] <= row["a9_final"][k] + 1e-15
@@ -141,6 +177,10 @@ def compute(ctx) -> ExperimentResult:
                               for k in KS)
                     + f"; cells/n {rs[0]['cells_over_n']:.3g} -> {last['cells_over_n']:.3g}; monotone {mono}; "
                       f"within Lemma A.9 {below}")))
+    return claims
+
+
+def _notes(rows) -> str:
     notes = ["| space | n | r | cells | max diam / r | min diam / r | covering / r | Pr[N(x) <= 10] | Lemma A.9 (k = 10) |",
              "|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
@@ -152,8 +192,7 @@ def compute(ctx) -> ExperimentResult:
                  "drops below 1 at k = 0 only for n > 64^4 ≈ 1.7e7 (d = 2). The exact probabilities fall much faster. "
                  "The scale uses d = 2 as the suite's PCL2 does; the doubling dimension of the Euclidean plane (Definition "
                  "A.1) is log2 7 ≈ 2.8, which changes r's exponent, not Lemma A.8 (true for any r).")
-    return ExperimentResult(tables={"cell_geometry": geometry, "few_points": few}, claims=claims, notes="\n".join(notes),
-                            data={"rows": rows})
+    return "\n".join(notes)
 
 
 def plot(result: ExperimentResult) -> dict:

@@ -11,6 +11,8 @@ B-M; 004 Lemma 1, eq. (7), (17), Lemma 18.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from proofs_checks.findings import findings
@@ -47,10 +49,20 @@ def _md(text: str) -> str:
     return str(text).replace("|", "\\|").replace("\n", " ")
 
 
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Largest k of the plotted kNN Chernoff curve (the checks themselves read the profile name)."""
+
+    kmax: int
+
+
+PROFILES = {"smoke": Profile(kmax=60), "quick": Profile(kmax=150), "paper": Profile(kmax=400)}
+
+
 def compute(ctx) -> ExperimentResult:
     checks = all_checks(ctx.profile)
     found = findings(ctx.profile)
-    kmax = {"smoke": 60, "quick": 150, "paper": 400}[ctx.profile]
+    kmax = PROFILES[ctx.profile].kmax
     ks = np.arange(1, kmax + 1)
     curves = {}
     for N in (10**6, 4 * kmax):  # large N (Poisson-like) and a small sample

@@ -22,7 +22,7 @@ from proofs_checks.rrwithprior_lp import rrwithprior_k, rrwithprior_lp, rrwithpr
 from simulations.experiments.base import Claim, ExperimentResult, RunContext
 from simulations.seeding import DATA, stream
 
-__all__ = ["PRIOR_KINDS", "LPConfig", "CONFIGS", "sample_prior"]
+__all__ = ["PRIOR_KINDS", "LPConfig", "PROFILES", "sample_prior"]
 
 # Prior shapes: Dirichlet concentrations, plus sparse (zeros) and tied masses.
 PRIOR_KINDS = {"dirichlet(100)": 100.0, "dirichlet(1)": 1.0, "dirichlet(0.1)": 0.1, "sparse": None, "ties": None}
@@ -61,7 +61,7 @@ class LPConfig:
     time_eps: float = 1.0
 
 
-CONFIGS = {
+PROFILES = {
     "smoke": LPConfig(Ks=(2, 5, 10), epsilons=(0.05, 1.0, 10.0), draws=1, naive_max_K=5,
                       kstar_K=10, kstar_alphas=tuple(np.logspace(-2, 2, 5)), kstar_epsilons=(0.5, 2.0, 8.0),
                       kstar_draws=20,
@@ -155,7 +155,7 @@ def _timings(cfg: LPConfig, seed: int) -> dict:
 
 
 def _compute(ctx: RunContext) -> ExperimentResult:
-    cfg = CONFIGS[ctx.profile]
+    cfg = PROFILES[ctx.profile]
     agree = _agreement(cfg, ctx.seed)
     kstar = _kstar(cfg, ctx.seed)
     timings = _timings(cfg, ctx.seed)

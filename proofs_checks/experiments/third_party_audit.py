@@ -46,7 +46,7 @@ from simulations.mechanisms import RRTopK
 from simulations.mechanisms.labels import check_priors
 from simulations.seeding import DATA, stream
 
-__all__ = ["CONFIGS", "TOP1_EPSILONS", "AuditConfig", "PublishedRRWithPrior", "published_always_top1", "published_k",
+__all__ = ["PROFILES", "TOP1_EPSILONS", "AuditConfig", "PublishedRRWithPrior", "published_always_top1", "published_k",
            "published_loss_bound", "published_scores"]
 
 
@@ -134,7 +134,7 @@ class AuditConfig:
     dp_draws: int                 # Dirichlet draws per concentration in the exact DP check
 
 
-CONFIGS = {
+PROFILES = {
     "smoke": AuditConfig(Ks=(5, 10, 100), epsilons=(0.5, 1.0, 2.0, 4.0), alphas=(0.1, 1.0, 10.0), draws=10, dp_draws=2),
     "quick": AuditConfig(Ks=(5, 10, 100), epsilons=(0.5, 1.0, 2.0, 4.0), alphas=(0.1, 1.0, 10.0), draws=400,
                          dp_draws=10),
@@ -200,7 +200,7 @@ def _top1_check(cfg: AuditConfig, seed: int) -> dict:
 
 
 def _compute(ctx: RunContext) -> ExperimentResult:
-    cfg = CONFIGS[ctx.profile]
+    cfg = PROFILES[ctx.profile]
     rows, dp = _measure(cfg, ctx.seed)
     top1 = _top1_check(cfg, ctx.seed)
     worst = max(w / e for w, e in zip(dp["worst_loss"], dp["eps"]))

@@ -65,7 +65,7 @@ class PCDEClassifier:
         counts: the majority vote on the cubes, ties to 0).
     delta : float in (0, 1)
         The δ of 001 Algorithm 1 (the learner is (ε, δ)-DP under full DP; Theorem 1.7 lets it decay
-        with n, see :mod:`simulations.experiments.delta_decay`).
+        with n, see :mod:`simulations.experiments.consistency.delta_decay`).
     side : float > 0 or None
         Cube side; None: ``n^{-1/(2d)}`` (001 Algorithm 3 line 2).
 

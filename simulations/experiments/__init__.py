@@ -3,7 +3,8 @@
 The records (name, what each reproduces, report order) are listed in :mod:`.catalogue`, with
 ``compute`` / ``plot`` as ``"module:function"`` references imported on first use: importing this
 package and listing :data:`REGISTRY` imports none of the topic modules (``paper_repro.py --list``
-stays fast). A topic module ``<topic>.py`` only defines its functions; add its record to the catalogue.
+stays fast). A topic module ``<subject>/<topic>.py`` (sub-packages ``rates``, ``vector``, ``consistency``,
+``learning``) only defines its functions; add its record to the catalogue.
 """
 
 from .base import PROFILES, REGISTRY, Claim, Experiment, ExperimentResult, RunContext, register

@@ -6,7 +6,7 @@ import csv
 
 import limits
 from simulations.experiments import REGISTRY
-from simulations.experiments.rates_table import cell_tex
+from simulations.experiments.rates.table import cell_tex
 
 
 def test_rates_table_smoke(smoke_run):

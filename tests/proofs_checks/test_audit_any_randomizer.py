@@ -14,7 +14,7 @@ import pytest
 
 from proofs_checks import check_label_dp, max_privacy_loss, privacy_profile, utility_gap
 from proofs_checks.audit import sample_size_for_power
-from proofs_checks.experiments.third_party_audit import (CONFIGS, PublishedRRWithPrior, published_always_top1,
+from proofs_checks.experiments.third_party_audit import (PROFILES, PublishedRRWithPrior, published_always_top1,
                                                          published_k, published_loss_bound)
 from simulations.mechanisms import (ALIBI, ExponentialMechanism, GeometricHistogram, LaplaceLabels, NoisyMajority,
                                     RandomizedResponse, RRTopK, RRWithPrior, VectorMechanism)
@@ -268,7 +268,7 @@ def test_third_party_audit_smoke(smoke_run):
     claims = run.record["claims"]
     assert claims and all(c["holds"] for c in claims), [c for c in claims if not c["holds"]]
     with open(run.folder / "utility.csv", newline="") as fh:
-        assert {int(r["K"]) for r in csv.DictReader(fh)} == set(CONFIGS["smoke"].Ks)
+        assert {int(r["K"]) for r in csv.DictReader(fh)} == set(PROFILES["smoke"].Ks)
 
 
 def test_stability_histogram_refuses_what_it_cannot_certify():
@@ -305,7 +305,7 @@ def test_third_party_audit_reports_per_alpha(smoke_run):
     run = smoke_run("third_party_audit")
     with open(run.folder / "utility.csv", newline="") as fh:
         rows = list(csv.DictReader(fh))
-    cfg = CONFIGS["smoke"]
+    cfg = PROFILES["smoke"]
     assert {(int(r["K"]), float(r["eps"]), float(r["alpha"])) for r in rows} == {
         (K, e, a) for K in cfg.Ks for e in cfg.epsilons for a in cfg.alphas}
     assert all(int(r["priors"]) == cfg.draws for r in rows)

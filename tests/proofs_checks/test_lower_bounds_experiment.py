@@ -59,7 +59,7 @@ def test_table_bounds_are_limits_bounds_on_the_family(record_and_rows):
 
 def test_lean_trial_is_the_rate_trial_excess_draw_for_draw():
     from proofs_checks.experiments.lower_bounds import CASES, PROFILES, bound_trial, case_grid
-    from simulations.experiments.rates import rate_trial
+    from simulations.experiments.rates.machinery import rate_trial
 
     for case in (CASES[0], CASES[3]):  # a classifier (vector mechanism) and a regressor (noisy bin mean)
         assert not case.knn

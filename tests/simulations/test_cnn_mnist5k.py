@@ -13,7 +13,7 @@ import pytest
 
 pytest.importorskip("torch", reason="torch not installed: pip install -e '.[torch]' to run the torch tests")
 
-from simulations.experiments import cnn_benchmarks as cb  # noqa: E402
+from simulations.experiments.learning import cnn_benchmarks as cb  # noqa: E402
 
 # published accuracies of 000 Table 1(a), in cb.METHODS order (RR, LP-2ST, ALIBI, vector), typed from the paper
 T1A = {0.5: (74.9, 81.4, 84.3, 87.9), 1.0: (95.3, 91.8, 94.5, 96.2), 2.0: (97.7, 97.7, 97.6, 97.4)}

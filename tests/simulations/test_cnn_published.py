@@ -1,4 +1,4 @@
-"""The published CNN accuracies typed in from the papers (simulations.experiments.cnn_published).
+"""The published CNN accuracies typed in from the papers (simulations.experiments.learning.cnn_published).
 
 Expected values are read off the paper files (002 Table 1(b) and Table 2 with its footnote), not off
 the module."""
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import math
 
-from simulations.experiments.cnn_published import PUBLISHED, published_for
+from simulations.experiments.learning.cnn_published import PUBLISHED, published_for
 
 
 def _row(dataset, method, source_prefix):

@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from simulations.experiments.bayes_consistency import ConsistencyPoint, consistency_trial, make_law
-from simulations.experiments.thresholds_contrast import ThresholdPoint, erm_threshold, threshold_trial
+from simulations.experiments.consistency.bayes_consistency import ConsistencyPoint, consistency_trial, make_law
+from simulations.experiments.consistency.thresholds_contrast import ThresholdPoint, erm_threshold, threshold_trial
 
 
 def test_consistency_trial_bounds_and_determinism():
@@ -50,7 +50,7 @@ def test_fitted_rules_are_the_plain_fits(law, d, n):
     """issue 20: the votes are counted once for the three rules; each rule must be the classifier that
     ``PCL(epsilon=eps).fit(X, y, privacy)`` in the order of RULES gives (same attributes, same bits)."""
     from simulations.estimators.pcl import PCL
-    from simulations.experiments.bayes_consistency import RULES, fitted_rules
+    from simulations.experiments.consistency.bayes_consistency import RULES, fitted_rules
 
     X, y = make_law(law, d).sample(n, np.random.default_rng(1))
     shared = fitted_rules(X, y, np.random.default_rng(2))

@@ -15,7 +15,7 @@ from simulations.estimators.cssl import (PrivateCSSL, SemiPrivateLearner, em_log
                                          interval_errors, pcde_release, predict_hypotheses, sample_released_density,
                                          sauer_bound, threshold_dichotomies, threshold_errors)
 from simulations.estimators.pcde import PCDE
-from simulations.experiments import semi_supervised as ss
+from simulations.experiments.consistency import semi_supervised as ss
 
 EPS_DYADIC = 2 * math.log(2)  # e^{-ε q / 2} = 2^{-q}: the mechanism's law is rational
 

@@ -13,7 +13,7 @@ import pytest
 from scipy import stats
 
 from simulations.estimators.pcl2 import PCL2b
-from simulations.experiments.delta_decay import (EDGE, SCHEDULES, crossing, delta_at, half_mass_density,
+from simulations.experiments.consistency.delta_decay import (EDGE, SCHEDULES, crossing, delta_at, half_mass_density,
                                                  predicted_onset, threshold_closed_form)
 from simulations.mechanisms import StabilityHistogram
 from simulations.metric_spaces import LatticePacking

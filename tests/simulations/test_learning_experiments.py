@@ -12,8 +12,8 @@ import math
 import numpy as np
 import pytest
 
-from simulations.experiments.lp_mst_digits import eps_at_fraction, method_accuracy
-from simulations.experiments.lp_rr_sgd import K, excess_loss, sample_law, sample_x, w_star
+from simulations.experiments.learning.lp_mst_digits import eps_at_fraction, method_accuracy
+from simulations.experiments.learning.lp_rr_sgd import K, excess_loss, sample_law, sample_x, w_star
 
 
 def test_eps_at_fraction():

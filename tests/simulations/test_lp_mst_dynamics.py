@@ -7,7 +7,7 @@ import csv
 
 import numpy as np
 
-from simulations.experiments import lp_mst_dynamics as dyn
+from simulations.experiments.learning import lp_mst_dynamics as dyn
 
 
 def test_curve_ends_at_the_final_models_and_split_is_004s():

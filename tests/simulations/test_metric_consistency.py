@@ -8,7 +8,7 @@ the same trial with the plain packing: every learner's excess error must be equa
 import numpy as np
 import pytest
 
-from simulations.experiments import metric_consistency as mc
+from simulations.experiments.consistency import metric_consistency as mc
 
 
 @pytest.mark.parametrize("space", mc.SPACES)

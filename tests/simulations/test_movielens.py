@@ -10,9 +10,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulations.experiments import movielens
+from simulations.experiments.learning import movielens
 from simulations.experiments.base import ExperimentSkipped, RunContext
-from simulations.experiments.movielens_published import TABLE3
+from simulations.experiments.learning.movielens_published import TABLE3
 from simulations.mechanisms import RandomizedResponse
 
 

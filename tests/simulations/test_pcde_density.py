@@ -94,6 +94,6 @@ def test_renormalized_same_release_at_most_doubles_l1():
 
 
 def test_release_onset():
-    from simulations.experiments.density_estimation import release_onset
+    from simulations.experiments.consistency.density_estimation import release_onset
     tau = 2 * np.log(2e6) + 1  # (2/ε) ln(2/δ) + 1 at ε = 1, δ = 1e-6
     assert release_onset(1.0, 1e-6, 0.25) == pytest.approx((tau / 0.25) ** 2)

@@ -13,11 +13,14 @@ import pytest
 from scipy import stats
 
 import simulations.laws.holder_tsybakov as H
-from simulations.experiments import RunContext, rates_classification, rates_heavy_tailed, rates_regression
-from simulations.experiments.rates import (PROFILE_SIZES, RateCase, RatePoint, case_trials, construction, estimator,
+from simulations.experiments import RunContext
+from simulations.experiments.rates import classification as rates_classification
+from simulations.experiments.rates import heavy_tailed as rates_heavy_tailed
+from simulations.experiments.rates import regression as rates_regression
+from simulations.experiments.rates.machinery import (PROFILES, RateCase, RatePoint, case_trials, construction, estimator,
                                            fit_case, fixed_bump_count, grid_for_case, predicted_terms, rate_trial,
                                            rate_trial_point_level, run_rate_grids, tuned_scale)
-from simulations.experiments.rates_terms import TERMS, count_level_terms, expected_terms
+from simulations.experiments.rates.terms import TERMS, count_level_terms, expected_terms
 
 SMALL = [
     RatePoint(algorithm="local_classification", d=1, beta=1.0, eps=1.0, N=300, g=5, gamma=1.0, C_M=2.0),
@@ -83,7 +86,7 @@ def _stable_cases():
 
 
 def test_quick_profile_verdicts_do_not_change_with_the_seed():
-    sizes = PROFILE_SIZES["quick"]
+    sizes = PROFILES["quick"]
     cases = _stable_cases()
     verdicts = []
     for seed in (0, 1, 2):
@@ -104,7 +107,7 @@ def test_smoke_profile_derived_verdict_does_not_change_with_the_seed():
     one decade, margin 0.1), root seeds 0-4. At this size the bootstrap CI is ~0.3 wide, wider than the
     band (2 × 0.1), so the verdict may only be inconclusive; what matters is that no seed turns it into a
     hold or a failure."""
-    sizes = PROFILE_SIZES["smoke"]
+    sizes = PROFILES["smoke"]
     case = _stable_cases()[0]  # local classification, d = 1, β = 1/2
     verdicts = []
     for seed in range(5):
@@ -134,7 +137,7 @@ def test_fixed_bump_cases_get_the_longer_grid_and_more_trials():
     """issue 23: classification cases with γβ = d (003 eq. (37): C_M h^{γβ−d} = C_M = 2 bumps at every N) get
     ``trials_fixed_bumps`` trials and ``decades_fixed_bumps`` decades at the quick profile; the central cases
     keep their own cap of 4 decades (εN <= 10^6); every other case keeps the profile's count-level sizes."""
-    sizes = PROFILE_SIZES["quick"]
+    sizes = PROFILES["quick"]
     cases = rates_classification._local_cases() + rates_classification._central_cases()
     fixed = [c for c in cases if fixed_bump_count(c)]
     assert {(c.d, c.beta, c.privacy) for c in fixed} == {(1, 1.0, "local"), (1, 1.0, "central")}
@@ -161,7 +164,7 @@ def test_fixed_bump_verdict_is_the_same_at_two_seeds():
     (7 decades, 400 trials) the expected CI half-width is about 0.007 and the fit about −0.668 (−0.671 at the
     paper profile), so the CI lies inside the band by >= 3 standard errors: the verdict is "holds" at both
     seeds (root seeds 0-4 and the default all gave holds when this was written)."""
-    sizes = PROFILE_SIZES["quick"]
+    sizes = PROFILES["quick"]
     case = next(c for c in rates_classification._local_cases() if (c.d, c.beta) == (1, 1.0))
     verdicts = []
     for seed in (0, 4):

@@ -24,7 +24,7 @@ from simulations.estimators.private_selection import (ZERO_ONE_SENSITIVITY, Sele
                                                       clipped_squared_loss_sensitivity, debiased_squared_risk,
                                                       debiased_zero_one_risk, exponential_selection,
                                                       selection_log_probabilities)
-from simulations.experiments.rates_data_driven import (CASES, FineTable, central_ratio_bound, grid_points,
+from simulations.experiments.rates.data_driven import (CASES, FineTable, central_ratio_bound, grid_points,
                                                        paired_bootstrap, trial)
 from simulations.laws.benchmarks import AdditiveRegression, UniformNoise
 from simulations.laws.smooth import SignLabelRegression, SineClassification, abs_sine_antiderivative

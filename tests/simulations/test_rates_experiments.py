@@ -11,10 +11,10 @@ import pytest
 import limits
 import simulations.experiments  # noqa: F401  (registers the experiments)
 from simulations.engine import run_trials
-from simulations.experiments.rates import (PROFILE_SIZES, RateCase, RatePoint, grid_for_case, n_for_scale,
+from simulations.experiments.rates.machinery import (PROFILES, RateCase, RatePoint, grid_for_case, n_for_scale,
                                            rate_trial, tuned_scale)
 from simulations.laws.holder_tsybakov import random_round
-from simulations.experiments.rates_epsilon import BenchmarkPoint, benchmark_trial, pooled_eps_exponent
+from simulations.experiments.rates.epsilon import BenchmarkPoint, benchmark_trial, pooled_eps_exponent
 
 RATE_EXPERIMENTS = ["rates_local_classification", "rates_central_classification", "rates_local_regression",
                     "rates_central_regression", "rates_heavy_tailed", "rates_eps_collapse", "rates_local_vs_central",
@@ -95,7 +95,7 @@ def test_grid_puts_the_tuned_scale_on_integer_cubes(algorithm, d, beta, extra):
     case = RateCase(algorithm=algorithm, d=d, beta=beta, eps=eps, n_start=2000.0, **extra)
     for g in (3, 7):
         assert tuned_scale(case, n_for_scale(case, g)) == pytest.approx(1.0 / g, rel=1e-9)
-    grid = grid_for_case(case, PROFILE_SIZES["quick"])
+    grid = grid_for_case(case, PROFILES["quick"])
     assert [p.g for p in grid] == sorted({p.g for p in grid}) and len(grid) >= 3
     assert math.log10(grid[-1].N / grid[0].N) >= 1.5 - 0.05  # the requested span, up to N rounding
 
@@ -103,7 +103,7 @@ def test_grid_puts_the_tuned_scale_on_integer_cubes(algorithm, d, beta, extra):
 def test_local_regression_grid_matches_closed_form():
     # 003 eq. (141) with ε = 1: k = N^{2β/(d+2β)}, so k/N = g^{-d} gives N = g^{2β+d} and k = g^{2β}.
     case = RateCase(algorithm="local_regression", d=2, beta=1.0, eps=1.0, n_start=1000.0)
-    for p in grid_for_case(case, PROFILE_SIZES["quick"]):
+    for p in grid_for_case(case, PROFILES["quick"]):
         assert p.N == p.g ** 4 and p.k == p.g ** 2
 
 

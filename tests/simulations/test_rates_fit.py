@@ -10,8 +10,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulations.experiments.rates import RateCase
-from simulations.experiments.rates_fit import CaseFit, case_claims, slope_table_markdown
+from simulations.experiments.rates.machinery import RateCase
+from simulations.experiments.rates.fit import CaseFit, case_claims, slope_table_markdown
 
 CASE = RateCase(algorithm="central_regression", d=1, beta=0.5, eps=1e-4, term="privacy", branch="privacy",
                 n_start=1e6)

@@ -24,7 +24,7 @@ from limits import symbols as S
 from simulations.engine import run_trials
 from simulations.estimators.count_level import fit_from_counts
 from simulations.estimators.partition import ExponentialBinClassifier, VectorBinClassifier
-from simulations.experiments import rates_k_gamma as kg
+from simulations.experiments.rates import k_gamma as kg
 from simulations.laws import BumpClassification, BumpField
 from simulations.laws.multiclass import (MulticlassBumps, bump_count, edge_bump, edge_bump_l1, edge_holder_constant,
                                          margin_by_bisection)

@@ -26,7 +26,7 @@ sys.meta_path.insert(0, NoTorch())
 import simulations, simulations.torch_path as tp
 from simulations.experiments import REGISTRY
 from simulations.experiments.base import RunContext
-import simulations.experiments.cnn_benchmarks as cb
+import simulations.experiments.learning.cnn_benchmarks as cb
 assert "cnn_benchmarks" in REGISTRY and not tp.torch_available()
 from simulations.experiments.base import ExperimentSkipped
 try:

@@ -22,7 +22,7 @@ from test_datasets_loaders import cifar_rows, make_idx_set  # noqa: E402
 
 from simulations.datasets import Dataset, load_dataset, load_digits  # noqa: E402
 from simulations.experiments.base import RunContext  # noqa: E402
-from simulations.experiments import cnn_benchmarks as cb  # noqa: E402
+from simulations.experiments.learning import cnn_benchmarks as cb  # noqa: E402
 from simulations.torch_path.methods import (ALL_METHODS, method_accuracy, predict_method, train_method,  # noqa: E402
                                             vector_debiased_scores)
 from simulations.torch_path.models import ResNet18, SimpleCNN, build_model  # noqa: E402

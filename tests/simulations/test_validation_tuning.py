@@ -13,7 +13,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from simulations.experiments import lp_mst_digits as lmd
+from simulations.experiments.learning import lp_mst_digits as lmd
 from simulations.learning import LPMST, IndexedKNNClassifier, SoftKNNClassifier, neighbour_order, tempered
 from simulations.learning.soft_knn import first_fitted
 from simulations.learning.validation_tuning import (TemperatureTunedLPMST, ValidatedKNNClassifier, debiased_accuracy,

@@ -10,7 +10,7 @@ from scipy import stats
 
 from simulations import kernels_knn as kk
 from simulations.estimators import private_knn as pk
-from simulations.experiments import vector_approx as va
+from simulations.experiments.vector import approximation as va
 from simulations.mechanisms import rr_probabilities
 from tests._ulp import assert_no_near_neighbour_ties as _assert_no_near_ties, gamma
 

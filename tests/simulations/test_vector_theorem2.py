@@ -7,7 +7,7 @@ import pytest
 
 from simulations.engine import trial_streams
 from simulations.estimators.private_knn import brute_force_neighbours
-from simulations.experiments import vector_theorem2 as vt
+from simulations.experiments.vector import theorem2 as vt
 from simulations.laws import CircleMixture
 from simulations.mechanisms import VectorMechanism
 

@@ -61,8 +61,32 @@ LABEL = {"remark18": "Remark 1.8: PCDE plug-in, (ε, δ)", "pcl2b": "PCL2b, (ε/
 # is claimed only when the whole 95% CI of the slope over the last decade lies at or below -0.05.
 SLOPE_BOUND = -0.05
 N_BOOT = 2000
-PROFILE = {"smoke": (np.arange(3.0, 4.01, 0.5), 2), "quick": (np.arange(3.0, 5.51, 0.5), 6),
-           "paper": (np.arange(3.0, 6.51, 0.5), 20)}
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: the log10 n grid and the trials per point.
+
+    Parameters
+    ----------
+    log10_n : numpy.ndarray of float
+        log10 of the sample sizes n (each rounded to an integer n).
+    n_trials : int >= 1
+        Independent trials per (law, n).
+
+    Examples
+    --------
+    >>> Profile(log10_n=np.array([2.0, 3.0]), n_trials=2).log10_n.tolist()
+    [2.0, 3.0]
+    """
+
+    log10_n: np.ndarray  # log10 of the sample sizes n
+    n_trials: int
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=np.arange(3.0, 4.01, 0.5), n_trials=2),
+    "quick": Profile(log10_n=np.arange(3.0, 5.51, 0.5), n_trials=6),
+    "paper": Profile(log10_n=np.arange(3.0, 6.51, 0.5), n_trials=20),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,59 +133,90 @@ def slope_ci(ns, values, seed: int, tag: str):
 
 
 def compute(ctx) -> ExperimentResult:
-    logn, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
     points = [Remark18Point(law, n) for law in LAW_SPECS for n in ns]
     res = run_trials(remark18_trial, points, n_trials, version="remark18_classifier/v2", **engine_options(ctx))
-    last = [i for i, n in enumerate(ns) if n >= ns[-1] / 10 - 0.5]
+    last = [i for i, n in enumerate(ns) if n >= ns[-1] / 10 - 0.5]  # the last decade of n: the slopes' range
+    idx = {law_name: [i for i, p in enumerate(points) if p.law == law_name] for law_name in LAW_SPECS}
+    table, curves, slopes = _excess_table(res, idx, ns, last, ctx.seed)
+    comp, rows = _comparison(res, idx, ns)
+    claims = [_decay_claim(law_name, res.per_config[idx[law_name][-1]], slopes[(law_name, "remark18")], ns, last,
+                           n_trials) for law_name in LAW_SPECS]
+    claims.append(_corollary_claim(res.per_config))
+    return ExperimentResult(tables={"excess_vs_n": table, "comparison": comp}, claims=claims,
+                            notes=_notes(curves, slopes, rows), data={"curves": curves})
+
+
+def _excess_table(res, idx, ns, last, seed) -> tuple[dict, dict, dict]:
+    """Exact excess risk per (law, n, rule) with its 95 % t-CI; the plotted curves; the slope over ``last``."""
     table = {k: [] for k in ("law", "n", "delta", "rule", "trials", "mean_excess", "ci_low", "ci_high")}
-    comp = {k: [] for k in ("law", "n", "rule", "remark18_over_rule", "diff_ci_low", "diff_ci_high")}
-    curves, claims, slopes, rows = {}, [], {}, []
-    violations, checked = 0, 0
+    curves, slopes = {}, {}
     for law_name in LAW_SPECS:
-        law = make_law(law_name)
-        idx = [i for i, p in enumerate(points) if p.law == law_name]
         for rule in RULES:
-            st = [t_interval(res.per_config[i][rule]) for i in idx]
+            st = [t_interval(res.per_config[i][rule]) for i in idx[law_name]]
             for n, s in zip(ns, st):
                 for k, v in zip(table, (law_name, n, delta_of(n), rule, s[2], s[0], s[3], s[4])):
                     table[k].append(v)
             curves[(law_name, rule)] = (ns, [s[0] for s in st], [s[3] for s in st], [s[4] for s in st])
-            slopes[(law_name, rule)] = slope_ci([ns[j] for j in last], [res.per_config[idx[j]][rule] for j in last],
-                                                ctx.seed, f"{law_name}/{rule}")
-        for i in idx:
-            gap = res.per_config[i]["remark18"] - res.per_config[i]["remark18_l1"]
-            violations += int(np.sum(gap > 1e-12))
-            checked += gap.size
-        fit = slopes[(law_name, "remark18")]
-        verdict = "inconclusive" if fit is None else bound_verdict(SLOPE_BOUND, fit.ci_low, fit.ci_high, 0.0,
-                                                                    side="at_most")
-        top = res.per_config[idx[-1]]
-        claims.append(Claim(
-            claim=f"001 Remark 1.8 ({TITLE[law_name]}): the excess risk of the (ε = 1, δ = n^-2)-DP plug-in classifier "
-                  f"on PCDE falls over the last decade of n (log-log slope <= {SLOPE_BOUND})",
-            holds=None if verdict == "inconclusive" else verdict == "holds", expected=SLOPE_BOUND,
-            measured=None if fit is None else fit.slope,
-            detail=(f"slope over n = {ns[last[0]]:.3g}..{ns[-1]:.3g}: "
-                    + ("undefined (a mean excess is 0)" if fit is None else
-                       f"{fit.slope:.3f}, bootstrap 95% CI [{fit.ci_low:.3f}, {fit.ci_high:.3f}]")
-                    + f"; verdict {verdict} (bound_verdict, margin 0); excess at n = {ns[-1]:.3g}: "
-                      f"{top['remark18'].mean():.4g} (Bayes risk {law.bayes_risk():.4g}, excess of the constant "
-                      f"rule 0: {law.bayes_positive_mass():.4g}); {n_trials} trials per n")))
+            slopes[(law_name, rule)] = slope_ci([ns[j] for j in last],
+                                                [res.per_config[idx[law_name][j]][rule] for j in last],
+                                                seed, f"{law_name}/{rule}")
+    return table, curves, slopes
+
+
+def _comparison(res, idx, ns) -> tuple[dict, list]:
+    """Remark 1.8's learner against PCL2b and the non-private rule per (law, n): ratio of means and the paired
+    difference's 95 % t-CI; also the rows at the largest n for the notes."""
+    comp = {k: [] for k in ("law", "n", "rule", "remark18_over_rule", "diff_ci_low", "diff_ci_high")}
+    rows = []
+    for law_name in LAW_SPECS:
         for rule in ("pcl2b", "nonprivate"):
-            for j, i in enumerate(idx):
+            for j, i in enumerate(idx[law_name]):
                 a, b = res.per_config[i]["remark18"], res.per_config[i][rule]
                 d = t_interval(a - b)
                 ratio = float(a.mean() / b.mean()) if b.mean() > 0 else math.inf
                 for k, v in zip(comp, (law_name, ns[j], rule, ratio, d[3], d[4])):
                     comp[k].append(v)
             rows.append((law_name, rule, ratio, d))
-    claims.append(Claim(
+    return comp, rows
+
+
+def _decay_claim(law_name, top, fit, ns, last, n_trials) -> Claim:
+    """Remark 1.8 on one law: the excess risk falls over the last decade of n (slope at most SLOPE_BOUND)."""
+    law = make_law(law_name)
+    verdict = "inconclusive" if fit is None else bound_verdict(SLOPE_BOUND, fit.ci_low, fit.ci_high, 0.0,
+                                                                side="at_most")
+    return Claim(
+        claim=f"001 Remark 1.8 ({TITLE[law_name]}): the excess risk of the (ε = 1, δ = n^-2)-DP plug-in classifier "
+              f"on PCDE falls over the last decade of n (log-log slope <= {SLOPE_BOUND})",
+        holds=None if verdict == "inconclusive" else verdict == "holds", expected=SLOPE_BOUND,
+        measured=None if fit is None else fit.slope,
+        detail=(f"slope over n = {ns[last[0]]:.3g}..{ns[-1]:.3g}: "
+                + ("undefined (a mean excess is 0)" if fit is None else
+                   f"{fit.slope:.3f}, bootstrap 95% CI [{fit.ci_low:.3f}, {fit.ci_high:.3f}]")
+                + f"; verdict {verdict} (bound_verdict, margin 0); excess at n = {ns[-1]:.3g}: "
+                  f"{top['remark18'].mean():.4g} (Bayes risk {law.bayes_risk():.4g}, excess of the constant "
+                  f"rule 0: {law.bayes_positive_mass():.4g}); {n_trials} trials per n"))
+
+
+def _corollary_claim(per_config) -> Claim:
+    """Remark 1.8's corollary step, err(h) − L* <= Σ_y ∫|f_y − f̂_y|, in every trial (both sides exact)."""
+    violations, checked = 0, 0
+    for r in per_config:
+        gap = r["remark18"] - r["remark18_l1"]
+        violations += int(np.sum(gap > 1e-12))
+        checked += gap.size
+    return Claim(
         claim="001 Remark 1.8's corollary step: err(h) − L* <= Σ_y ∫|f_y − f̂_y| (= 2 TV of the joint estimate) in "
               "every trial, every law and n",
         holds=violations == 0, expected=0, measured=violations,
         detail=f"{violations} violations in {checked} trials; both sides exact (cube integrals of the "
-               "mixture's CDFs, exact L1 of ProductDensity on standardized cubes), tolerance 1e-12"))
+               "mixture's CDFs, exact L1 of ProductDensity on standardized cubes), tolerance 1e-12")
+
+
+def _notes(curves, slopes, rows) -> str:
     lines = ["| law | rule | excess at n_max [95% CI] | slope, last decade [95% CI] |", "| --- | --- | --- | --- |"]
     for law_name in LAW_SPECS:
         for rule in RULES:
@@ -174,7 +229,7 @@ def compute(ctx) -> ExperimentResult:
                   "| --- | --- | --- | --- |"]
     for law_name, rule, ratio, d in rows:
         comp_lines.append(f"| {TITLE[law_name]} | {LABEL[rule]} | {ratio:.3g} | [{d[3]:.3g}, {d[4]:.3g}] |")
-    notes = ("Remark 1.8's learner is (ε, δ)-DP under full DP (replace one record (x, y); label DP is a special case): "
+    return ("Remark 1.8's learner is (ε, δ)-DP under full DP (replace one record (x, y); label DP is a special case): "
              "one stability histogram over the joint (cube, label) cells, where a replacement moves one unit between "
              "two cells -- no composition over the two labels. PCL2b gets the same total (ε, δ) by halving both for "
              f"its two histograms (Theorem A.14). ε = {EPSILON:g}, δ(n) = n^-{DELTA_EXPONENT:g}. Excess risks are "
@@ -185,8 +240,6 @@ def compute(ctx) -> ExperimentResult:
                "n^(-1/(4d))) about n^(3/4) f(x), against release thresholds (2/ε)ln(2/δ)+1 of the same order "
                "(PCL2b's, at (ε/2, δ/2), about twice as high): PCL2b's cells clear theirs at far smaller n, which "
                "is consistent with its lower excess risk at these n.")
-    return ExperimentResult(tables={"excess_vs_n": table, "comparison": comp}, claims=claims, notes=notes,
-                            data={"curves": curves})
 
 
 def plot(result: ExperimentResult) -> dict:

@@ -31,7 +31,7 @@ from scipy import stats
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.lp_mst_digits import K, VALIDATION_FRACTION, _substream, digits_pool, validation_split
+from simulations.experiments.learning.lp_mst_digits import K, VALIDATION_FRACTION, _substream, digits_pool, validation_split
 from simulations.learning import top_k_mask
 from simulations.learning.lp_mst import tempered
 from simulations.learning.validation_tuning import K_GRID, TEMPERATURE_GRID, TemperatureTunedLPMST, ValidatedKNNClassifier
@@ -46,14 +46,33 @@ CURVE_SPLIT = 0.65  # 004 Appendix D: "Stage-1 of LP-2ST (using 65% training dat
 RECIPE = ("LP-2ST recipe: 004 Alg. 3 prior = the stage-1 k-NN's class frequencies, tempered; temperature and "
           "the stage-1 k as a prior chosen on RR-privatized validation labels (Fig. 4(a): the cell's temperature); "
           "stage-1 split 0.65 (Fig. 3) or the cell's (Fig. 4(a)); 004 App. B filtering; every k chosen on validation")
+#: Figure 5's bins of the stage-1 top-k̄ accuracy: finer near 1 where most runs fall (the last edge just above 1
+#: so that a perfect run is binned)
+TOPK_EDGES = np.array([0.0, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001])
+#: 004 Appendix E: "ratios slightly higher than 50% for stage-1 strike the right balance"; the suite reads
+#: "slightly higher than 50 %" as the stage-1 fractions in [0.5, 0.7] (004's own choice, 65 %, in the middle)
+BALANCED_SPLITS = (0.5, 0.7)
 MIN_BIN = 10  # Figure 5: a top-k̄ bin with fewer runs is not shown or compared (its mean is too noisy)
 MARGIN = 0.005  # half an accuracy point: below it two accuracies count as equal (the "material" margin of lp_mst_digits)
-_PROFILES = {  # trials, splits, temperatures, curve fractions
-    "smoke": (2, (0.5, 0.65), (0.5, 2.0), (0.3, 0.65, 1.0)),
-    "quick": (12, (0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8), (0.25, 0.5, 1.0, 2.0),
-              (0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.75, 0.85, 1.0)),
-    "paper": (40, (0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9), (0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
-              (0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Grids of one profile."""
+
+    trials: int
+    splits: tuple[float, ...]  # stage-1 fractions of LP-2ST (Figure 4(a))
+    temperatures: tuple[float, ...]  # prior temperatures (Figure 4(a))
+    fractions: tuple[float, ...]  # training fractions of the learning curves (Figure 3)
+
+
+PROFILES = {
+    "smoke": Profile(trials=2, splits=(0.5, 0.65), temperatures=(0.5, 2.0), fractions=(0.3, 0.65, 1.0)),
+    "quick": Profile(trials=12, splits=(0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8), temperatures=(0.25, 0.5, 1.0, 2.0),
+                     fractions=(0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.75, 0.85, 1.0)),
+    "paper": Profile(trials=40, splits=(0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9),
+                     temperatures=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
+                     fractions=(0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)),
 }
 
 
@@ -221,18 +240,37 @@ def compute(ctx) -> ExperimentResult:
     >>> compute(RunContext(profile="smoke", progress=False)).tables["split_temperature"]["split"]
     [0.5, 0.5, 0.65, 0.65]
     """
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
-    trials, splits, temps, fractions = _PROFILES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    prof = PROFILES[ctx.profile]
+    trials, splits, temps, fractions = prof.trials, prof.splits, prof.temperatures, prof.fractions
     pt = DynamicsPoint(splits=splits, temperatures=temps, fractions=fractions)
     r = run_trials(dynamics_trial, [pt], trials, version="lp_mst_dynamics/v2", **engine_options(ctx)).per_config[0]
     crr, clp, f3, gacc, gtopk, gk = (r[k] for k in ("curve_rr", "curve_lp", "fig3", "grid_acc", "grid_topk", "grid_k"))
+    runs = {"topk_accuracy": gtopk.ravel(), "final_accuracy": gacc.ravel()}
+    edges = TOPK_EDGES
+    fig5, groups = _topk_table(runs, edges)
+    claims = [] if ctx.profile == "smoke" else _claims(f3, gacc, splits, temps, groups, edges, trials)
+    return ExperimentResult(tables={"learning_curves": _curves_table(crr, clp, fractions),
+                                    "split_temperature": _grid_table(gacc, gtopk, gk, splits, temps),
+                                    "topk_vs_final": fig5},
+                            claims=claims, notes=_notes(f3, crr, gacc, splits, temps, fig5, trials),
+                            data={"fractions": fractions, "crr": crr, "clp": clp, "splits": splits, "temps": temps,
+                                  "gacc": gacc, "runs": runs, "edges": edges, "trials": trials})
 
+
+def _curves_table(crr, clp, fractions) -> dict:
+    """Figure 3: test accuracy vs fraction of labels queried, LP-1ST and LP-2ST, mean and 95 % t-CI."""
     curves = {k: [] for k in ("method", "fraction_queried", "mean", "ci_low", "ci_high", "trials")}
     for name, c in (("LP-1ST (RR)", crr), (f"LP-2ST (split {CURVE_SPLIT:g})", clp)):
         for i, f in enumerate(fractions):
             mean, _, n, lo, hi = t_interval(c[:, i])
             for k, v in zip(curves, (name, f, mean, lo, hi, n)):
                 curves[k].append(v)
+    return curves
+
+
+def _grid_table(gacc, gtopk, gk, splits, temps) -> dict:
+    """Figure 4(a): LP-2ST accuracy per (stage split, temperature), with the mean k* and stage-1 top-k accuracy."""
     grid = {k: [] for k in ("split", "temperature", "mean_accuracy", "ci_low", "ci_high", "mean_k_star",
                             "stage1_topk_accuracy", "trials")}
     for a, s in enumerate(splits):
@@ -240,8 +278,12 @@ def compute(ctx) -> ExperimentResult:
             mean, _, n, lo, hi = t_interval(gacc[:, a, b])
             for k, v in zip(grid, (s, t, mean, lo, hi, float(gk[:, a, b].mean()), float(gtopk[:, a, b].mean()), n)):
                 grid[k].append(v)
-    runs = {"topk_accuracy": gtopk.ravel(), "final_accuracy": gacc.ravel()}
-    edges = np.array([0.0, 0.6, 0.7, 0.8, 0.9, 0.95, 1.0001])
+    return grid
+
+
+def _topk_table(runs, edges) -> tuple[dict, list]:
+    """Figure 5: final accuracy of all runs binned by the stage-1 top-k̄ accuracy; bins under MIN_BIN runs dropped.
+    Returns the table and the kept ``(bin index, final accuracies)`` groups."""
     bins = np.digitize(runs["topk_accuracy"], edges) - 1
     fig5 = {k: [] for k in ("topk_low", "topk_high", "runs", "mean_final_accuracy", "ci_low", "ci_high")}
     groups = []
@@ -252,10 +294,12 @@ def compute(ctx) -> ExperimentResult:
             groups.append((i, v))
             for k, x in zip(fig5, (edges[i], min(edges[i + 1], 1.0), n, mean, lo, hi)):
                 fig5[k].append(x)
+    return fig5, groups
 
-    claims = [] if ctx.profile == "smoke" else _claims(f3, gacc, splits, temps, groups, edges, trials)
+
+def _notes(f3, crr, gacc, splits, temps, fig5, trials) -> str:
     final_lp, s1, top2, kbar = (float(x) for x in f3[:, :4].mean(axis=0))
-    notes = "\n".join([
+    return "\n".join([
         __doc__.split("\n\n", 1)[1].split("References")[0].strip(), "",
         f"ε = {EPSILON:g}, {trials} trials. Figure 3 analogue: LP-1ST with all labels {crr[:, -1].mean():.3f}, LP-2ST "
         f"stage-1 model (65 % of the labels) {s1:.3f}, its top-2 test accuracy {top2:.3f} (004, CIFAR-10: 90 %), "
@@ -267,10 +311,6 @@ def compute(ctx) -> ExperimentResult:
         + ["", "Figure 5 analogue (all split × temperature × trial runs, binned by the stage-1 top-k̄ test accuracy):", "",
            "| stage-1 top-k̄ accuracy | runs | mean final accuracy [95% CI] |", "|---|---|---|"]
         + [f"| [{lo:g}, {hi:g}) | {n} | {m:.3f} [{a:.3f}, {b:.3f}] |" for lo, hi, n, m, a, b in zip(*fig5.values())])
-    return ExperimentResult(tables={"learning_curves": curves, "split_temperature": grid, "topk_vs_final": fig5},
-                            claims=claims, notes=notes,
-                            data={"fractions": fractions, "crr": crr, "clp": clp, "splits": splits, "temps": temps,
-                                  "gacc": gacc, "runs": runs, "edges": edges, "trials": trials})
 
 
 def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
@@ -304,8 +344,9 @@ def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
             holds=holds_from(v), measured=mean, expected=0.0,
             detail=(f"split {splits[a]:g}: t = {temps[bb]:g} minus t = {temps[bs]:g}: {mean:+.4f}, paired 95% t-CI "
                     f"[{lo:+.4f}, {hi:+.4f}] ({v}: holds iff the CI lies below +{MARGIN}, fails iff above)")))
-    inner = [a for a, s in enumerate(splits) if 0.5 <= s <= 0.7]
-    ends = [a for a, s in enumerate(splits) if s < 0.5 or s > 0.7]
+    lo_s, hi_s = BALANCED_SPLITS
+    inner = [a for a, s in enumerate(splits) if lo_s <= s <= hi_s]
+    ends = [a for a, s in enumerate(splits) if s < lo_s or s > hi_s]
     if inner and ends:
         best_t = gacc.mean(axis=0).argmax(axis=1)  # per split, its best temperature (by mean)
         acc_s = gacc[:, np.arange(len(splits)), best_t]  # (trials, splits)
@@ -317,8 +358,9 @@ def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
         verdicts = [p[4] for p in per]
         holds = True if all(x == "holds" for x in verdicts) else (False if "excluded" in verdicts else None)
         claims.append(Claim(
-            claim="the best stage-1 split in [0.5, 0.7] beats every split outside it (each at its best temperature) "
-                  "(004 Appendix E: 'ratios slightly higher than 50% for stage-1 strike the right balance')",
+            claim=f"the best stage-1 split in [{lo_s:g}, {hi_s:g}] beats every split outside it (each at its best "
+                  "temperature) (004 Appendix E: 'ratios slightly higher than 50% for stage-1 strike the right "
+                  "balance')",
             holds=holds, measured=float(splits[ai]),
             detail=(f"best inner split {splits[ai]:g}; its paired differences: "
                     + "; ".join(f"vs {s:g}: {m:+.4f} [{lo:+.4f}, {hi:+.4f}] ({v})" for s, m, lo, hi, v in per)

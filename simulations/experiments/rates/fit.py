@@ -2,7 +2,7 @@
 
 Every verdict comes from the suite's one decision rule, :func:`simulations.stats.interval_verdict`,
 applied to the slope's bootstrap 95% CI with the profile's margin
-(:attr:`simulations.experiments.rates.Sizes.margin`, justified there):
+(:attr:`simulations.experiments.rates.machinery.Profile.margin`, justified there):
 
 * "the N-exponent is a" (the derived exponent, or the three-term prediction) holds when the CI lies
   inside ``a ± margin``, fails when the CI is disjoint from that band, and is inconclusive
@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulations.experiments.base import Claim
-from simulations.experiments.rates_terms import TERMS
+from simulations.experiments.rates.terms import TERMS
 from simulations.seeding import EVAL, stream
 from simulations.stats import EXCLUDED, HOLDS, SlopeFit, fit_loglog_slope, holds_from, interval_verdict, t_interval
 
@@ -57,7 +57,7 @@ class CaseFit:
     implied: float  # slope of −θ log g on log N
     upper_half: float  # OLS slope over the larger half of the grid
     trials: int
-    margin: float = 0.0  # equivalence margin of both verdicts (Sizes.margin)
+    margin: float = 0.0  # equivalence margin of both verdicts (Profile.margin)
     printed: float | None = None  # −(003's printed exponent) where it differs from the derived one
     terms: dict | None = None  # term -> per-point mean (count-level cases)
     predicted_terms: dict | None = None  # term -> per-point predicted value (reference "predicted")

@@ -34,8 +34,32 @@ LABEL = {"histogram": "histogram (non-private)", "pcde_e1_d1e-6": "PCDE ε=1, δ
          "pcde_e0.1_d1e-6": "PCDE ε=0.1, δ=1e-6", "pcde_e1_d1e-12": "PCDE ε=1, δ=1e-12",
          "pcde_e1_d1e-6_renorm": "PCDE ε=1, δ=1e-6, renormalized (Rem. 4.1)"}
 LAWS = (("normal", 1), ("cauchy", 1), ("normal", 2), ("cauchy", 2))
-PROFILE = {"smoke": (np.arange(2.0, 4.01, 1.0), 2), "quick": (np.arange(2.0, 6.01, 0.5), 4),
-           "paper": (np.arange(2.0, 7.01, 0.5), 10)}
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: the log10 n grid and the trials per point.
+
+    Parameters
+    ----------
+    log10_n : numpy.ndarray of float
+        log10 of the sample sizes n (each rounded to an integer n).
+    n_trials : int >= 1
+        Independent trials per (law, n).
+
+    Examples
+    --------
+    >>> Profile(log10_n=np.array([2.0, 3.0]), n_trials=2).log10_n.tolist()
+    [2.0, 3.0]
+    """
+
+    log10_n: np.ndarray  # log10 of the sample sizes n
+    n_trials: int
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=np.arange(2.0, 4.01, 1.0), n_trials=2),
+    "quick": Profile(log10_n=np.arange(2.0, 6.01, 0.5), n_trials=4),
+    "paper": Profile(log10_n=np.arange(2.0, 7.01, 0.5), n_trials=10),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +90,8 @@ def release_onset(epsilon: float, delta: float, f_max: float) -> float:
 
 
 def compute(ctx) -> ExperimentResult:
-    logn, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
     points = [DensityPoint(k, d, n) for k, d in LAWS for n in ns]
     res = run_trials(density_trial, points, n_trials, version="private_density_estimation/v2", **engine_options(ctx))

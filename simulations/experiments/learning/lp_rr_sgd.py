@@ -49,11 +49,26 @@ N_SLOPE_MARGIN = 0.0
 P_SLOPE_MARGIN = 0.05
 LABELS = {"rr": "LP-RR-SGD (ε-DP)", "normal": "LP-Normal-SGD ((ε, δ)-DP)", "nonprivate": "non-private SGD"}
 K, BETA, RADIUS, THETA, EPS, DELTA = 3, 3.0, 6.0, math.pi / 4, 0.5, 1e-5
-_PROFILES = {  # trials, n grid (p fixed), p for the n grid, p grid, n for the p grid, n_eval
-    "smoke": (3, (500, 2000), 8, (4, 64), 1000, 2000),
-    "quick": (20, (1000, 2000, 4000, 8000, 16000, 32000), 16, (4, 16, 64, 256, 1024), 4000, 5000),
-    "paper": (40, (1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000), 16, (4, 16, 64, 256, 1024, 4096), 8000,
-              10000),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Grids of one profile: excess loss vs n at fixed p, and vs p at fixed n."""
+
+    trials: int
+    ns: tuple[int, ...]  # the n grid
+    p_for_ns: int  # dimension p along the n grid
+    ps: tuple[int, ...]  # the p grid
+    n_for_ps: int  # sample size n along the p grid
+    n_eval: int  # evaluation points of the population loss
+
+
+PROFILES = {
+    "smoke": Profile(trials=3, ns=(500, 2000), p_for_ns=8, ps=(4, 64), n_for_ps=1000, n_eval=2000),
+    "quick": Profile(trials=20, ns=(1000, 2000, 4000, 8000, 16000, 32000), p_for_ns=16, ps=(4, 16, 64, 256, 1024),
+                     n_for_ps=4000, n_eval=5000),
+    "paper": Profile(trials=40, ns=(1000, 2000, 4000, 8000, 16000, 32000, 64000, 128000), p_for_ns=16,
+                     ps=(4, 16, 64, 256, 1024, 4096), n_for_ps=8000, n_eval=10000),
 }
 
 
@@ -133,13 +148,28 @@ def gaussian_sigma_value() -> float:
 
 
 def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
-    trials, ns, p0, ps, n0, n_eval = _PROFILES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    prof = PROFILES[ctx.profile]
+    trials, ns, p0, ps, n0, n_eval = prof.trials, prof.ns, prof.p_for_ns, prof.ps, prof.n_for_ps, prof.n_eval
     pts_n = [SGDPoint(n=n, p=p0, n_eval=n_eval) for n in ns]
     pts_p = [SGDPoint(n=n0, p=p, n_eval=n_eval) for p in ps]
     configs = list(dict.fromkeys(pts_n + pts_p))
     res = run_trials(sgd_trial, configs, trials, version="lp_rr_sgd/v1", **engine_options(ctx))
     by = {c: r["excess"] for c, r in zip(res.configs, res.per_config)}
+    fits_n = {m: fit_loglog_slope(ns, [by[c][:, j] for c in pts_n], rng=stream(ctx.seed, f"lp_rr_sgd/n/{m}", 0, EVAL))
+              for j, m in enumerate(METHODS)}
+    fits_p = {m: fit_loglog_slope(ps, [by[c][:, j] for c in pts_p], rng=stream(ctx.seed, f"lp_rr_sgd/p/{m}", 0, EVAL))
+              for j, m in enumerate(METHODS)}
+    claims = [] if ctx.profile == "smoke" else (_rate_claims(by, pts_n, fits_n, ns, p0)
+                                                + _dimension_claims(by, pts_p, fits_p, ps, n0)
+                                                + [_rr_vs_normal_claim(by, pts_n)])
+    return ExperimentResult(tables={"excess_loss": _excess_table(by, pts_n, pts_p)}, claims=claims,
+                            notes=_notes(fits_n, fits_p, p0, n0),
+                            data={"ns": ns, "ps": ps, "p0": p0, "n0": n0, "by": by, "pts_n": pts_n, "pts_p": pts_p})
+
+
+def _excess_table(by, pts_n, pts_p) -> dict:
+    """Excess loss per (sweep, n, p, method): mean, 95 % t-CI, Theorem 9's bound."""
     table = {k: [] for k in ("sweep", "n", "p", "method", "trials", "mean", "ci_low", "ci_high", "theorem9_bound")}
     for sweep, pts in (("n", pts_n), ("p", pts_p)):
         for c in pts:
@@ -147,62 +177,76 @@ def compute(ctx) -> ExperimentResult:
                 mean, _, nt, lo, hi = t_interval(by[c][:, j])
                 for k, v in zip(table, (sweep, c.n, c.p, m, nt, mean, lo, hi, float(theorem9_bound(c.n)))):
                     table[k].append(v)
-    fits_n = {m: fit_loglog_slope(ns, [by[c][:, j] for c in pts_n], rng=stream(ctx.seed, f"lp_rr_sgd/n/{m}", 0, EVAL))
-              for j, m in enumerate(METHODS)}
-    fits_p = {m: fit_loglog_slope(ps, [by[c][:, j] for c in pts_p], rng=stream(ctx.seed, f"lp_rr_sgd/p/{m}", 0, EVAL))
-              for j, m in enumerate(METHODS)}
+    return table
+
+
+def _rate_claims(by, pts_n, fits_n, ns, p0) -> list[Claim]:
+    """The n sweep: LP-RR-SGD's slope and Theorem 9's bound, LP-Normal-SGD under Proposition 11's bound."""
     claims = []
-    if ctx.profile != "smoke":
-        f = fits_n["rr"]
-        local = -0.5 + 1.0 / math.log(math.sqrt(ns[0] * ns[-1]))  # slope of log n / √n at the grid's centre
-        verdict = bound_verdict(local, f.ci_low, f.ci_high, N_SLOPE_MARGIN, side="at_most")
+    f = fits_n["rr"]
+    local = -0.5 + 1.0 / math.log(math.sqrt(ns[0] * ns[-1]))  # slope of log n / √n at the grid's centre
+    verdict = bound_verdict(local, f.ci_low, f.ci_high, N_SLOPE_MARGIN, side="at_most")
+    claims.append(Claim(
+        claim="LP-RR-SGD's excess loss decays at least as fast as Theorem 9's log n / √n on this n range (fitted "
+              f"slope vs n <= {local:.2f}, the local slope of log n/√n on this grid; an upper bound does not "
+              "force this, it is what the measured curve does)",
+        holds=holds_from(verdict), expected=-0.5, measured=f.slope,
+        detail=f"{verdict} (holds: CI below {local:.2f}; excluded: CI above it); slope {f.slope:.3f}, bootstrap "
+               f"95% CI [{f.ci_low:.3f}, {f.ci_high:.3f}] over n = {ns[0]}..{ns[-1]} "
+               f"(p = {p0}); CI {'contains' if f.contains(-0.5) else 'excludes'} -1/2"))
+    worst = max(by[c][:, 0].mean() / theorem9_bound(c.n) for c in pts_n)
+    claims.append(Claim(
+        claim="LP-RR-SGD's mean excess loss is below Theorem 9's bound DLK log n/(ε√n) with constant 1 at every n",
+        holds=bool(worst < 1), expected=1.0, measured=float(worst),
+        detail=f"largest ratio mean excess / bound = {worst:.4f} (the bound is loose by that factor)"))
+    worst_n = max(by[c][:, 1].mean() / prop11_bound(c.n) for c in pts_n)
+    fN = fits_n["normal"]
+    claims.append(Claim(
+        claim="LP-Normal-SGD's mean excess loss is below Proposition 11's bound DL√(K log 1/δ) log n/(ε√n) "
+              "(constant 1) at every n",
+        holds=bool(worst_n < 1), expected=1.0, measured=float(worst_n),
+        detail=(f"largest ratio mean excess / bound = {worst_n:.4f}; but its fitted slope vs n is {fN.slope:.3f} "
+                f"[95% CI {fN.ci_low:.3f}, {fN.ci_high:.3f}], slower than log n/√n on this range (the Gaussian "
+                f"noise, σ = {gaussian_sigma_value():.1f} per label direction, keeps the iterate near the ball's "
+                "boundary; the bound is far above the curve, so this does not contradict it)")))
+    return claims
+
+
+def _dimension_claims(by, pts_p, fits_p, ps, n0) -> list[Claim]:
+    """The p sweep: neither private method's excess loss grows with p (dimension-free)."""
+    claims = []
+    for m in ("rr", "normal"):
+        g = fits_p[m]
+        verdict = bound_verdict(0.0, g.ci_low, g.ci_high, P_SLOPE_MARGIN, side="at_most")
         claims.append(Claim(
-            claim="LP-RR-SGD's excess loss decays at least as fast as Theorem 9's log n / √n on this n range (fitted "
-                  f"slope vs n <= {local:.2f}, the local slope of log n/√n on this grid; an upper bound does not "
-                  "force this, it is what the measured curve does)",
-            holds=holds_from(verdict), expected=-0.5, measured=f.slope,
-            detail=f"{verdict} (holds: CI below {local:.2f}; excluded: CI above it); slope {f.slope:.3f}, bootstrap "
-                   f"95% CI [{f.ci_low:.3f}, {f.ci_high:.3f}] over n = {ns[0]}..{ns[-1]} "
-                   f"(p = {p0}); CI {'contains' if f.contains(-0.5) else 'excludes'} -1/2"))
-        worst = max(by[c][:, 0].mean() / theorem9_bound(c.n) for c in pts_n)
-        claims.append(Claim(
-            claim="LP-RR-SGD's mean excess loss is below Theorem 9's bound DLK log n/(ε√n) with constant 1 at every n",
-            holds=bool(worst < 1), expected=1.0, measured=float(worst),
-            detail=f"largest ratio mean excess / bound = {worst:.4f} (the bound is loose by that factor)"))
-        worst_n = max(by[c][:, 1].mean() / prop11_bound(c.n) for c in pts_n)
-        fN = fits_n["normal"]
-        claims.append(Claim(
-            claim="LP-Normal-SGD's mean excess loss is below Proposition 11's bound DL√(K log 1/δ) log n/(ε√n) "
-                  "(constant 1) at every n",
-            holds=bool(worst_n < 1), expected=1.0, measured=float(worst_n),
-            detail=(f"largest ratio mean excess / bound = {worst_n:.4f}; but its fitted slope vs n is {fN.slope:.3f} "
-                    f"[95% CI {fN.ci_low:.3f}, {fN.ci_high:.3f}], slower than log n/√n on this range (the Gaussian "
-                    f"noise, σ = {gaussian_sigma_value():.1f} per label direction, keeps the iterate near the ball's "
-                    "boundary; the bound is far above the curve, so this does not contradict it)")))
-        for m in ("rr", "normal"):
-            g = fits_p[m]
-            verdict = bound_verdict(0.0, g.ci_low, g.ci_high, P_SLOPE_MARGIN, side="at_most")
-            claims.append(Claim(
-                claim=f"{LABELS[m]}: the excess loss does not grow with the dimension p (004 Theorem 9 / Prop. 11: "
-                      f"dimension-free), fitted slope vs p <= {P_SLOPE_MARGIN:g}",
-                holds=holds_from(verdict), expected=0.0, measured=g.slope,
-                detail=f"{verdict} (holds: CI below {P_SLOPE_MARGIN:g}; excluded: CI above it); log-log slope vs "
-                       f"p = {ps[0]}..{ps[-1]} at n = {n0}: {g.slope:.3f}, 95% CI [{g.ci_low:.3f}, "
-                       f"{g.ci_high:.3f}]; means " + ", ".join(f"p={c.p}: {by[c][:, METHODS.index(m)].mean():.4f}"
-                                                              for c in pts_p)))
-        r = np.array([by[c][:, 1].mean() / by[c][:, 0].mean() for c in pts_n])
-        d = [by[c][:, 1] - by[c][:, 0] for c in pts_n]
-        cis = [t_interval(v)[3:] for v in d]
-        lows = [lo for lo, _ in cis]
-        per_n = [bound_verdict(0.0, lo, hi, 0.0, side="at_least") for lo, hi in cis]  # paired difference > 0
-        every = HOLDS if all(v == HOLDS for v in per_n) else (EXCLUDED if EXCLUDED in per_n else INCONCLUSIVE)
-        claims.append(Claim(
-            claim="at K = 3, δ = 1e-5, LP-RR-SGD beats LP-Normal-SGD at every n (Prop. 11's √K gain needs "
-                  "log(1/δ) < K; here its bound is 1.96x larger)",
-            holds=holds_from(every), expected=math.sqrt(math.log(1 / DELTA) / K), measured=float(np.mean(r)),
-            detail=f"{every} (holds: every paired CI above 0; excluded: one below 0); ratio of means Normal/RR "
-                   "per n: " + ", ".join(f"{x:.2f}" for x in r)
-                   + f"; smallest lower end of the paired-difference CIs {min(lows):+.4f}"))
+            claim=f"{LABELS[m]}: the excess loss does not grow with the dimension p (004 Theorem 9 / Prop. 11: "
+                  f"dimension-free), fitted slope vs p <= {P_SLOPE_MARGIN:g}",
+            holds=holds_from(verdict), expected=0.0, measured=g.slope,
+            detail=f"{verdict} (holds: CI below {P_SLOPE_MARGIN:g}; excluded: CI above it); log-log slope vs "
+                   f"p = {ps[0]}..{ps[-1]} at n = {n0}: {g.slope:.3f}, 95% CI [{g.ci_low:.3f}, "
+                   f"{g.ci_high:.3f}]; means " + ", ".join(f"p={c.p}: {by[c][:, METHODS.index(m)].mean():.4f}"
+                                                          for c in pts_p)))
+    return claims
+
+
+def _rr_vs_normal_claim(by, pts_n) -> Claim:
+    """At K = 3, δ = 1e-5 LP-RR-SGD beats LP-Normal-SGD at every n of the sweep (paired)."""
+    r = np.array([by[c][:, 1].mean() / by[c][:, 0].mean() for c in pts_n])
+    d = [by[c][:, 1] - by[c][:, 0] for c in pts_n]
+    cis = [t_interval(v)[3:] for v in d]
+    lows = [lo for lo, _ in cis]
+    per_n = [bound_verdict(0.0, lo, hi, 0.0, side="at_least") for lo, hi in cis]  # paired difference > 0
+    every = HOLDS if all(v == HOLDS for v in per_n) else (EXCLUDED if EXCLUDED in per_n else INCONCLUSIVE)
+    return Claim(
+        claim="at K = 3, δ = 1e-5, LP-RR-SGD beats LP-Normal-SGD at every n (Prop. 11's √K gain needs "
+              "log(1/δ) < K; here its bound is 1.96x larger)",
+        holds=holds_from(every), expected=math.sqrt(math.log(1 / DELTA) / K), measured=float(np.mean(r)),
+        detail=f"{every} (holds: every paired CI above 0; excluded: one below 0); ratio of means Normal/RR "
+               "per n: " + ", ".join(f"{x:.2f}" for x in r)
+               + f"; smallest lower end of the paired-difference CIs {min(lows):+.4f}")
+
+
+def _notes(fits_n, fits_p, p0, n0) -> str:
     notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "",
              "**Reading the slopes.** Theorem 9's step η_t = Dε/(6KL√t) is 6K/ε = 36 times smaller than the non-private "
              "D/(L√t) here, so at small n LP-RR-SGD is still far from W* (optimization error, not noise, dominates) and "
@@ -216,8 +260,7 @@ def compute(ctx) -> ExperimentResult:
         notes.append(f"| vs n (p = {p0}) | {LABELS[m]} | {fits_n[m].slope:.3f} [{fits_n[m].ci_low:.3f}, {fits_n[m].ci_high:.3f}] |")
     for m in METHODS:
         notes.append(f"| vs p (n = {n0}) | {LABELS[m]} | {fits_p[m].slope:.3f} [{fits_p[m].ci_low:.3f}, {fits_p[m].ci_high:.3f}] |")
-    return ExperimentResult(tables={"excess_loss": table}, claims=claims, notes="\n".join(notes),
-                            data={"ns": ns, "ps": ps, "p0": p0, "n0": n0, "by": by, "pts_n": pts_n, "pts_p": pts_p})
+    return "\n".join(notes)
 
 
 def plot(result) -> dict:

@@ -2,12 +2,12 @@
 
 Law: the 003 construction of Appendix B / D (eqs. (36)-(37)), re-drawn at every N with cubes of
 the tuned bin width, ``C_M h^{γβ−d}`` bumps with random signs, K = 2, γ = 1. See
-:mod:`simulations.experiments.rates` for the design.
+:mod:`simulations.experiments.rates.machinery` for the design.
 """
 
 from __future__ import annotations
 
-from simulations.experiments.rates import RateCase, compute_rate_study, plot_rate_study
+from simulations.experiments.rates.machinery import RateCase, compute_rate_study, plot_rate_study
 
 CASES_DB = [(d, b) for d in (1, 2, 3) for b in (0.5, 1.0)]  # (d, β)
 C_M = 2.0  # bumps constant of 003 eq. (37); <= g^{γβ} at every grid point so all m bumps fit
@@ -45,7 +45,7 @@ majority's error on the same counts) is measured and reported (table `risk_terms
 own tuning* `h = (ln K/(εN))^{{1/(β+d)}} + (ln K/N)^{{1/(2β+d)}}`: its slope is not a single exponent,
 so it is compared with the local slope of the theorem's own expected risk over the same grid (bias² = 0
 on aligned bins; sampling and privacy from the normal approximation of the counts,
-`simulations.experiments.rates_terms.expected_terms`).
+`simulations.experiments.rates.terms.expected_terms`).
 """
 
 

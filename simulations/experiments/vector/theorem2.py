@@ -35,9 +35,9 @@ from simulations.laws import CircleMixture
 from simulations.mechanisms import VectorMechanism
 from simulations.stats import bound_verdict, holds_from, ratio_interval, t_interval
 
-from ..plotting import band, color, figure
-from .base import Claim, ExperimentResult
-from .vector_approx import PANELS, panel_sigma
+from simulations.plotting import band, color, figure
+from simulations.experiments.base import Claim, ExperimentResult
+from simulations.experiments.vector.approximation import PANELS, panel_sigma
 
 __all__ = ["PROFILES", "Theorem2Point", "hoeffding_term", "theorem2_trial"]
 

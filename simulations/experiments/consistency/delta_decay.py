@@ -54,7 +54,7 @@ from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.pcde import PCDE
 from simulations.estimators.pcl2 import PCL2b, pcl2_radius
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.remark18 import make_law
+from simulations.experiments.consistency.remark18 import make_law
 from simulations.laws.densities import ProductDensity
 from simulations.mechanisms import StabilityHistogram
 from simulations.metric_spaces import LatticePacking
@@ -77,8 +77,32 @@ SLOPE_BOUND = -0.05  # as in remark18_classifier: a fall of < 11% per decade is 
 # sum add a few more roundings: 8 ulp of relative error is "exact" for double precision.
 THRESHOLD_RTOL = 8 * 2.0 ** -52
 N_BOOT = 2000
-PROFILE = {"smoke": (np.arange(2.5, 4.01, 0.5), 2), "quick": (np.arange(2.5, 5.51, 0.25), 8),
-           "paper": (np.arange(2.5, 6.51, 0.25), 20)}
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: the log10 n grid and the trials per point.
+
+    Parameters
+    ----------
+    log10_n : numpy.ndarray of float
+        log10 of the sample sizes n (each rounded to an integer n).
+    n_trials : int >= 1
+        Independent trials per (law, n).
+
+    Examples
+    --------
+    >>> Profile(log10_n=np.array([2.0, 3.0]), n_trials=2).log10_n.tolist()
+    [2.0, 3.0]
+    """
+
+    log10_n: np.ndarray  # log10 of the sample sizes n
+    n_trials: int
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=np.arange(2.5, 4.01, 0.5), n_trials=2),
+    "quick": Profile(log10_n=np.arange(2.5, 5.51, 0.25), n_trials=8),
+    "paper": Profile(log10_n=np.arange(2.5, 6.51, 0.25), n_trials=20),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,15 +211,28 @@ def onset_bootstrap(logn, values, rng, n_boot: int = N_BOOT) -> np.ndarray:
 
 
 def compute(ctx) -> ExperimentResult:
-    logn, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
-    lg = np.log10(ns)
     points = [DecayPoint(tg, n) for tg in TARGETS for n in ns]
     res = run_trials(decay_trial, points, n_trials, version="delta_decaying/v2", **engine_options(ctx))
-    last = [i for i, n in enumerate(ns) if n >= ns[-1] / 10 - 0.5]
+    table, curves, claims, onsets = _consistency(res, points, ns, n_trials, ctx.seed)
+    claims.append(_threshold_claim(ns))
+    onset_claims, onset_lines = _onset_claims(onsets)
+    return ExperimentResult(tables={"decay_vs_n": table}, claims=claims + onset_claims,
+                            notes=_notes(curves, onset_lines, n_trials),
+                            data={"curves": curves, "onsets": {k: (v[0], v[2]) for k, v in onsets.items()},
+                                  "ns": ns})
+
+
+def _consistency(res, points, ns, n_trials, seed) -> tuple[dict, dict, list[Claim], dict]:
+    """Part (i) per (target, schedule): the table, the curves, the decay claim, and the release-onset bootstrap
+    (PCDE targets)."""
+    lg = np.log10(ns)
+    last = [i for i, n in enumerate(ns) if n >= ns[-1] / 10 - 0.5]  # the last decade of n: the slopes' range
     table = {k: [] for k in ("target", "n", "schedule", "delta", "threshold", "trials", "mean", "ci_low", "ci_high",
                              "released_fraction")}
-    curves, claims, rows, onsets = {}, [], [], {}
+    curves, claims, onsets = {}, [], {}
     for tg in TARGETS:
         idx = [i for i, p in enumerate(points) if p.target == tg]
         metric = "tv" if tg.startswith("pcde") else "excess"
@@ -214,26 +251,35 @@ def compute(ctx) -> ExperimentResult:
             fit = None
             if min(float(np.mean(vals[j])) for j in last) > 0:
                 fit = fit_loglog_slope([ns[j] for j in last], [vals[j] for j in last],
-                                       rng=np.random.default_rng([ctx.seed, stable_key(f"{tg}/{name}")]), n_boot=N_BOOT)
-            verdict = "inconclusive" if fit is None else bound_verdict(SLOPE_BOUND, fit.ci_low, fit.ci_high, 0.0,
-                                                                        side="at_most")
-            claims.append(Claim(
-                claim=(f"{TARGET_LABEL[tg]}, {SCHED_LABEL[name]}: still consistent, the mean falls over the last "
-                       f"decade of n (log-log slope <= {SLOPE_BOUND})" if name != "edge" else
-                       f"001 Theorem 1.7's hypothesis δ(n) = ω(2^-√n) suffices: {TARGET_LABEL[tg]} at δ = 2^(-√n/2) "
-                       f"is consistent, the mean falls over the last decade of n (log-log slope <= {SLOPE_BOUND})"),
-                holds=None if verdict == "inconclusive" else verdict == "holds", expected=SLOPE_BOUND,
-                measured=None if fit is None else fit.slope,
-                detail=(f"n = {ns[last[0]]:.3g}..{ns[-1]:.3g}: " + ("a mean is 0, no slope" if fit is None else
-                        f"slope {fit.slope:.3f}, bootstrap 95% CI [{fit.ci_low:.3f}, {fit.ci_high:.3f}]")
-                        + f"; verdict {verdict} (margin 0); value at n_max {st[-1][0]:.4g} [{st[-1][3]:.3g}, "
-                          f"{st[-1][4]:.3g}]; {n_trials} trials")))
+                                       rng=np.random.default_rng([seed, stable_key(f"{tg}/{name}")]), n_boot=N_BOOT)
+            claims.append(_decay_claim(tg, name, fit, st, ns, last, n_trials))
             if tg.startswith("pcde"):
-                rng = np.random.default_rng([ctx.seed, stable_key(f"onset/{tg}/{name}")])
+                rng = np.random.default_rng([seed, stable_key(f"onset/{tg}/{name}")])
                 boot = onset_bootstrap(lg, rel, rng)
                 onsets[(tg, name)] = (crossing(lg, np.array([np.mean(r) for r in rel])), boot,
                                       math.log10(predicted_onset(tg.split("_")[1], a)))
-    # (ii) threshold = Algorithm 1's closed form at every n, both estimators' histograms
+    return table, curves, claims, onsets
+
+
+def _decay_claim(tg, name, fit, st, ns, last, n_trials) -> Claim:
+    """Still consistent under the schedule: the mean falls over the last decade of n (slope <= SLOPE_BOUND)."""
+    verdict = "inconclusive" if fit is None else bound_verdict(SLOPE_BOUND, fit.ci_low, fit.ci_high, 0.0,
+                                                                side="at_most")
+    return Claim(
+        claim=(f"{TARGET_LABEL[tg]}, {SCHED_LABEL[name]}: still consistent, the mean falls over the last "
+               f"decade of n (log-log slope <= {SLOPE_BOUND})" if name != "edge" else
+               f"001 Theorem 1.7's hypothesis δ(n) = ω(2^-√n) suffices: {TARGET_LABEL[tg]} at δ = 2^(-√n/2) "
+               f"is consistent, the mean falls over the last decade of n (log-log slope <= {SLOPE_BOUND})"),
+        holds=None if verdict == "inconclusive" else verdict == "holds", expected=SLOPE_BOUND,
+        measured=None if fit is None else fit.slope,
+        detail=(f"n = {ns[last[0]]:.3g}..{ns[-1]:.3g}: " + ("a mean is 0, no slope" if fit is None else
+                f"slope {fit.slope:.3f}, bootstrap 95% CI [{fit.ci_low:.3f}, {fit.ci_high:.3f}]")
+                + f"; verdict {verdict} (margin 0); value at n_max {st[-1][0]:.4g} [{st[-1][3]:.3g}, "
+                  f"{st[-1][4]:.3g}]; {n_trials} trials"))
+
+
+def _threshold_claim(ns) -> Claim:
+    """(ii) The code's release threshold is Algorithm 1's closed form at every n, schedule and histogram."""
     worst, worst_at = 0.0, None
     for n in ns:
         for name, a in SCHEDULES:
@@ -244,7 +290,7 @@ def compute(ctx) -> ExperimentResult:
                 if err > worst:
                     worst, worst_at = err, (n, name, eps_h)
     taus = {name: [threshold_closed_form(n, a) for n in (ns[0], ns[-1])] for name, a in SCHEDULES}
-    claims.append(Claim(
+    return Claim(
         claim="001 Algorithm 1's release threshold (2/ε)ln(2/δ)+1 with δ = n^-a is what the code uses, at every n "
               "and schedule, for PCDE's histogram (ε, δ) and PCL2b's two (ε/2, δ/2): it grows like (2a/ε) ln n "
               "(like (ln 2/ε)√n at δ = 2^(-√n/2))",
@@ -253,8 +299,12 @@ def compute(ctx) -> ExperimentResult:
                f"evaluation of (2/ε)(ln(2/c) + ln(1/δ(n))) + 1 (c = 1, or 1/2 for PCL2b)"
                + (f", worst at {worst_at}" if worst_at else "")
                + "; PCDE's threshold from n = {:.3g} to {:.3g}: ".format(ns[0], ns[-1])
-               + ", ".join(f"{SCHED_LABEL[k]}: {v[0]:.2f} -> {v[1]:.2f}" for k, v in taus.items())))
-    # (iii) onset shift
+               + ", ".join(f"{SCHED_LABEL[k]}: {v[0]:.2f} -> {v[1]:.2f}" for k, v in taus.items()))
+
+
+def _onset_claims(onsets) -> tuple[list[Claim], list[str]]:
+    """(iii) The release onset of PCDE moves later at δ = n^-2 than at n^-1.5; also the onset table of the notes."""
+    claims = []
     onset_lines = ["| law | schedule | predicted onset n_½ | measured onset [95% CI] |", "| --- | --- | --- | --- |"]
     for tg in ("pcde_normal", "pcde_cauchy"):
         for name, _ in SCHEDULES:
@@ -283,13 +333,17 @@ def compute(ctx) -> ExperimentResult:
                    f"predicted by √n f_½ = τ(n): {p2 - p1:.3f}; verdict {verdict}; onsets "
                    + ", ".join(f"{SCHED_LABEL[k]}: measured {_n(onsets[(tg, k)][0])}, predicted "
                                f"{_n(onsets[(tg, k)][2])}" for k, _ in SCHEDULES)))
+    return claims, onset_lines
+
+
+def _notes(curves, onset_lines, n_trials) -> str:
     lines = ["| target | schedule | value at n_max [95% CI] | released fraction at n_max |", "| --- | --- | --- | --- |"]
     for tg in TARGETS:
         for name, _ in SCHEDULES:
             _, m, lo, hi, rel = curves[(tg, name)]
             lines.append(f"| {TARGET_LABEL[tg]} | {SCHED_LABEL[name]} | {m[-1]:.4g} [{lo[-1]:.3g}, {hi[-1]:.3g}] | "
                          f"{rel[-1]:.3f} |")
-    notes = (f"ε = {EPSILON:g}; PCL2b's histograms at (ε/2, δ/2) each (total (ε, δ), Theorem A.14). "
+    return (f"ε = {EPSILON:g}; PCL2b's histograms at (ε/2, δ/2) each (total (ε, δ), Theorem A.14). "
              f"{n_trials} trials per n; TV and excess risk exact.\n\n" + "\n".join(lines)
              + "\n\nRelease onset (half of the sample in released cubes):\n\n" + "\n".join(onset_lines)
              + "\n\nδ = n^-1.5 equals the fixed 1e-6 at n = 10^4, so their onsets nearly coincide; δ = n^-2 "
@@ -298,10 +352,6 @@ def compute(ctx) -> ExperimentResult:
                "√n f(x) wherever f < ln 2: nothing is ever released and the TV stays ½ (\"never\" above), while "
                "PCL2b's cells (n^(3/4) f points) are released and it stays consistent. Algorithm 3 and the bound "
                "eq. (5) need ln(1/δ) = o(√n), i.e. δ(n) = 2^(-o(√n)), not only δ(n) = ω(2^-√n).")
-    return ExperimentResult(tables={"decay_vs_n": table}, claims=claims, notes=notes,
-                            data={"curves": curves, "onsets": {k: (v[0], v[2]) for k, v in onsets.items()},
-                                  "ns": ns})
-
 
 def plot(result: ExperimentResult) -> dict:
     curves, onsets, ns = result.data["curves"], result.data["onsets"], result.data["ns"]

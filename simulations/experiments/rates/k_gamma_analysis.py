@@ -1,4 +1,4 @@
-"""Analysis helpers of :mod:`simulations.experiments.rates_k_gamma`: the Assumption 1(b) check of the K-class
+"""Analysis helpers of :mod:`simulations.experiments.rates.k_gamma`: the Assumption 1(b) check of the K-class
 construction, the model of the worst-case growth in K, and the worst-case slope with its bootstrap CI.
 
 * :func:`margin_check` / :func:`margin_claims`: ``P(0 < η* − η_s < t)`` by bisection on η
@@ -136,7 +136,7 @@ def predicted_risk(pt) -> float:
 
     Parameters
     ----------
-    pt : a :class:`~simulations.experiments.rates_k_gamma.KGammaPoint`.
+    pt : a :class:`~simulations.experiments.rates.k_gamma.KGammaPoint`.
 
     Returns
     -------
@@ -148,7 +148,7 @@ def predicted_risk(pt) -> float:
 
     Examples
     --------
-    >>> from simulations.experiments.rates_k_gamma import KGammaPoint
+    >>> from simulations.experiments.rates.k_gamma import KGammaPoint
     >>> pt = KGammaPoint(algorithm="central_classification", d=1, beta=0.5, gamma=1.0, K=2, eps=1.0, N=10**6,
     ...                  g=16, C_M=2.0)
     >>> predicted_risk(pt) < 1e-100  # ε n (η̄_c − η̄_o)/2 ≈ 2e4: the exponential mechanism never errs
@@ -181,7 +181,7 @@ def predicted_growth(grid) -> tuple[float, list[float]]:
     Parameters
     ----------
     grid : rows of points (one row per K, one point per amplitude), as
-        :func:`~simulations.experiments.rates_k_gamma.growth_points`.
+        :func:`~simulations.experiments.rates.k_gamma.growth_points`.
 
     Returns
     -------
@@ -197,7 +197,7 @@ def predicted_growth(grid) -> tuple[float, list[float]]:
 def worst_growth_slope(x, values, *, rng, n_boot: int = 1000):
     """OLS slope of log(max over laws of the mean) on log x, with a percentile bootstrap 95% CI.
 
-    The vectorized form of :func:`simulations.experiments.rates_upper.worst_case_slope` (same estimator and
+    The vectorized form of :func:`simulations.experiments.rates.upper.worst_case_slope` (same estimator and
     resampling: trials resampled independently for every (x, law)); ``values[i][j]`` are the trials at
     ``x_i`` under law j.
 

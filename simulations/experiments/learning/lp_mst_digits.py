@@ -69,12 +69,42 @@ OLD_K = 20  # the fixed k of every method in the suite's earlier version
 N_NEIGHBORS = OLD_K  # the fixed k that cluster_priors_digits still uses (its own experiment, not tuned here)
 VALIDATION_FRACTION = 0.2
 SENSITIVITY_EPS = (1.0, 2.0)
+SMOKE_EPS = (0.5, 1.0)  # the smoke profile runs two ε only, enough to exercise every method and table
+SMOKE_SENSITIVITY_EPS = (1.0,)
+#: "material" gain: half an accuracy point. 004 reports gains of 1-2 points (Figure 1(a), Tables 1, 4, 5); where
+#: the true gap is about 0 (LP-2ST vs RR at ε = 4), a plain "CI above 0" test would hold at ~2.5 % of seeds.
+MATERIAL_GAIN = 0.005
+#: at ε = 8 randomized response keeps the label with probability e^8/(e^8 + 9) ≈ 0.997 (004 eq. (1), K = 10): the
+#: label noise is nearly gone, so every method should come within 2 accuracy points of the non-private k-NN (the
+#: suite's tolerance for what noise remains plus the validation choice of k; 004 states no bound)
+NEAR_NONPRIVATE_GAP = 0.02
+NEAR_NONPRIVATE_EPS = 8.0
+THESIS_EPS = 1.0  # ε of the "an LP-MST method is the most accurate" claim: 004 Figure 1(a)'s middle of the range
+_LP2_OVER_RR = "004 Tables 1, 4, 5: LP-2ST improves on LP-1ST at every ε reported"
+_LP3_OVER_LP2 = "004 Figure 1(a): LP-3ST improves on LP-2ST by 1-2 %"
+#: the paired claims (better method, other method, the paper's statement, ε, kind): "improves" at the small ε
+#: where 004's gains are largest, "material" (by MATERIAL_GAIN) at ε = 4 where the true gap is near 0
+PAIRED_CLAIMS = (("LP-2ST", "RR (LP-1ST)", _LP2_OVER_RR, 0.5, "improves"),
+                 ("LP-2ST", "RR (LP-1ST)", _LP2_OVER_RR, 1.0, "improves"),
+                 ("LP-2ST", "RR (LP-1ST)", _LP2_OVER_RR, 4.0, "material"),
+                 ("LP-3ST", "LP-2ST", _LP3_OVER_LP2, 1.0, "improves"),
+                 ("LP-3ST", "LP-2ST", _LP3_OVER_LP2, 4.0, "material"))
 TARGET_FRACTION = 0.9
 K = 10
-_PROFILES = {  # trials, extra ε points (for the 90 % crossing)
-    "smoke": (2, ()),  # ε = (0.5, 1) only, k sensitivity at ε = 1 only
-    "quick": (20, (0.25, 0.7, 1.4, 2.8)),
-    "paper": (50, (0.2, 0.3, 0.4, 0.6, 0.7, 0.85, 1.2, 1.4, 1.7, 2.4, 2.8, 3.4, 5.7)),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Trials per point and the ε points added to the figure's grid (to locate the 90 % crossing)."""
+
+    trials: int
+    extra_eps: tuple[float, ...]
+
+
+PROFILES = {
+    "smoke": Profile(trials=2, extra_eps=()),  # ε = (0.5, 1) only, k sensitivity at ε = 1 only
+    "quick": Profile(trials=20, extra_eps=(0.25, 0.7, 1.4, 2.8)),
+    "paper": Profile(trials=50, extra_eps=(0.2, 0.3, 0.4, 0.6, 0.7, 0.85, 1.2, 1.4, 1.7, 2.4, 2.8, 3.4, 5.7)),
 }
 LP_STAGES = {"LP-2ST": (0.65, 0.35),  # 004 Appendix D: "Stage-1 of LP-2ST (using 65% training data)"
              "LP-3ST": (0.4, 0.3, 0.3)}  # 004 gives no LP-3ST split: the suite's choice
@@ -337,18 +367,31 @@ def _name(m: str) -> str:
 
 
 def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
-    trials, extra = _PROFILES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    trials, extra = PROFILES[ctx.profile].trials, PROFILES[ctx.profile].extra_eps
     smoke = ctx.profile == "smoke"
-    eps = (0.5, 1.0) if smoke else tuple(sorted(set(REQUIRED_EPS) | set(extra)))
-    pt = DigitsPoint(epsilons=eps, sensitivity_eps=(1.0,) if smoke else SENSITIVITY_EPS)
+    eps = SMOKE_EPS if smoke else tuple(sorted(set(REQUIRED_EPS) | set(extra)))
+    pt = DigitsPoint(epsilons=eps, sensitivity_eps=SMOKE_SENSITIVITY_EPS if smoke else SENSITIVITY_EPS)
     res = run_trials(digits_trial, [pt], trials, version="lp_mst_digits/v3", **engine_options(ctx))
     r = res.per_config[0]
-    acc, kfin, kst, tst, sens = r["accuracy"], r["k"], r["k_stages"], r["t_stages"], r["sensitivity"]
+    acc, kfin, tst, sens = r["accuracy"], r["k"], r["t_stages"], r["sensitivity"]
     pks, sens_eps = r["prior_k_stages"], pt.sensitivity_eps
     np_acc, np_k, np_by_k = r["nonprivate"][:, 0], r["nonprivate"][:, 1].astype(int), r["nonprivate_by_k"]
-    acc_np = float(np_acc.mean())
     targets = TARGET_FRACTION * np_acc  # per trial: 90 % of that trial's non-private accuracy
+    e90 = np.array([[eps_at_fraction(eps, acc[t, j], targets[t]) for j in range(len(METHODS))] for t in range(trials)])
+    cross, cross_rows = _crossing_table(e90, trials)
+    claims = _claims(acc, eps, np_acc, e90, trials) if ctx.profile != "smoke" else []
+    notes = _notes(eps, acc, kfin, tst, pks, sens, sens_eps, np_acc, np_k, np_by_k, cross_rows, trials)
+    return ExperimentResult(tables={"accuracy": _accuracy_table(eps, acc, kfin, np_acc, np_k), "eps90": cross,
+                                    "chosen_hyperparameters": _chosen_table(eps, r, trials),
+                                    "k_sensitivity": _sensitivity_table(sens, sens_eps, np_by_k)},
+                            claims=claims, notes=notes,
+                            data={"eps": eps, "acc": acc, "acc_np": float(np_acc.mean()), "e90": e90, "sens": sens,
+                                  "sens_eps": sens_eps, "np_by_k": np_by_k, "k": kfin})
+
+
+def _accuracy_table(eps, acc, kfin, np_acc, np_k) -> dict:
+    """Test accuracy per (method, ε), mean and 95 % t-CI over trials, the median chosen k; then non-private."""
     table = {k: [] for k in ("method", "epsilon", "trials", "mean", "ci_low", "ci_high", "k_median", "recipe")}
     for j, m in enumerate(METHODS):
         for i, e in enumerate(eps):
@@ -360,7 +403,13 @@ def compute(ctx) -> ExperimentResult:
     for k, v in zip(table, ("non-private", float("inf"), n, mean, lo, hi, float(np.median(np_k)),
                             "true labels; k chosen on true validation labels")):
         table[k].append(v)
+    return table
 
+
+def _chosen_table(eps, r: dict, trials: int) -> dict:
+    """The hyperparameters chosen on validation, per (method, ε, trial); -1 / NaN where a method has no stage."""
+    acc, kfin, kst, tst, pks = r["accuracy"], r["k"], r["k_stages"], r["t_stages"], r["prior_k_stages"]
+    np_acc, np_k = r["nonprivate"][:, 0], r["nonprivate"][:, 1].astype(int)
     chosen = {k: [] for k in ("method", "epsilon", "trial", "test_accuracy", "k_final", "k_stage1", "k_stage2",
                               "k_stage3", "prior_k_stage2", "prior_k_stage3", "temperature_stage2",
                               "temperature_stage3")}
@@ -374,7 +423,11 @@ def compute(ctx) -> ExperimentResult:
         for k, v in zip(chosen, ("non-private", float("inf"), t, np_acc[t], np_k[t], np_k[t], -1, -1, -1, -1, np.nan,
                                  np.nan)):
             chosen[k].append(v)
+    return chosen
 
+
+def _sensitivity_table(sens, sens_eps, np_by_k) -> dict:
+    """Test accuracy at each fixed k of :data:`K_GRID`, per (method, ε), and non-private."""
     sens_tab = {k: [] for k in ("method", "epsilon", "k", "trials", "mean", "ci_low", "ci_high")}
     for j, m in enumerate(METHODS):
         for s, e in enumerate(sens_eps):
@@ -386,8 +439,11 @@ def compute(ctx) -> ExperimentResult:
         mean, _, n, lo, hi = t_interval(np_by_k[:, g])
         for k, v in zip(sens_tab, ("non-private", float("inf"), k_, n, mean, lo, hi)):
             sens_tab[k].append(v)
+    return sens_tab
 
-    e90 = np.array([[eps_at_fraction(eps, acc[t, j], targets[t]) for j in range(len(METHODS))] for t in range(trials)])
+
+def _crossing_table(e90, trials: int) -> tuple[dict, list]:
+    """The ε reaching 90 % of non-private accuracy per method: the table and the rows of the notes."""
     cross = {k: [] for k in ("method", "reached_in", "trials", "eps90_mean", "eps90_ci_low", "eps90_ci_high",
                              "eps90_median")}
     cross_rows = []
@@ -401,14 +457,7 @@ def compute(ctx) -> ExperimentResult:
         for k, v in zip(cross, (m, int(fin.size), trials, mean, lo, hi, med)):
             cross[k].append(v)
         cross_rows.append((m, fin.size, mean, lo, hi, med))
-
-    claims = _claims(acc, eps, np_acc, e90, trials) if ctx.profile != "smoke" else []
-    notes = _notes(eps, acc, kfin, tst, pks, sens, sens_eps, np_acc, np_k, np_by_k, cross_rows, trials)
-    return ExperimentResult(tables={"accuracy": table, "eps90": cross, "chosen_hyperparameters": chosen,
-                                    "k_sensitivity": sens_tab},
-                            claims=claims, notes=notes,
-                            data={"eps": eps, "acc": acc, "acc_np": acc_np, "e90": e90, "sens": sens,
-                                  "sens_eps": sens_eps, "np_by_k": np_by_k, "k": kfin})
+    return cross, cross_rows
 
 
 def _claims(acc, eps, np_acc, e90, trials) -> list[Claim]:
@@ -416,24 +465,18 @@ def _claims(acc, eps, np_acc, e90, trials) -> list[Claim]:
     tuned = "(every method tuned on RR-privatized validation labels)"
     # Two kinds of paired claim, each decided by the suite's one rule (simulations.stats.bound_verdict):
     #   "improves": the paired 95% CI lies above 0 (holds), below 0 (fails), else inconclusive;
-    #   "material": the CI lies above +0.005 (004 reports gains of 1-2 points; at ε = 4 the true gap is ~0,
-    #     so a plain "CI above 0" test would come out True at ~2.5 % of seeds).
+    #   "material": the CI lies above +MATERIAL_GAIN (see there).
     # Quick-profile verdicts (holds / inconclusive / fails, claims in this order, then the two below) at seeds
     # 20261122, 0, 1, 2, 3, 4: I I F I F F H | H H F F F I H | I H I F F I H | H H F F F I H | I I F I F F H |
     # I I F I F I H: claims move between holds and inconclusive or between inconclusive and fails, never
     # between holds and fails.
-    for m_hi, m_lo, paper, e, kind in (
-            ("LP-2ST", "RR (LP-1ST)", "004 Tables 1, 4, 5: LP-2ST improves on LP-1ST at every ε reported", 0.5, "improves"),
-            ("LP-2ST", "RR (LP-1ST)", "004 Tables 1, 4, 5: LP-2ST improves on LP-1ST at every ε reported", 1.0, "improves"),
-            ("LP-2ST", "RR (LP-1ST)", "004 Tables 1, 4, 5: LP-2ST improves on LP-1ST at every ε reported", 4.0, "material"),
-            ("LP-3ST", "LP-2ST", "004 Figure 1(a): LP-3ST improves on LP-2ST by 1-2 %", 1.0, "improves"),
-            ("LP-3ST", "LP-2ST", "004 Figure 1(a): LP-3ST improves on LP-2ST by 1-2 %", 4.0, "material")):
+    for m_hi, m_lo, paper, e, kind in PAIRED_CLAIMS:
         ie = eps.index(e)
         mean, lo, hi, n = _paired(acc, ie, METHODS.index(m_hi), METHODS.index(m_lo))
         text, bound = {
             "improves": (f"{m_hi} is more accurate than {m_lo} on digits at ε = {e:g} {tuned}", 0.0),
-            "material": (f"{m_hi} is more accurate than {m_lo} on digits at ε = {e:g} by at least 0.5 accuracy "
-                         f"points {tuned}", 0.005),
+            "material": (f"{m_hi} is more accurate than {m_lo} on digits at ε = {e:g} by at least "
+                         f"{100 * MATERIAL_GAIN:g} accuracy points {tuned}", MATERIAL_GAIN),
         }[kind]
         verdict = bound_verdict(bound, lo, hi, 0.0, side="at_least")
         rule = f"{verdict}; the claim holds iff the CI lies above {bound:+g}, fails iff below, else inconclusive"
@@ -441,31 +484,32 @@ def _claims(acc, eps, np_acc, e90, trials) -> list[Claim]:
             claim=f"{text} ({paper}) [{'; '.join(_name(m) for m in (m_hi, m_lo) if m in LP_STAGES)}]",
             holds=holds_from(verdict), expected=None, measured=mean,
             detail=f"paired accuracy difference {mean:+.4f}, 95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({rule})"))
-    i1 = eps.index(1.0)
+    i1 = eps.index(THESIS_EPS)
     means = acc[:, :, i1].mean(axis=0)
     lp = max((METHODS.index("LP-2ST"), METHODS.index("LP-3ST")), key=lambda j: means[j])
     other = max((j for j, m in enumerate(METHODS) if m not in LP_STAGES), key=lambda j: means[j])
     mean, lo, hi, n = _paired(acc, i1, lp, other)
     verdict = bound_verdict(0.0, lo, hi, 0.0, side="at_least")
     claims.append(Claim(
-        claim=f"at ε = 1 a multi-stage RRWithPrior method (LP-2ST or LP-3ST) is the most accurate of the five "
+        claim=f"at ε = {THESIS_EPS:g} a multi-stage RRWithPrior method (LP-2ST or LP-3ST) is the most accurate of the five "
               f"{tuned} (004's thesis: priors learned in earlier stages beat prior-free label randomizers) "
               f"[{_name(METHODS[lp])}]",
         holds=holds_from(verdict), measured=float(means[lp]),
         detail=(f"better LP-MST ({METHODS[lp]}) minus the best other method ({METHODS[other]}): {mean:+.4f}, paired "
                 f"95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({verdict}: holds iff above 0, fails iff below; the "
-                "two are picked by their means first); mean accuracies at ε = 1: "
+                f"two are picked by their means first); mean accuracies at ε = {THESIS_EPS:g}: "
                 + ", ".join(f"{m} {means[j]:.3f}" for j, m in enumerate(METHODS)))))
-    i8 = eps.index(8.0)
+    i8 = eps.index(NEAR_NONPRIVATE_EPS)
     gaps = np_acc[:, None] - acc[:, :, i8]  # (trials, methods): non-private − method, paired per trial
     worst = int(np.argmax(gaps.mean(axis=0)))
     mean, _, n, lo, hi = t_interval(gaps[:, worst])
-    verdict = bound_verdict(0.02, lo, hi, 0.0, side="at_most")
+    verdict = bound_verdict(NEAR_NONPRIVATE_GAP, lo, hi, 0.0, side="at_most")
     claims.append(Claim(
-        claim=f"at ε = 8 every method is within 2 accuracy points of the non-private k-NN {tuned}",
-        holds=holds_from(verdict), expected=0.02, measured=mean,
+        claim=f"at ε = {NEAR_NONPRIVATE_EPS:g} every method is within {100 * NEAR_NONPRIVATE_GAP:g} accuracy points of "
+              f"the non-private k-NN {tuned}",
+        holds=holds_from(verdict), expected=NEAR_NONPRIVATE_GAP, measured=mean,
         detail=(f"largest mean gap: {METHODS[worst]}, non-private minus it {mean:+.4f}, paired 95% t-CI "
-                f"[{lo:+.4f}, {hi:+.4f}] ({verdict}: holds iff the CI lies below 0.02); non-private "
+                f"[{lo:+.4f}, {hi:+.4f}] ({verdict}: holds iff the CI lies below {NEAR_NONPRIVATE_GAP:g}); non-private "
                 f"{np_acc.mean():.4f}")))
     return claims
 

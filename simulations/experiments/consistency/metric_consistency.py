@@ -49,7 +49,37 @@ CAP_AXIS = np.array([math.sqrt(2) - 1, math.pi - 3, 1.0]) / np.linalg.norm([math
 CAP_COS = math.cos(1.1)
 LINE_W = np.array([1.0, 1 / math.sqrt(3)])
 N_EVAL = 200_000
-PROFILE = {"smoke": ((2, 3, 4), 2), "quick": ((2, 3, 4, 5, 6), 4), "paper": ((2, 3, 4, 5, 6, 7), 10)}
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: n = 10^e for e in ``log10_n``, trials per point, evaluation points per trial.
+
+    Parameters
+    ----------
+    log10_n : tuple of int
+        Exponents e of the sample sizes n = 10^e.
+    n_trials : int >= 1
+        Independent trials per (space, n).
+    n_eval : int >= 1, default N_EVAL
+        Evaluation points per trial for the excess error.
+
+    Examples
+    --------
+    >>> [10 ** e for e in PROFILES["smoke"].log10_n]
+    [100, 1000, 10000]
+    """
+
+    log10_n: tuple[int, ...]
+    n_trials: int
+    n_eval: int = N_EVAL
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=(2, 3, 4), n_trials=2, n_eval=20_000),
+    "quick": Profile(log10_n=(2, 3, 4, 5, 6), n_trials=4),
+    "paper": Profile(log10_n=(2, 3, 4, 5, 6, 7), n_trials=10),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,9 +160,9 @@ def metric_trial(cfg: MetricPoint, t: int, root_seed: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
-    exps, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    exps, n_trials, n_eval = prof.log10_n, prof.n_trials, prof.n_eval
     ns = [10 ** e for e in exps]
-    n_eval = N_EVAL if ctx.profile != "smoke" else 20_000
     points = [MetricPoint(s, n, n_eval) for s in SPACES for n in ns]
     res = run_trials(metric_trial, points, n_trials, version="metric_space_consistency/v1", **engine_options(ctx))
     table = {k: [] for k in ("space", "n", "rule", "trials", "mean_excess", "ci_low", "ci_high")}

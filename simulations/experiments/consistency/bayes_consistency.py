@@ -35,10 +35,31 @@ LAWS = ("smooth", "step", "rough")
 ROUGH_FINE = {1: 300, 2: 17, 3: 7}  # the fine scale 1/M is resolved by r = n^{-1/(2d)} near n = M^{2d} ≈ 1e5
 RULES = (("histogram", None), ("pcl_eps1", 1.0), ("pcl_eps0.1", 0.1))
 RULE_LABEL = {"histogram": "histogram rule (non-private)", "pcl_eps1": "PCL, ε = 1", "pcl_eps0.1": "PCL, ε = 0.1"}
-PROFILE = {  # (log10 n grid, trials)
-    "smoke": (np.arange(2.0, 4.01, 1.0), 3),
-    "quick": (np.arange(2.0, 7.01, 0.5), 6),
-    "paper": (np.arange(2.0, 7.01, 0.25), 20),
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: the log10 n grid and the trials per point.
+
+    Parameters
+    ----------
+    log10_n : numpy.ndarray of float
+        log10 of the sample sizes n (each rounded to an integer n).
+    n_trials : int >= 1
+        Independent trials per (law, n).
+
+    Examples
+    --------
+    >>> Profile(log10_n=np.array([2.0, 3.0]), n_trials=2).log10_n.tolist()
+    [2.0, 3.0]
+    """
+
+    log10_n: np.ndarray  # log10 of the sample sizes n
+    n_trials: int
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=np.arange(2.0, 4.01, 1.0), n_trials=3),
+    "quick": Profile(log10_n=np.arange(2.0, 7.01, 0.5), n_trials=6),
+    "paper": Profile(log10_n=np.arange(2.0, 7.01, 0.25), n_trials=20),
 }
 
 
@@ -105,7 +126,8 @@ def heuristic_exponent(law: str, d: int) -> float | None:
 
 
 def compute(ctx) -> ExperimentResult:
-    logn, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
     points = [ConsistencyPoint(law, d, n) for law in LAWS for d in (1, 2, 3) for n in ns]
     res = run_trials(consistency_trial, points, n_trials, version="bayes_consistency/v1", **engine_options(ctx))

@@ -7,7 +7,7 @@ tuning (bin width h from its theorem, or its privacy branch) and faces, at every
 * the 003 construction at scale ``2h`` (cubes of side 2h: each holds 2^d bins),
 * the construction at scale ``h`` (the aligned case of the rate experiments),
 * the construction at scale ``h/2`` (each bin holds 2^d cubes: the bin averages them),
-* a fixed benchmark law of the task, the same at every N (:func:`simulations.experiments.rates.benchmark_law`).
+* a fixed benchmark law of the task, the same at every N (:func:`simulations.experiments.rates.machinery.benchmark_law`).
 
 The claim of 003's upper bounds (Theorems 2, 4, 8, 12) is that the *worst* of these is at most a
 constant times the rate; so the slope of the worst mean excess risk against log N may not be above
@@ -31,9 +31,9 @@ import numpy as np
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates import (PROFILE_SIZES, RateCase, case_trials, grid_for_case, n_for_scale,
+from simulations.experiments.rates.machinery import (PROFILES, RateCase, case_trials, grid_for_case, n_for_scale,
                                           rate_trial)
-from simulations.experiments.rates_fit import _ols
+from simulations.experiments.rates.fit import _ols
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import bound_verdict, holds_from, t_interval
@@ -56,7 +56,7 @@ CASES = [
 
 
 def _trials(case: RateCase, sizes) -> int:
-    """Trials per (N, law): half the rate experiments' :func:`~simulations.experiments.rates.case_trials`
+    """Trials per (N, law): half the rate experiments' :func:`~simulations.experiments.rates.machinery.case_trials`
     (four laws per point), at least 4."""
     return max(4, case_trials(case, sizes) // 2)
 
@@ -92,8 +92,8 @@ def worst_case_slope(N, values, *, rng, n_boot: int = 1000):
 
 
 def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
-    sizes = PROFILE_SIZES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    sizes = PROFILES[ctx.profile]
     grids = [law_points(c, sizes) for c in CASES]
     per_case = {}  # case index -> per-config results; one engine run per trial count
     for n in dict.fromkeys(_trials(c, sizes) for c in CASES):

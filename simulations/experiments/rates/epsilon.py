@@ -2,7 +2,7 @@
 local vs central vs non-private at fixed N (003 Remark 1, Theorems 2, 4, 6, 8; below Theorem 4).
 
 * ``rates_eps_collapse`` — local models: the rate experiments' construction and trial
-  (:func:`simulations.experiments.rates.rate_trial`) at ε ∈ {1/4, 1/2, 1} on grids with equal
+  (:func:`simulations.experiments.rates.machinery.rate_trial`) at ε ∈ {1/4, 1/2, 1} on grids with equal
   ``Nε²``; central model: on the fixed benchmark law, the excess risk of the exponential-mechanism
   histogram at several ε and of the non-private histogram, from the same data in each trial.
 * ``rates_local_vs_central`` — fixed N, a grid of ε, the local, central and non-private
@@ -21,7 +21,7 @@ from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates import (PROFILE_SIZES, RateCase, excess_risk, fit_case, grid_for_case,
+from simulations.experiments.rates.machinery import (PROFILES, RateCase, excess_risk, fit_case, grid_for_case,
                                           run_rate_grids)
 from simulations.laws import AdditiveRegression, BoundaryClassification, UniformNoise
 from simulations.plotting import band, figure
@@ -160,8 +160,8 @@ def _spread_matched_N(curves):
 
 
 def compute_collapse(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
-    sizes = PROFILE_SIZES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    sizes = PROFILES[ctx.profile]
     _, fits = _collapse_local(ctx, sizes)
     claims, rows = [], {k: [] for k in ("model", "eps", "N", "N_eps2", "g", "mean", "ci_low", "ci_high", "trials")}
     summary = []
@@ -339,16 +339,38 @@ def plot_collapse(result) -> dict:
 
 
 # ------------------------------------------------------------------------- local vs central
-VS_N = {"smoke": 2000, "quick": 20000, "paper": 100000}
-# Trials per task (every ε of a task shares its trials): the ε-exponent verdicts need intervals of about
-# ±0.1-0.2 to be the same at every seed (with the rate profiles' 12 quick trials the half-width was 0.4-0.5 and
-# the verdict flipped with the seed). Classification at the quick profile: 300 (as the paper profile), since
-# with 60 its slope CI was ±0.18 around −1.45 and its upper end met the one-sided bound −4/3 + 0.03 at some
-# seeds (issue 23); a classification trial costs 17 ms, a regression trial (k-NN) 105 ms.
-VS_TRIALS = {"smoke": {"classification": 4, "regression": 4}, "quick": {"classification": 300, "regression": 60},
-             "paper": {"classification": 300, "regression": 300}}
-VS_EPS = {"smoke": (0.1, 1.0, 4.0), "quick": tuple(np.geomspace(0.05, 8.0, 8)),
-          "paper": tuple(np.geomspace(0.05, 8.0, 12))}
+@dataclass(frozen=True, slots=True)
+class VsProfile:
+    """Sizes of ``rates_local_vs_central`` at one profile: the fixed N, the ε grid, trials per task.
+
+    Trials per task (every ε of a task shares its trials): the ε-exponent verdicts need intervals of about
+    ±0.1-0.2 to be the same at every seed (with the rate profiles' 12 quick trials the half-width was 0.4-0.5
+    and the verdict flipped with the seed). Classification at the quick profile: 300 (as the paper profile),
+    since with 60 its slope CI was ±0.18 around −1.45 and its upper end met the one-sided bound −4/3 + 0.03 at
+    some seeds (issue 23); a classification trial costs 17 ms, a regression trial (k-NN) 105 ms.
+    """
+
+    N: int
+    eps: tuple[float, ...]
+    trials_classification: int
+    trials_regression: int
+
+    def trials(self, task: str) -> int:
+        """Trials of ``task`` (``"classification"`` or ``"regression"``)."""
+        return {"classification": self.trials_classification, "regression": self.trials_regression}[task]
+
+
+VS_PROFILES = {
+    "smoke": VsProfile(N=2000, eps=(0.1, 1.0, 4.0), trials_classification=4, trials_regression=4),
+    "quick": VsProfile(N=20000, eps=tuple(np.geomspace(0.05, 8.0, 8)), trials_classification=300,
+                       trials_regression=60),
+    "paper": VsProfile(N=100000, eps=tuple(np.geomspace(0.05, 8.0, 12)), trials_classification=300,
+                       trials_regression=300),
+}
+#: "the privacy cost has faded" at the largest ε: the central risk within 10 % of the non-private histogram on the
+#: same bins, per trial, in at least 90 % of the trials (a per-trial rule: see the comment at the claim)
+SAME_BINS_RTOL = 0.10
+SAME_BINS_SHARE = 0.9
 _VS_TASKS = {  # task -> (β, local algorithm, central algorithm, non-private algorithms)
     "classification": (1.0, "local_classification", "central_classification", ("nonprivate_classification",)),
     "regression": (0.5, "local_regression", "central_regression", ("nonprivate_regression_knn",
@@ -380,69 +402,92 @@ def _np_name(algorithm):
 
 
 def compute_vs(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
-    sizes = PROFILE_SIZES[ctx.profile]
-    N, eps = VS_N[ctx.profile], VS_EPS[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    sizes = PROFILES[ctx.profile]
+    vs = VS_PROFILES[ctx.profile]
+    pts = _vs_points(vs, sizes.n_eval)
+    per_task = [run_trials(benchmark_trial, [pt], vs.trials(pt.task), **engine_options(ctx)).per_config[0]
+                for pt in pts]
+    table = {k: [] for k in ("task", "method", "eps", "N", "mean", "ci_low", "ci_high", "trials")}
+    claims, data = [], {}
+    E = len(vs.eps)
+    for i, (task, (beta, loc, cen, nps)) in enumerate(_VS_TASKS.items()):
+        ex = per_task[i]["excess"]  # (trials, algorithms)
+        _add_vs_rows(table, task, ex, vs, nps)
+        data[task] = {"eps": np.array(vs.eps), "local": ex[:, :E], "central": ex[:, E:2 * E],
+                      "same_bins": ex[:, 2 * E:3 * E], "nonprivate": ex[:, 3 * E:], "np_names": [_np_name(a) for a in nps]}
+        claims += _vs_claims(task, beta, ex, vs.eps, vs.N, sizes.margin, ctx.seed)
+    return ExperimentResult(tables={"risk_vs_eps": table}, claims=claims, notes=_WHY_VS.strip(), data=data)
+
+
+def _vs_points(vs: VsProfile, n_eval: int) -> list:
+    """One benchmark point per task: local and central at each ε, the non-private histogram on the central
+    estimator's bins at each ε, and the non-private rules with their own tuning."""
+    N, eps = vs.N, vs.eps
     pts = []
     for task, (beta, loc, cen, nps) in _VS_TASKS.items():
         same = nps[-1]  # the non-private histogram, fitted on the central estimator's bins at each ε
         algs = (tuple((loc, float(e), None) for e in eps) + tuple((cen, float(e), None) for e in eps)
                 + tuple((same, None, _central_h(cen, N, float(e), beta, 1)) for e in eps)
                 + tuple((a, None, None) for a in nps))
-        pts.append(BenchmarkPoint(task=task, d=1, beta=beta, N=N, algorithms=algs, n_eval=sizes.n_eval))
-    per_task = [run_trials(benchmark_trial, [pt], VS_TRIALS[ctx.profile][pt.task], **engine_options(ctx)).per_config[0]
-                for pt in pts]
-    table = {k: [] for k in ("task", "method", "eps", "N", "mean", "ci_low", "ci_high", "trials")}
-    claims, data = [], {}
+        pts.append(BenchmarkPoint(task=task, d=1, beta=beta, N=N, algorithms=algs, n_eval=n_eval))
+    return pts
+
+
+def _add_vs_rows(table: dict, task: str, ex, vs: VsProfile, nps) -> None:
+    """Append one task's risk per (method, ε), mean and 95 % t-CI, to ``table``."""
+    eps, E = vs.eps, len(vs.eps)
+    methods = [("local", e, ex[:, j]) for j, e in enumerate(eps)] + \
+              [("central", e, ex[:, E + j]) for j, e in enumerate(eps)] + \
+              [("non-private, central's bins", e, ex[:, 2 * E + j]) for j, e in enumerate(eps)] + \
+              [(f"non-private ({_np_name(a)}, own tuning)", "", ex[:, 3 * E + j]) for j, a in enumerate(nps)]
+    for m, e, v in methods:
+        mean, _, n, lo, hi = t_interval(v)
+        for k, val in (("task", task), ("method", m), ("eps", e), ("N", vs.N), ("mean", mean), ("ci_low", lo),
+                       ("ci_high", hi), ("trials", n)):
+            table[k].append(val)
+
+
+def _vs_claims(task: str, beta: float, ex, eps, N: int, margin: float, seed: int) -> list[Claim]:
+    """Central below local for ε <= 1; the local ε-exponent for ε <= 1/2; the privacy cost faded at the largest ε."""
     E = len(eps)
-    for i, (task, (beta, loc, cen, nps)) in enumerate(_VS_TASKS.items()):
-        ex = per_task[i]["excess"]  # (trials, algorithms)
-        methods = [("local", e, ex[:, j]) for j, e in enumerate(eps)] + \
-                  [("central", e, ex[:, E + j]) for j, e in enumerate(eps)] + \
-                  [("non-private, central's bins", e, ex[:, 2 * E + j]) for j, e in enumerate(eps)] + \
-                  [(f"non-private ({_np_name(a)}, own tuning)", "", ex[:, 3 * E + j]) for j, a in enumerate(nps)]
-        for m, e, v in methods:
-            mean, _, n, lo, hi = t_interval(v)
-            for k, val in (("task", task), ("method", m), ("eps", e), ("N", N), ("mean", mean), ("ci_low", lo),
-                           ("ci_high", hi), ("trials", n)):
-                table[k].append(val)
-        data[task] = {"eps": np.array(eps), "local": ex[:, :E], "central": ex[:, E:2 * E],
-                      "same_bins": ex[:, 2 * E:3 * E], "nonprivate": ex[:, 3 * E:], "np_names": [_np_name(a) for a in nps]}
-        small = [j for j, e in enumerate(eps) if e <= 1.0]
-        lm = ex[:, :E].mean(axis=0)
-        cm = ex[:, E:2 * E].mean(axis=0)
-        worst = max(cm[j] / lm[j] for j in small)
-        claims.append(Claim(claim=f"{task}: central risk below local risk at every ε <= 1 (N={N}; 003 Sections 4.2, 5.2)",
-                            holds=bool(worst < 1.0), expected=None, measured=worst,
-                            detail=f"largest ratio central/local over ε <= 1: {worst:.3f}"))
-        r = limits.rate_exponent(task, "local", beta=beta, d=1, gamma=_gamma(task, beta))
-        low = [j for j, e in enumerate(eps) if e <= 0.5]
-        if len(low) >= 2:
-            fit = fit_loglog_slope([eps[j] for j in low], [ex[:, j] for j in low],
-                                   rng=stream(ctx.seed, f"vs/{task}", 0, EVAL))
-            verdict = bound_verdict(-2 * r, fit.ci_low, fit.ci_high, sizes.margin, side="at_most")
-            two_sided = interval_verdict(-2 * r, fit.ci_low, fit.ci_high, sizes.margin)
-            claims.append(Claim(
-                claim=f"{task}: local risk falls at least as fast as ε^{-2 * r:.3f} for ε <= 1/2 at fixed N (upper "
-                      f"bound (Nε²)^-{r:.3f}, 003 Table 1; one-sided: a fixed law at small Nε² may fall faster)",
-                holds=holds_from(verdict), expected=-2 * r, measured=fit.slope,
-                detail=f"{verdict} (holds: CI below {-2 * r:.3f} + margin; excluded: CI above it); bootstrap 95% CI "
-                       f"[{fit.ci_low:.3f}, {fit.ci_high:.3f}], margin {sizes.margin:g}; the two-sided claim 'slope = "
-                       f"{-2 * r:.3f}' would be {two_sided}; over "
-                       f"ε = {', '.join(f'{eps[j]:.3g}' for j in low)}, i.e. Nε² from {N * eps[low[0]] ** 2:.3g} "
-                       f"to {N * eps[low[-1]] ** 2:.3g}"))
-        sm = ex[:, 2 * E:3 * E].mean(axis=0)
-        rel = float(cm[-1] / sm[-1] - 1.0)
-        # per trial, not the mean: a rare bin flip of the exponential mechanism (about 1 trial in 300 at
-        # ε = 8) moves the mean relative cost by ~0.4 and made a mean-based verdict flip with the seed
-        same = np.abs(ex[:, 2 * E - 1] - ex[:, 3 * E - 1]) <= 0.10 * ex[:, 3 * E - 1]
-        claims.append(Claim(claim=f"{task}: at ε = {eps[-1]:.3g} the central risk is within 10% of the non-private "
-                                  "histogram on the same bins in at least 90% of trials (the privacy cost has faded)",
-                            holds=bool(same.mean() >= 0.9), expected=0.9, measured=float(same.mean()),
-                            detail=f"{int(same.sum())}/{same.size} trials; relative privacy cost of the means "
-                                   f"(R_central − R_np,same bins)/R_np,same bins {rel:.3f} at the largest ε, "
-                                   f"{cm[0] / sm[0] - 1.0:.3f} at the smallest"))
-    return ExperimentResult(tables={"risk_vs_eps": table}, claims=claims, notes=_WHY_VS.strip(), data=data)
+    claims = []
+    small = [j for j, e in enumerate(eps) if e <= 1.0]
+    lm = ex[:, :E].mean(axis=0)
+    cm = ex[:, E:2 * E].mean(axis=0)
+    worst = max(cm[j] / lm[j] for j in small)
+    claims.append(Claim(claim=f"{task}: central risk below local risk at every ε <= 1 (N={N}; 003 Sections 4.2, 5.2)",
+                        holds=bool(worst < 1.0), expected=None, measured=worst,
+                        detail=f"largest ratio central/local over ε <= 1: {worst:.3f}"))
+    r = limits.rate_exponent(task, "local", beta=beta, d=1, gamma=_gamma(task, beta))
+    low = [j for j, e in enumerate(eps) if e <= 0.5]
+    if len(low) >= 2:
+        fit = fit_loglog_slope([eps[j] for j in low], [ex[:, j] for j in low],
+                               rng=stream(seed, f"vs/{task}", 0, EVAL))
+        verdict = bound_verdict(-2 * r, fit.ci_low, fit.ci_high, margin, side="at_most")
+        two_sided = interval_verdict(-2 * r, fit.ci_low, fit.ci_high, margin)
+        claims.append(Claim(
+            claim=f"{task}: local risk falls at least as fast as ε^{-2 * r:.3f} for ε <= 1/2 at fixed N (upper "
+                  f"bound (Nε²)^-{r:.3f}, 003 Table 1; one-sided: a fixed law at small Nε² may fall faster)",
+            holds=holds_from(verdict), expected=-2 * r, measured=fit.slope,
+            detail=f"{verdict} (holds: CI below {-2 * r:.3f} + margin; excluded: CI above it); bootstrap 95% CI "
+                   f"[{fit.ci_low:.3f}, {fit.ci_high:.3f}], margin {margin:g}; the two-sided claim 'slope = "
+                   f"{-2 * r:.3f}' would be {two_sided}; over "
+                   f"ε = {', '.join(f'{eps[j]:.3g}' for j in low)}, i.e. Nε² from {N * eps[low[0]] ** 2:.3g} "
+                   f"to {N * eps[low[-1]] ** 2:.3g}"))
+    sm = ex[:, 2 * E:3 * E].mean(axis=0)
+    rel = float(cm[-1] / sm[-1] - 1.0)
+    # per trial, not the mean: a rare bin flip of the exponential mechanism (about 1 trial in 300 at
+    # ε = 8) moves the mean relative cost by ~0.4 and made a mean-based verdict flip with the seed
+    same = np.abs(ex[:, 2 * E - 1] - ex[:, 3 * E - 1]) <= SAME_BINS_RTOL * ex[:, 3 * E - 1]
+    claims.append(Claim(claim=f"{task}: at ε = {eps[-1]:.3g} the central risk is within {SAME_BINS_RTOL:.0%} of the "
+                              f"non-private histogram on the same bins in at least {SAME_BINS_SHARE:.0%} of trials (the "
+                              "privacy cost has faded)",
+                        holds=bool(same.mean() >= SAME_BINS_SHARE), expected=SAME_BINS_SHARE, measured=float(same.mean()),
+                        detail=f"{int(same.sum())}/{same.size} trials; relative privacy cost of the means "
+                               f"(R_central − R_np,same bins)/R_np,same bins {rel:.3f} at the largest ε, "
+                               f"{cm[0] / sm[0] - 1.0:.3f} at the smallest"))
+    return claims
 
 
 def plot_vs(result) -> dict:

@@ -60,8 +60,8 @@ from simulations.estimators.private_knn import (LP2ST_PRIORS, METHODS, alt_metho
 from simulations.laws import CircleMixture
 from simulations.stats import bound_verdict, t_interval
 
-from ..plotting import band, color, figure
-from .base import Claim, ExperimentResult
+from simulations.plotting import band, color, figure
+from simulations.experiments.base import Claim, ExperimentResult
 
 __all__ = ["FIG3_K", "FIGURES", "K_GRID", "PROFILES", "VectorPoint", "accuracy_experiment", "compute_figure",
            "figure_reproduces", "panel_sigma", "plot_figure", "trial", "trial_predictions"]

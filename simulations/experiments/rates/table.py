@@ -20,8 +20,8 @@ import sympy as sp
 import limits
 from limits import symbols as S
 
-from ..plotting import color, figure
-from .base import Claim, ExperimentResult
+from simulations.plotting import color, figure
+from simulations.experiments.base import Claim, ExperimentResult
 
 __all__ = ["cell_tex", "compute", "plot"]
 

@@ -34,13 +34,13 @@ Histogram estimators run at count level (:mod:`simulations.estimators.count_leve
 (cell, label) counts is drawn from the law's exact cell masses and the mechanism acts on it, the
 same law of the fit as sampling N points at a cost independent of N, so these grids reach
 N = 10^9–10^10 with hundreds of trials per point; each trial also returns the three terms of the
-excess risk (bias², sampling, privacy; :mod:`simulations.experiments.rates_terms`). kNN estimators
+excess risk (bias², sampling, privacy; :mod:`simulations.experiments.rates.terms`). kNN estimators
 (Theorems 6, 10) sample the N points (point level, N up to ~10^5 at the paper profile).
 Central cases pin the bin width to the privacy branch of the theorem's tuning (``branch="privacy"``),
 which isolates the privacy term, and add the theorem's own two-term tuning as a second curve
 compared with the slope of its own three-term expected risk (``reference="predicted"``).
 
-The common report (:mod:`simulations.experiments.rates_fit`): per case the fitted slope of
+The common report (:mod:`simulations.experiments.rates.fit`): per case the fitted slope of
 log(mean excess risk) on log N with a bootstrap 95% CI (:func:`simulations.stats.fit_loglog_slope`)
 and its standard error, the reference exponent (:func:`limits.rate_exponent`, or the predicted
 slope), the verdict of :func:`simulations.stats.interval_verdict` (holds / excluded / inconclusive:
@@ -68,19 +68,19 @@ from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import ExperimentResult
-from simulations.experiments.rates_fit import (CaseFit, case_claims, diagnose, fit_case, slope_table_markdown,
+from simulations.experiments.rates.fit import (CaseFit, case_claims, diagnose, fit_case, slope_table_markdown,
                                                terms_table)
-from simulations.experiments.rates_terms import TERMS, count_level_terms, expected_terms
+from simulations.experiments.rates.terms import TERMS, count_level_terms, expected_terms
 from simulations.laws import BoundaryClassification, BumpClassification, BumpRegression, ThreePointRegression
 from simulations.plotting import band, color, figure
 from simulations.stats import summarize
 
-__all__ = ["PROFILE_SIZES", "AlgorithmFacts", "CaseFit", "diagnose", "fit_case", "RateCase", "RatePoint", "Sizes", "compute_rate_study",
+__all__ = ["PROFILES", "AlgorithmFacts", "CaseFit", "diagnose", "fit_case", "RateCase", "RatePoint", "Profile", "compute_rate_study",
            "case_trials", "fixed_bump_count", "grid_for_case", "n_for_scale", "plot_rate_study", "rate_trial", "rate_trial_point_level", "run_rate_grids",
            "slope_table_markdown"]
 
 @dataclass(frozen=True, slots=True)
-class Sizes:
+class Profile:
     """Size of a profile.
 
     Point-level (kNN) cases: grid points, trials per point, decades of N for d = 1 / d >= 2, a factor
@@ -98,7 +98,7 @@ class Sizes:
     risk (the sampling term next to the privacy term, the normal approximation of small counts, the
     rounding of k) bend the log-log curve, most at the small-N end of the grid. It is justified without
     the fits, from the theorems' own three-term expected risk
-    (:func:`simulations.experiments.rates_terms.expected_terms`, no simulation): on the count-level
+    (:func:`simulations.experiments.rates.terms.expected_terms`, no simulation): on the count-level
     grids its OLS slope differs from the Table 1 exponent by up to 0.024 on the quick grids (local
     classification, d = 1, β = 1/2, from N ≈ 300) and up to 0.020 on the paper grids (local
     classification, d = 2, β = 1/2; where the expansion can be evaluated over the whole grid), and by at
@@ -135,14 +135,14 @@ class Sizes:
     decades_fixed_bumps: float = 7.0
 
 
-PROFILE_SIZES = {
-    "smoke": Sizes(points=3, trials=4, decades_d1=0.6, decades_d2=0.6, start_factor=0.3, n_eval=256,
+PROFILES = {
+    "smoke": Profile(points=3, trials=4, decades_d1=0.6, decades_d2=0.6, start_factor=0.3, n_eval=256,
                    trials_counts=8, decades_counts=1.0, max_cells=400, margin=0.1, trials_fixed_bumps=8,
                    decades_fixed_bumps=1.0),
-    "quick": Sizes(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
+    "quick": Profile(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
                    trials_counts=100, decades_counts=4.0, max_cells=20000, margin=0.03, trials_fixed_bumps=400,
                    decades_fixed_bumps=7.0),
-    "paper": Sizes(points=8, trials=100, decades_d1=2.5, decades_d2=1.5, n_eval=4096,
+    "paper": Profile(points=8, trials=100, decades_d1=2.5, decades_d2=1.5, n_eval=4096,
                    trials_counts=200, decades_counts=7.0, max_cells=30000, margin=0.02, trials_fixed_bumps=400,
                    decades_fixed_bumps=7.0),
 }
@@ -164,7 +164,7 @@ class RatePoint:
     M_p : p-th moment of the three-point law, 003 eq. (156)-(157) (heavy tails).
     n_eval : uniform evaluation points for the kNN excess risk.
     law_g : cubes per axis of the construction when it is not drawn at the estimator's scale
-        (None: ``g``); :mod:`simulations.experiments.rates_upper` uses ``g/2`` and ``2g``.
+        (None: ``g``); :mod:`simulations.experiments.rates.upper` uses ``g/2`` and ``2g``.
     benchmark : draw from the fixed benchmark law of the task instead (:func:`benchmark_law`).
     """
 
@@ -251,7 +251,7 @@ def rate_trial(pt: RatePoint, trial: int, root_seed: int) -> dict:
     Histogram estimators run at count level (:mod:`simulations.estimators.count_level`: the bin counts
     are drawn from the law's exact cell masses, then the mechanism acts on them; same law of the fit
     as sampling N points, cost independent of N) and return the exact excess risk with its three
-    terms (:func:`simulations.experiments.rates_terms.count_level_terms`). kNN estimators sample the
+    terms (:func:`simulations.experiments.rates.terms.count_level_terms`). kNN estimators sample the
     N points and average the squared error over EVAL points.
     """
     data, privacy, ev = trial_streams(pt, trial, root_seed)
@@ -300,14 +300,14 @@ class AlgorithmFacts:
 class RateCase(AlgorithmFacts):
     """One curve of a rate experiment: an algorithm on its construction at fixed (d, β, γ/p, ε).
 
-    n_start : smallest N of the quick/paper grids (times ``Sizes.start_factor``).
+    n_start : smallest N of the quick/paper grids (times ``Profile.start_factor``).
     term : the Table 1 term whose exponent is the theory (None: the dominant one as N → ∞).
     branch : None — the theorem's own tuning of the scale; "privacy" — the bin width pinned to the
         privacy branch of that tuning (e.g. ``h = (εN)^{-1/(d+β)}`` of 003 Theorem 8, ``(ln K/(εN))^{1/(β+d)}``
         of Theorem 4), which isolates the privacy term.
     reference : "rate" — the claim compares the slope with the Table 1 exponent (and with 003's
         printed one where it differs); "predicted" — with the local slope of the theorem's own
-        three-term expected risk (:func:`simulations.experiments.rates_terms.expected_terms`) over
+        three-term expected risk (:func:`simulations.experiments.rates.terms.expected_terms`) over
         the same grid (for a two-term tuning whose slope is not a single rate exponent).
     decades : cap on the decades of N of a count-level grid (None: the profile's ``decades_counts``);
         the central cases stop at εN = 10^6, where the non-private share is still below 2%.
@@ -426,7 +426,7 @@ def fixed_bump_count(case: RateCase) -> bool:
             and abs(case.gamma * case.beta - case.d) < 1e-12)
 
 
-def case_trials(case: RateCase, sizes: Sizes) -> int:
+def case_trials(case: RateCase, sizes: Profile) -> int:
     """Trials per grid point of a case: ``sizes.trials`` (kNN, point level), ``sizes.trials_fixed_bumps``
     (a :func:`fixed_bump_count` case) or ``sizes.trials_counts`` (other count-level cases); count-level
     trials times the case's ``trials_factor``.
@@ -434,7 +434,7 @@ def case_trials(case: RateCase, sizes: Sizes) -> int:
     Parameters
     ----------
     case : RateCase
-    sizes : Sizes
+    sizes : Profile
 
     Returns
     -------
@@ -443,7 +443,7 @@ def case_trials(case: RateCase, sizes: Sizes) -> int:
     Examples
     --------
     >>> c = RateCase(algorithm="local_classification", d=1, beta=1.0, gamma=1.0, eps=1.0, n_start=300.0)
-    >>> case_trials(c, PROFILE_SIZES["quick"]), case_trials(replace(c, beta=0.5), PROFILE_SIZES["quick"])
+    >>> case_trials(c, PROFILES["quick"]), case_trials(replace(c, beta=0.5), PROFILES["quick"])
     (400, 100)
     """
     if case.kind != "bins":
@@ -451,7 +451,7 @@ def case_trials(case: RateCase, sizes: Sizes) -> int:
     return case.trials_factor * (sizes.trials_fixed_bumps if fixed_bump_count(case) else sizes.trials_counts)
 
 
-def grid_for_case(case: RateCase, sizes: Sizes) -> list[RatePoint]:
+def grid_for_case(case: RateCase, sizes: Profile) -> list[RatePoint]:
     """Points of one case: a geometric grid of integers g spanning the profile's decades of N.
 
     ``g`` runs from the scale at ``n_start · start_factor`` to the scale at ``10^decades`` times
@@ -485,7 +485,7 @@ def grid_for_case(case: RateCase, sizes: Sizes) -> list[RatePoint]:
 
 # ----------------------------------------------------------------------------- fit and report
 def predicted_terms(pt: RatePoint) -> dict:
-    """The three-term expected risk at one grid point (:func:`~simulations.experiments.rates_terms.expected_terms`)
+    """The three-term expected risk at one grid point (:func:`~simulations.experiments.rates.terms.expected_terms`)
     on the construction drawn from a fixed stream; for classification scaled from the drawn number of
     bumps to its mean ``C_M h^{γβ−d}`` (every bump is a whole cell, all alike)."""
     rng = np.random.default_rng(BENCHMARK_SEED)
@@ -498,7 +498,7 @@ def predicted_terms(pt: RatePoint) -> dict:
     return out
 
 
-def run_rate_grids(ctx, cases: list[RateCase], sizes: Sizes):
+def run_rate_grids(ctx, cases: list[RateCase], sizes: Profile):
     """Grids of every case, run through the engine with :func:`case_trials` trials per point (one engine
     run per trial count). Returns (grids, per-point result dicts, results)."""
     grids = [grid_for_case(c, sizes) for c in cases]
@@ -516,8 +516,8 @@ def run_rate_grids(ctx, cases: list[RateCase], sizes: Sizes):
 
 def compute_rate_study(ctx, name: str, cases: list[RateCase], *, intro: str) -> ExperimentResult:
     """Run every case's grid through the engine, fit slopes, and build tables, claims and notes."""
-    check_choice("profile", ctx.profile, tuple(PROFILE_SIZES))
-    sizes = PROFILE_SIZES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    sizes = PROFILES[ctx.profile]
     grids, per_point, results = run_rate_grids(ctx, cases, sizes)
     per = iter(per_point)
     fits = []

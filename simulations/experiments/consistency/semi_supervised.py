@@ -45,7 +45,7 @@ from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.cssl import (VC_DIMENSION, cumulative_label_counts, interval_dichotomies, pcde_release,
                                          sample_released_density, threshold_dichotomies, threshold_errors)
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.thresholds_contrast import LOCATIONS, ThresholdPoint, threshold_trial
+from simulations.experiments.consistency.thresholds_contrast import LOCATIONS, ThresholdPoint, threshold_trial
 from simulations.plotting import MARKERS, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import EXCLUDED, HOLDS, interval_verdict, t_interval
@@ -98,14 +98,45 @@ NU_PAIR = (0.0002, 0.00002)
 # (m ∝ ln(1/β)/α: exponential tails, claim (ii)), i.e. VC(intervals)/VC(thresholds) = 2 times a β factor 1.30.
 VC_RATIO_RANGE = (1.0, 2.0 * math.log(2.0 / BETA) / math.log(1.0 / BETA))
 
-#: per profile: ε grid, α grid, and trials of each group (the α grid and intervals; the laws of (iii-a);
-#: the fixed-size curves of (i); the unlabeled sweep; PCL per family member), bootstrap replicates
-PROFILE = {
-    "smoke": dict(epsilons=(1.0,), alphas=(0.1, 0.05), grid=12, laws=12, curves=8, unlabeled=8, pcl=2, boot=200),
-    "quick": dict(epsilons=(0.5, 1.0, 2.0), alphas=(0.1, 0.05, 0.02, 0.01), grid=60, laws=100, curves=60,
-                  unlabeled=50, pcl=4, boot=N_BOOT),
-    "paper": dict(epsilons=(0.5, 1.0, 2.0), alphas=(0.1, 0.05, 0.02, 0.01, 0.005, 0.002), grid=400, laws=400,
-                  curves=100, unlabeled=200, pcl=10, boot=2000),
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Grids and trial counts of one profile.
+
+    Parameters
+    ----------
+    epsilons : tuple of float > 0
+        Privacy parameters ε of claims (i)-(ii).
+    alphas : tuple of float in (0, 1)
+        Target errors α of claim (ii).
+    grid_trials, law_trials, curve_trials, unlabeled_trials, pcl_trials : int >= 1
+        Trials of the α grid and intervals, the laws of (iii-a), the curves of (i), the unlabeled sweep,
+        PCL per family member.
+    n_boot : int >= 1
+        Bootstrap replicates of every interval.
+
+    Examples
+    --------
+    >>> [round(1 / a) for a in PROFILES["quick"].alphas]
+    [10, 20, 50, 100]
+    """
+
+    epsilons: tuple[float, ...]
+    alphas: tuple[float, ...]
+    grid_trials: int  # the α grid and the intervals
+    law_trials: int  # the laws of claim (iii-a)
+    curve_trials: int  # the fixed-size curves of claim (i)
+    unlabeled_trials: int  # the unlabeled sweep
+    pcl_trials: int  # PCL per threshold-family member
+    n_boot: int  # bootstrap replicates
+
+
+PROFILES = {
+    "smoke": Profile(epsilons=(1.0,), alphas=(0.1, 0.05), grid_trials=12, law_trials=12, curve_trials=8,
+                     unlabeled_trials=8, pcl_trials=2, n_boot=200),
+    "quick": Profile(epsilons=(0.5, 1.0, 2.0), alphas=(0.1, 0.05, 0.02, 0.01), grid_trials=60, law_trials=100,
+                     curve_trials=60, unlabeled_trials=50, pcl_trials=4, n_boot=N_BOOT),
+    "paper": Profile(epsilons=(0.5, 1.0, 2.0), alphas=(0.1, 0.05, 0.02, 0.01, 0.005, 0.002), grid_trials=400,
+                     law_trials=400, curve_trials=100, unlabeled_trials=200, pcl_trials=10, n_boot=2000),
 }
 
 
@@ -365,12 +396,55 @@ def _combine(verdicts) -> bool | None:
 
 # ------------------------------------------------------------------------------------------ compute
 def compute(ctx) -> ExperimentResult:
-    P = PROFILE[ctx.profile]
-    epsilons, alphas, n_tr, n_tr_w, n_tr_i, n_tr_u, n_boot = (P[k] for k in ("epsilons", "alphas", "grid", "laws",
-                                                                             "curves", "unlabeled", "boot"))
+    P = PROFILES[ctx.profile]
     smoke = ctx.profile == "smoke"
     opts = engine_options(ctx)
+    # one bootstrap stream, drawn from by the claims in the order (i), (ii), (iii-a), (iii-b), (v)
     boot_rng = stream(ctx.seed, "semi_supervised_learning/bootstrap", 0, EVAL)
+    r = _run_labeled_and_unlabeled(P, smoke, opts)
+    claim_i, curves_i = _error_vs_m_claim(r, P, boot_rng)
+    claim_ii, labeled_table, m_alpha, boots_ii = _labeled_size_claim(r, P, boot_rng)
+    claim_iiia, m_w = _law_free_claim(r, P, boot_rng)
+    claim_iiib, needs_table, n_u, tv_at = _unlabeled_size_claim(r, P, boot_rng, m_w)
+    claim_iv, pcl, fail_at, m_star = _contrast_claim(r, P, smoke, opts, m_w)
+    claim_v = _vc_claim(r, P, boot_rng, m_alpha, boots_ii)
+    claims = [claim_i, claim_ii, claim_iiia, claim_iiib, claim_iv] + ([claim_v] if claim_v is not None else [])
+    grid_pts, per = r.grid_pts, r.per
+    data = {"curves_i": curves_i, "m_alpha": m_alpha, "epsilons": P.epsilons, "alphas": P.alphas,
+            "m_w": m_w, "n_u": n_u, "spreads": list(r.w_pts), "pcl": dict(pcl),
+            "fail_at": fail_at, "m_star": m_star, "alpha_b": r.alpha_b,
+            "fail_curves": {a: (grid_pts[(1.0, a)].m, per[grid_pts[(1.0, a)]]["p_fail"].mean(axis=0))
+                            for a in P.alphas if (1.0, a) in grid_pts}}
+    tables = {"labeled_size_needed": labeled_table, "needs_per_law": needs_table, "error_vs_m": _error_table(curves_i)}
+    notes = _notes(m_alpha, P.epsilons, P.alphas, r.w_pts, m_w, n_u, tv_at, pcl, m_star, P.grid_trials)
+    return ExperimentResult(tables=tables, claims=claims, notes=notes, data=data)
+
+
+@dataclass(frozen=True, slots=True)
+class _Runs:
+    """The trials of every claim: labeled-size sweeps (α grid, per law, intervals, fixed-size curves) and the
+    unlabeled sweep, with their configs."""
+
+    grid_pts: dict
+    w_pts: dict
+    vc_pt: LabeledPoint
+    curve_pts: dict
+    u_pt: UnlabeledPoint
+    per: dict
+    per_w: dict
+    per_i: dict
+    per_u: dict
+    spreads: tuple
+    alpha_b: float
+    alpha_vc: float
+    n_main: int
+    m_u: int
+
+
+def _run_labeled_and_unlabeled(P: Profile, smoke: bool, opts: dict) -> _Runs:
+    """Run the labeled-size and unlabeled-size trials of claims (i), (ii), (iii-a), (iii-b) and (v)."""
+    epsilons, n_tr, n_tr_w, n_tr_i, n_tr_u = P.epsilons, P.grid_trials, P.law_trials, P.curve_trials, P.unlabeled_trials
+    alphas = P.alphas
     n_main = int(N_FACTOR / W_MAIN ** 2)
     spreads = SPREADS[2:4] if smoke else SPREADS
 
@@ -404,13 +478,17 @@ def compute(ctx) -> ExperimentResult:
     # -- (iii-b) unlabeled size needed per w, at a fixed labeled size
     m_u = 2 ** math.ceil(math.log2(20 / alpha_b))
     u_pt = UnlabeledPoint(1.0, alpha_b, tuple(spreads), m_u, n_semi(alpha_b, 1.0), (-3.5, 1.5, 0.5 if smoke else 0.25))
-    n_rel = u_pt.n_rel
     res_u = run_trials(unlabeled_trial, [u_pt], n_tr_u, version="semi_supervised_learning/unlabeled/v2", **opts)
     per_u = res_u.per_config[0]
 
-    claims, tables = [], {}
+    return _Runs(grid_pts=grid_pts, w_pts=w_pts, vc_pt=vc_pt, curve_pts=curve_pts, u_pt=u_pt, per=per, per_w=per_w,
+                 per_i=per_i, per_u=per_u, spreads=tuple(spreads), alpha_b=alpha_b, alpha_vc=alpha_vc, n_main=n_main,
+                 m_u=m_u)
 
-    # ---------------- (i)
+
+def _error_vs_m_claim(r: _Runs, P: Profile, boot_rng) -> tuple[Claim, dict]:
+    """(i) At a fixed unlabeled size the error falls like 1/m in the labeled size; also the curves."""
+    curve_pts, per_i, n_main, n_boot, n_tr_i = r.curve_pts, r.per_i, r.n_main, P.n_boot, P.curve_trials
     rows_i, verdicts_i, curves_i = [], [], {}
     for eps, cfg in curve_pts.items():
         ms = np.array(cfg.m)
@@ -425,16 +503,20 @@ def compute(ctx) -> ExperimentResult:
         rows_i.append((eps, est, lo, hi, v, float(E[:, sel].mean(axis=0)[-1] * ms[sel][-1])))
         curves_i[eps] = (ms, E.mean(axis=0), np.quantile(E, 0.1, axis=0), np.quantile(E, 0.9, axis=0),
                          per_i[cfg]["mean_err_erm"].mean(axis=0))
-    claims.append(Claim(
+    claim = Claim(
         claim=f"(i) At a fixed unlabeled size (n = {n_main:.0e} real, {N_SYNTHETIC_FIXED} synthetic points), the CSSL's "
               f"error falls like 1/m in the labeled size: log-log slope of E[err] vs m over m in {list(FIT_M)} "
               f"is −1 ± {ERR_SLOPE_MARGIN} for every ε",
         holds=_combine(verdicts_i), expected=-1.0, measured=rows_i[-1][1],
         detail="; ".join(f"ε = {e:g}: slope {s:.3f} [95% CI {lo:.3f}, {hi:.3f}] ({v}), m·E[err] at m = {FIT_M[1]}: "
                          f"{c:.2f}" for e, s, lo, hi, v, c in rows_i)
-               + f"; law w = {W_MAIN}, {n_tr_i} trials, bootstrap over trials; margin: ERR_SLOPE_MARGIN"))
+               + f"; law w = {W_MAIN}, {n_tr_i} trials, bootstrap over trials; margin: ERR_SLOPE_MARGIN")
+    return claim, curves_i
 
-    # ---------------- (ii)
+
+def _labeled_size_claim(r: _Runs, P: Profile, boot_rng) -> tuple[Claim, dict, dict, dict]:
+    """(ii) m(α) grows like 1/(εα); also its table, the crossings and their bootstrap."""
+    grid_pts, per, epsilons, alphas, n_boot, n_tr = r.grid_pts, r.per, P.epsilons, P.alphas, P.n_boot, P.grid_trials
     m_alpha, rows_ii, verdicts_ii, boots_ii = {}, [], [], {}
     for (eps, a), cfg in grid_pts.items():
         est, boot = crossing_with_boot(cfg.m, per[cfg]["p_fail"], BETA, boot_rng, n_boot)
@@ -452,22 +534,27 @@ def compute(ctx) -> ExperimentResult:
         verdicts_ii.append(v)
         rows_ii.append((eps, est, lo, hi, v))
     const = {k: v[0] * k[0] * k[1] / math.log(1 / (k[1] * BETA)) for k, v in m_alpha.items()}
-    claims.append(Claim(
+    claim = Claim(
         claim=f"(ii) The labeled size m(α) with P(err > α) <= β = {BETA} grows like 1/(εα) (001 Theorems 4.10-4.11, "
               f"VC = 1): log-log slope of m(α) vs 1/(εα) over α in {list(alphas)} is 1 ± {M_SLOPE_MARGIN} for every ε",
         holds=_combine(verdicts_ii), expected=1.0, measured=rows_ii[len(rows_ii) // 2][1],
         detail="; ".join(f"ε = {e:g}: slope {s:.3f} [95% CI {lo:.3f}, {hi:.3f}] ({v})" for e, s, lo, hi, v in rows_ii)
                + "; m(α)·εα/ln(1/(αβ)) (the O(·) constant) ranges "
                + f"{min(const.values()):.2f}-{max(const.values()):.2f}; n_semi = ⌈2/(εα)·ln(1/(αβ))⌉; {n_tr} trials per "
-               "point; margin: M_SLOPE_MARGIN (the theorem's log factor)"))
-    tables["labeled_size_needed"] = {
+               "point; margin: M_SLOPE_MARGIN (the theorem's log factor)")
+    table = {
         "epsilon": [k[0] for k in m_alpha], "alpha": [k[1] for k in m_alpha],
         "n_synthetic": [grid_pts[k].n_synthetic for k in m_alpha], "m_alpha": [v[0] for v in m_alpha.values()],
         "ci_low": [v[1] for v in m_alpha.values()], "ci_high": [v[2] for v in m_alpha.values()],
         "m_alpha_nonprivate_erm": [v[3] for v in m_alpha.values()],
         "m_eps_alpha_over_log": [const[k] for k in m_alpha]}
 
-    # ---------------- (iii-a) labeled need per w
+    return claim, table, m_alpha, boots_ii
+
+
+def _law_free_claim(r: _Runs, P: Profile, boot_rng) -> tuple[Claim, dict]:
+    """(iii-a) The labeled size needed does not depend on the law; also m(α) per spread."""
+    w_pts, per_w, spreads, alpha_b, n_boot = r.w_pts, r.per_w, r.spreads, r.alpha_b, P.n_boot
     m_w, boots_w = {}, {}
     for w, cfg in w_pts.items():
         est, boot = crossing_with_boot(cfg.m, per_w[cfg]["p_fail"], BETA, boot_rng, n_boot)
@@ -483,7 +570,7 @@ def compute(ctx) -> ExperimentResult:
         ratios.append((w, m_w[w][0] / m_w[ref][0], math.exp(lo) if math.isfinite(lo) else lo,
                        math.exp(hi) if math.isfinite(hi) else hi, verdicts_iii[-1]))
     worst = max(ratios, key=lambda r: abs(math.log(r[1])) if r[1] > 0 else math.inf)
-    claims.append(Claim(
+    claim = Claim(
         claim=f"(iii-a) The labeled size needed does not depend on the law (Definition 4.8): m(α = {alpha_b}) for "
               f"w in {list(w_pts)} (n = {N_FACTOR}/w^2 unlabeled points each) is within a factor {M_FLAT_FACTOR} of "
               f"its value at w = {ref}",
@@ -491,9 +578,15 @@ def compute(ctx) -> ExperimentResult:
         detail="; ".join(f"w = {w:g}: m(α) = {m_w[w][0]:.0f} [{m_w[w][1]:.0f}, {m_w[w][2]:.0f}]" for w in w_pts)
                + "; ratio to w = " + f"{ref:g}: " + "; ".join(f"w = {w:g}: {r:.3f} [{lo:.3f}, {hi:.3f}] ({v})"
                                                             for w, r, lo, hi, v in ratios)
-               + "; margin: M_FLAT_FACTOR"))
+               + "; margin: M_FLAT_FACTOR")
+    return claim, m_w
 
-    # ---------------- (iii-b) unlabeled need per w (paired bootstrap: the laws share each trial's randomness)
+
+def _unlabeled_size_claim(r: _Runs, P: Profile, boot_rng, m_w) -> tuple[Claim, dict, dict, dict]:
+    """(iii-b) The unlabeled size needed grows like w^-2 (paired bootstrap: the laws share each trial's
+    randomness); also the per-law table."""
+    w_pts, per_u, spreads, alpha_b, m_u = r.w_pts, r.per_u, list(r.spreads), r.alpha_b, r.m_u
+    n_rel, n_tr_u, n_boot = r.u_pt.n_rel, P.unlabeled_trials, P.n_boot
     n_u, boots_u, tv_at = {}, {}, {}
     idx = boot_rng.integers(0, n_tr_u, size=(n_boot, n_tr_u))
     for i, w in enumerate(spreads):
@@ -510,7 +603,7 @@ def compute(ctx) -> ExperimentResult:
     est = math.log10(n_u[pair[1]][0] / n_u[pair[0]][0])
     expected_dec = 2 * math.log10(pair[0] / pair[1])
     v = interval_verdict(expected_dec, lo, hi, NU_DECADES_MARGIN)
-    claims.append(Claim(
+    claim = Claim(
         claim=f"(iii-b) The unlabeled size needed depends on the law: as it concentrates, n_U(α = {alpha_b}) grows like "
               f"w^-2 (PCDE's cube side n^(-1/2) must shrink with w): n_U(w = {pair[1]:g}) / n_U(w = {pair[0]:g}) = "
               f"10^{expected_dec:g} ± {NU_DECADES_MARGIN} decade",
@@ -524,20 +617,25 @@ def compute(ctx) -> ExperimentResult:
                + " (2 once the counts are large; below the release threshold and counts' noise at the wide end)"
                + f"; the proof of Theorem 4.11 asks TV <= β/n_semi = {BETA / n_semi(alpha_b, 1.0):.1e}: far from necessary"
                "; the laws are scaled copies run with common random numbers (paired bootstrap), so the interval is "
-               "tight: what is tested is that nothing but the counts' magnitude depends on w; margin: NU_DECADES_MARGIN"))
-    tables["needs_per_law"] = {
+               "tight: what is tested is that nothing but the counts' magnitude depends on w; margin: NU_DECADES_MARGIN")
+    table = {
         "spread": list(w_pts), "m_alpha": [m_w[w][0] for w in w_pts], "m_ci_low": [m_w[w][1] for w in w_pts],
         "m_ci_high": [m_w[w][2] for w in w_pts], "n_unlabeled_used": [w_pts[w].n_unlabeled for w in w_pts],
         "n_unlabeled_needed": [n_u[w][0] for w in w_pts], "n_ci_low": [n_u[w][1] for w in w_pts],
         "n_ci_high": [n_u[w][2] for w in w_pts], "tv_at_needed": [tv_at[w] for w in w_pts]}
 
-    # ---------------- (iv) contrast with thresholds_contrast (PCL on labeled data only), at the same labeled size
+    return claim, table, n_u, tv_at
+
+
+def _contrast_claim(r: _Runs, P: Profile, smoke: bool, opts: dict, m_w) -> tuple[Claim, dict, dict, int]:
+    """(iv) Contrast with thresholds_contrast: PCL on labeled data only, at the CSSL's labeled size m*."""
+    w_pts, per_w, alpha_b = r.w_pts, r.per_w, r.alpha_b
     m_star = int(math.ceil(max(v[2] for v in m_w.values())))
     fail_at = {w: float(np.interp(math.log(m_star), np.log(w_pts[w].m), per_w[w_pts[w]]["p_fail"].mean(axis=0)))
                for w in w_pts}
     locs = LOCATIONS[:3] if smoke else LOCATIONS
     pcl_pts = [ThresholdPoint(loc, w, m_star) for w in w_pts for loc in locs]
-    res_p = run_trials(threshold_trial, pcl_pts, P["pcl"], version="thresholds_contrast/v1", **opts)
+    res_p = run_trials(threshold_trial, pcl_pts, P.pcl_trials, version="thresholds_contrast/v1", **opts)
     pcl_all = [t_interval(res_p.per_config[i]["pcl_eps1"]) for i in range(len(pcl_pts))]
     pcl = {w: max(s[0] for s, p in zip(pcl_all, pcl_pts) if p.spread == w) for w in w_pts}
     k_worst = int(np.argmax([s[0] for s in pcl_all]))
@@ -546,7 +644,7 @@ def compute(ctx) -> ExperimentResult:
         plo = phi = mean
     v_pcl = interval_verdict(0.5, plo, phi, 0.1)
     cssl_ok = all(f <= BETA for f in fail_at.values())
-    claims.append(Claim(
+    claim = Claim(
         claim=f"(iv) 001 Section 1 / thresholds_contrast: at the labeled size m* = {m_star} where the CSSL has "
               f"P(err > {alpha_b}) <= {BETA} on every law of the grid, PCL (ε = 1, labeled data only) has excess error "
               "1/2 on the worst member of the family {t in thresholds_contrast.LOCATIONS} x {w}: 1-D thresholds become "
@@ -558,9 +656,13 @@ def compute(ctx) -> ExperimentResult:
                f"[{plo:.3f}, {phi:.3f}]; CSSL P(err > α) at m*: " + "; ".join(f"w = {w:g}: {f:.3f}"
                                                                            for w, f in fail_at.items())
                + "; expected 1/2: when PCL's cube side m*^(-1/2) exceeds 2w and t lies inside a cube, either bit errs "
-                 "on half the mass (margin 0.1); PCL trials from thresholds_contrast.threshold_trial"))
+                 "on half the mass (margin 0.1); PCL trials from thresholds_contrast.threshold_trial")
+    return claim, pcl, fail_at, m_star
 
-    # ---------------- (v) VC(C): intervals vs thresholds
+
+def _vc_claim(r: _Runs, P: Profile, boot_rng, m_alpha, boots_ii) -> Claim | None:
+    """(v) VC(C) enters the labeled size: intervals against thresholds at α_vc, ε = 1 (None if not on the grid)."""
+    grid_pts, per, vc_pt, alpha_vc, n_boot = r.grid_pts, r.per, r.vc_pt, r.alpha_vc, P.n_boot
     thr_cfg = grid_pts.get((1.0, alpha_vc))
     est_i, boot_i = crossing_with_boot(vc_pt.m, per[vc_pt]["p_fail"], BETA, boot_rng, n_boot)
     if thr_cfg is not None:
@@ -568,7 +670,7 @@ def compute(ctx) -> ExperimentResult:
         lo, hi = _ci(boot_i / boot_t)
         mid, half = sum(VC_RATIO_RANGE) / 2, (VC_RATIO_RANGE[1] - VC_RATIO_RANGE[0]) / 2
         v = interval_verdict(mid, lo, hi, half)
-        claims.append(Claim(
+        return Claim(
             claim=f"(v) VC(C) enters the labeled size: intervals (VC 2) need between {VC_RATIO_RANGE[0]:g} and "
                   f"2 ln(2/β)/ln(1/β) = {VC_RATIO_RANGE[1]:.3g} times the labels of thresholds (VC 1) at α = {alpha_vc}, "
                   "ε = 1",
@@ -576,19 +678,17 @@ def compute(ctx) -> ExperimentResult:
             detail=f"m(α): intervals {est_i:.0f} (n_semi = {vc_pt.n_synthetic}: "
                    f"{1 + vc_pt.n_synthetic * (vc_pt.n_synthetic + 1) // 2} hypotheses), thresholds {est_t:.0f}; ratio "
                    f"{est_i / est_t:.3f} [95% CI {lo:.3f}, {hi:.3f}] ({v}); band VC_RATIO_RANGE (the sum of the "
-                   "two end-point errors; union bound for the top)"))
+                   "two end-point errors; union bound for the top)")
 
-    notes = _notes(m_alpha, epsilons, alphas, w_pts, m_w, n_u, tv_at, pcl, m_star, n_tr)
-    data = {"curves_i": curves_i, "m_alpha": m_alpha, "epsilons": epsilons, "alphas": alphas,
-            "m_w": m_w, "n_u": n_u, "spreads": list(w_pts), "pcl": dict(pcl),
-            "fail_at": fail_at, "m_star": m_star, "alpha_b": alpha_b,
-            "fail_curves": {a: (grid_pts[(1.0, a)].m, per[grid_pts[(1.0, a)]]["p_fail"].mean(axis=0))
-                            for a in alphas if (1.0, a) in grid_pts}}
-    tables["error_vs_m"] = {
+    return None
+
+
+def _error_table(curves_i) -> dict:
+    """Claim (i)'s curves as a table: mean error (and the non-private ERM's) per (ε, m)."""
+    return {
         "epsilon": [e for e in curves_i for _ in curves_i[e][0]], "m": [int(m) for e in curves_i for m in curves_i[e][0]],
         "mean_err": [float(v) for e in curves_i for v in curves_i[e][1]],
         "mean_err_nonprivate_erm": [float(v) for e in curves_i for v in curves_i[e][4]]}
-    return ExperimentResult(tables=tables, claims=claims, notes=notes, data=data)
 
 
 def _notes(m_alpha, epsilons, alphas, w_pts, m_w, n_u, tv_at, pcl, m_star, n_tr) -> str:
@@ -635,7 +735,11 @@ def plot(result: ExperimentResult) -> dict:
     ax.set(xscale="log", yscale="log", xlabel="labeled size m", ylabel="P(err > α) (exact given S, Û; floor 1e-4)",
            title="ε = 1: failure probability per target α")
     ax.legend(fontsize=7)
+    return {"error_vs_m": fig1, "sample_sizes": _sample_sizes_figure(D)}
 
+
+def _sample_sizes_figure(D: dict):
+    """Claims (ii)-(iv): m(α) vs 1/(εα), the needs per law, CSSL vs PCL at the same labeled size."""
     fig2, axes = figure(1, 3, width=4.2, height=3.5,
                         title="Labeled size needed: uniform in the law (001 Definition 4.8); "
                               "unlabeled size: law-dependent")
@@ -673,7 +777,7 @@ def plot(result: ExperimentResult) -> dict:
     ax.set(xlabel="spread w", ylabel="error measure", ylim=(0, 0.6),
            title=f"same labeled size m* = {D['m_star']}")
     ax.legend(fontsize=7)
-    return {"error_vs_m": fig1, "sample_sizes": fig2}
+    return fig2
 
 
 # Registered through simulations/experiments/catalogue.py ("semi_supervised_learning"):

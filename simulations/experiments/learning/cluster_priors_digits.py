@@ -34,7 +34,7 @@ from limits.validation import check_choice
 from simulations.datasets import load_digits
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.lp_mst_digits import N_NEIGHBORS, digits_pool
+from simulations.experiments.learning.lp_mst_digits import N_NEIGHBORS, digits_pool
 from simulations.learning import ClusterPriors, IndexedKNNClassifier, cluster_prior_rr, kmeans_clusters
 from simulations.mechanisms import RandomizedResponse
 from simulations.plotting import band, figure
@@ -43,12 +43,26 @@ from simulations.stats import bound_verdict, holds_from, t_interval
 
 __all__ = ["ClusterPoint", "cluster_trial"]
 
-_PROFILES = {  # trials, cluster counts (panel 1), ε_p grid (panel 1), total ε (panel 2), ε_p (panel 2)
-    "smoke": (2, (10, 50), (0.05, 1.0), (1.0,), (0.05,)),
-    "quick": (20, (10, 20, 50, 100), (0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0), (0.5, 1.0, 2.0, 4.0),
-              (0.05, 0.1, 0.25, 0.5)),
-    "paper": (50, (10, 20, 50, 100), (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
-              (0.5, 1.0, 2.0, 4.0, 8.0), (0.025, 0.05, 0.1, 0.25, 0.5)),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Grids of one profile: panel 1 is accuracy vs ε_p per cluster count, panel 2 accuracy vs total ε."""
+
+    trials: int
+    cluster_counts: tuple[int, ...]  # panel 1
+    eps_p: tuple[float, ...]  # panel 1: the ε_p grid
+    eps_total: tuple[float, ...]  # panel 2: total ε
+    eps_p_rr: tuple[float, ...]  # panel 2: the ε_p spent on the prior
+
+
+PROFILES = {
+    "smoke": Profile(trials=2, cluster_counts=(10, 50), eps_p=(0.05, 1.0), eps_total=(1.0,), eps_p_rr=(0.05,)),
+    "quick": Profile(trials=20, cluster_counts=(10, 20, 50, 100), eps_p=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0),
+                     eps_total=(0.5, 1.0, 2.0, 4.0), eps_p_rr=(0.05, 0.1, 0.25, 0.5)),
+    "paper": Profile(trials=50, cluster_counts=(10, 20, 50, 100),
+                     eps_p=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
+                     eps_total=(0.5, 1.0, 2.0, 4.0, 8.0), eps_p_rr=(0.025, 0.05, 0.1, 0.25, 0.5)),
 }
 PRIOR_CLUSTERS = 50
 
@@ -113,8 +127,9 @@ def _sign(lo, hi, side, bound=0.0):
 
 
 def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
-    trials, Cs, eps_p, eps_tot, eps_p_rr = _PROFILES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    prof = PROFILES[ctx.profile]
+    trials, Cs, eps_p, eps_tot, eps_p_rr = prof.trials, prof.cluster_counts, prof.eps_p, prof.eps_total, prof.eps_p_rr
     pt = ClusterPoint(clusters=Cs, eps_p=eps_p, eps_total=eps_tot, eps_p_rr=eps_p_rr)
     res = run_trials(cluster_trial, [pt], trials, version="cluster_priors_digits/v2", **engine_options(ctx))
     hist, rr = res.per_config[0]["hist_acc"], res.per_config[0]["rr_acc"]

@@ -2,12 +2,12 @@
 (003 Theorems 9–12).
 
 Law: the three-point law of 003 eq. (156) on the bump construction of eq. (121), ``T`` from
-eq. (159), re-drawn at every N at the tuned scale. See :mod:`simulations.experiments.rates`.
+eq. (159), re-drawn at every N at the tuned scale. See :mod:`simulations.experiments.rates.machinery`.
 """
 
 from __future__ import annotations
 
-from simulations.experiments.rates import RateCase, compute_rate_study, plot_rate_study
+from simulations.experiments.rates.machinery import RateCase, compute_rate_study, plot_rate_study
 
 CASES = [(d, b, p) for p in (2.0, 4.0) for d, b in ((1, 0.5), (1, 1.0), (2, 0.5), (2, 1.0))]  # local (k-NN)
 CENTRAL_CASES = [(d, b, p) for p in (2.0, 4.0) for d in (1, 2, 3) for b in (0.5, 1.0)]  # count level

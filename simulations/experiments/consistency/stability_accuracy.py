@@ -55,11 +55,24 @@ T_FRACTIONS = (0.5, 0.8, 0.9, 1.0, 1.1, 1.25, 1.5, 2.0)
 EXACT_EPS = (0.05, 0.075, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
 EXACT_DELTAS = tuple(10.0 ** -k for k in range(2, 16))
 LARGE_EPS = (2.0, 4.0, 8.0)
-PROFILE = {
-    "smoke": dict(eps=(1.0,), deltas=(1e-2, 1e-6), trials=10, rel_hw=0.015, min_draws=1000),
-    "quick": dict(eps=(0.1, 0.25, 1.0, 4.0), deltas=(1e-2, 1e-6, 1e-12), trials=20, rel_hw=0.005, min_draws=2000),
-    "paper": dict(eps=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), deltas=(1e-2, 1e-3, 1e-6, 1e-9, 1e-12), trials=40,
-                  rel_hw=0.0035, min_draws=5000),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """The simulated grid of one profile (the exact part does not depend on the profile)."""
+
+    eps: tuple[float, ...]  # ε of the simulated (ε, δ) points
+    deltas: tuple[float, ...]  # δ of the simulated (ε, δ) points
+    trials: int
+    rel_hw: float  # target 95 % CI half-width per count, relative to the exact E|ĉ − c|
+    min_draws: int  # releases per count at least, whatever the exact variance asks
+
+
+PROFILES = {
+    "smoke": Profile(eps=(1.0,), deltas=(1e-2, 1e-6), trials=10, rel_hw=0.015, min_draws=1000),
+    "quick": Profile(eps=(0.1, 0.25, 1.0, 4.0), deltas=(1e-2, 1e-6, 1e-12), trials=20, rel_hw=0.005, min_draws=2000),
+    "paper": Profile(eps=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0), deltas=(1e-2, 1e-3, 1e-6, 1e-9, 1e-12), trials=40,
+                     rel_hw=0.0035, min_draws=5000),
 }
 PLOT_DELTAS = (1e-2, 1e-6, 1e-12)
 
@@ -116,12 +129,12 @@ def _aggregate(verdicts) -> bool | None:
 
 def _simulation(ctx, prof):
     points = []
-    for e in prof["eps"]:
-        for d in prof["deltas"]:
+    for e in prof.eps:
+        for d in prof.deltas:
             counts = mc_counts(e, d)
-            points.append(StabilityPoint(e, d, counts, mc_draws(e, d, counts, prof["trials"], prof["rel_hw"],
-                                                                prof["min_draws"])))
-    res = run_trials(stability_trial, points, prof["trials"], version="stability_histogram_accuracy/v1",
+            points.append(StabilityPoint(e, d, counts, mc_draws(e, d, counts, prof.trials, prof.rel_hw,
+                                                                prof.min_draws)))
+    res = run_trials(stability_trial, points, prof.trials, version="stability_histogram_accuracy/v1",
                      **engine_options(ctx))
     cols = ("epsilon", "delta", "count", "exact", "mc_mean", "ci_low", "ci_high", "verdict", "release_exact",
             "release_mc")
@@ -131,7 +144,7 @@ def _simulation(ctx, prof):
         c = np.asarray(p.counts)
         exact = expected_abs_error(c, p.epsilon, p.delta)
         rel_exact = StabilityHistogram(p.epsilon, p.delta).release_probability(c)
-        zero_draws += int(sum(n for cj, n in zip(p.counts, p.draws) if cj == 0)) * prof["trials"]
+        zero_draws += int(sum(n for cj, n in zip(p.counts, p.draws) if cj == 0)) * prof.trials
         zero_nonzero += int(r["zero_count_nonzero"].sum())
         for j, cj in enumerate(c):
             mean, _, _, lo, hi = t_interval(r["abs_error"][:, j])
@@ -146,7 +159,7 @@ def _simulation(ctx, prof):
                    float(r["released"][:, j].mean()))
             for k, val in zip(cols, row):
                 table[k].append(val)
-    stats = dict(draws=sum(sum(p.draws) for p in points) * prof["trials"], n=len(verdicts), worst=worst,
+    stats = dict(draws=sum(sum(p.draws) for p in points) * prof.trials, n=len(verdicts), worst=worst,
                  widest=widest, zero_draws=zero_draws, zero_nonzero=zero_nonzero,
                  holds=sum(v == HOLDS for v in verdicts), excluded=sum(v == EXCLUDED for v in verdicts))
     return table, _aggregate(verdicts), stats
@@ -168,9 +181,18 @@ def _constants():
 
 
 def compute(ctx) -> ExperimentResult:
-    prof = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
     mc, mc_holds, st = _simulation(ctx, prof)
     const = _constants()
+    claims, C, uniform = _claims(const, mc_holds, st, prof)
+    return ExperimentResult(tables={"simulated_vs_exact": mc, "hidden_constant": const}, claims=claims,
+                            notes=_notes(const, C, uniform, st, prof),
+                            data={"curves": _curves(), "mc": mc, "const": const, "C": C, "uniform": uniform})
+
+
+def _claims(const, mc_holds, st, prof) -> tuple[list[Claim], float, float]:
+    """The sampler against the closed form, Theorem 2.4's zero counts, the hidden constant C (ε <= 1) and its
+    growth for ε > 1; also returns C and its uniform bound."""
     eps_c, delta_c = np.asarray(const["epsilon"]), np.asarray(const["delta"])
     sup, lo, hi = (np.asarray(const[k]) for k in ("sup_ratio", "lower_bound", "upper_bound"))
     small = eps_c <= 1.0
@@ -191,9 +213,9 @@ def compute(ctx) -> ExperimentResult:
                     f"simulated (ε, δ, c >= 1) (TOST, margin {MC_MARGIN_REL:.0%} of E)",
               holds=mc_holds, expected=0.0, measured=st["worst"],
               detail=(f"{st['holds']} of {st['n']} grid points hold, {st['excluded']} excluded; largest |mean − E|/E "
-                      f"= {st['worst']:.3%}, largest 95% CI half-width {st['widest']:.3%} of E; ε ∈ {prof['eps']}, "
-                      f"δ ∈ {prof['deltas']}, {prof['trials']} trials, {st['draws']:.3g} releases in all (per count "
-                      f"sized from the exact variance for a CI half-width of {prof['rel_hw']:.2%} of E)")),
+                      f"= {st['worst']:.3%}, largest 95% CI half-width {st['widest']:.3%} of E; ε ∈ {prof.eps}, "
+                      f"δ ∈ {prof.deltas}, {prof.trials} trials, {st['draws']:.3g} releases in all (per count "
+                      f"sized from the exact variance for a CI half-width of {prof.rel_hw:.2%} of E)")),
         Claim(claim="001 Theorem 2.4: count(x) = 0 ⇒ ĉ(x) = 0, on the sampler (every zero-count release)",
               holds=st["zero_nonzero"] == 0, expected=0.0, measured=float(st["zero_nonzero"]),
               detail=f"{st['zero_nonzero']} non-zero releases out of {st['zero_draws']} releases of zero counts "
@@ -225,15 +247,18 @@ def compute(ctx) -> ExperimentResult:
               detail="; ".join(f"ε = {e:g}: ratio at c = 1 is {r:.4f} (δ = {d:g})"
                                for e, d, r in zip(eps_c[large], delta_c[large], r1[large]) if d == d_max)),
     ]
-    notes = _notes(const, C, uniform, st, prof)
+    return claims, C, uniform
+
+
+def _curves() -> dict:
+    """ε E|ĉ − c| and the constant's ratio over c, at ε = 0.1 and 1 and each of :data:`PLOT_DELTAS` (the figure)."""
     curves = {}
     for e in (0.1, 1.0):
         for d in PLOT_DELTAS:
             T = _threshold(e, d)
             c = np.unique(np.round(np.geomspace(1, max(4 * T, 3000), 400)).astype(np.int64))
             curves[(e, d)] = (c, e * expected_abs_error(c, e, d), constant_ratio(c, e, d))
-    return ExperimentResult(tables={"simulated_vs_exact": mc, "hidden_constant": const}, claims=claims, notes=notes,
-                            data={"curves": curves, "mc": mc, "const": const, "C": C, "uniform": uniform})
+    return curves
 
 
 def _notes(const, C, uniform, st, prof) -> str:
@@ -246,7 +271,7 @@ def _notes(const, C, uniform, st, prof) -> str:
                 f"[{const['lower_bound'][i]:.3f}, {const['upper_bound'][i]:.3f}]"
             lines.append(f"| {e:g} | {d:g} | {const['threshold'][i]:.1f} | {const['sup_ratio'][i]:.4f} | "
                          f"{const['argmax_count'][i]} | {br} | {const['ratio_count_1'][i]:.4f} |")
-    lines += ["", f"Simulation: {st['n']} (ε, δ, c) points, ε ∈ {prof['eps']}, δ ∈ {prof['deltas']}; largest "
+    lines += ["", f"Simulation: {st['n']} (ε, δ, c) points, ε ∈ {prof.eps}, δ ∈ {prof.deltas}; largest "
               f"|mean − E|/E = {st['worst']:.3%}; {st['zero_draws']} zero-count releases, {st['zero_nonzero']} non-zero.",
               "", "The worst count sits below the release threshold T = (2/ε) ln(2/δ) + 1 ≈ 2·(1/ε) ln(1/δ): it is "
               "zeroed with probability close to 1, costing ≈ c, which is what makes the constant 2 rather than 1. "

@@ -60,7 +60,7 @@ from limits.validation import check_choice, check_int, check_real
 from simulations.datasets import DATASETS, expected_files, load_dataset
 from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkipped
-from simulations.experiments.movielens_published import GAUSSIAN_DP, INF, TABLE3, TABLE3_EPSILONS
+from simulations.experiments.learning.movielens_published import GAUSSIAN_DP, INF, TABLE3, TABLE3_EPSILONS
 from simulations.learning import LPMST
 from simulations.learning.collaborative import TwoBranchCF, expected_rating, rmse
 from simulations.mechanisms import RandomizedResponse
@@ -86,12 +86,26 @@ MARGIN_RMSE = 0.005
 # the paper's claim is an improvement, tested as a strict ordering (margin 0) on top of the non-inferiority one.
 IMPROVEMENT_EPS = (1.0, 2.0)
 
-_PROFILES = {
-    # trials, max ratings used (None: all), ε grid, embedding dims, learning rates, max epochs, batch size
-    "smoke": dict(trials=2, max_ratings=3000, eps=(1.0, 8.0), dims=(8,), lrs=(1e-2,), epochs=2, batch=256),
-    "quick": dict(trials=5, max_ratings=None, eps=TABLE3_EPSILONS, dims=(16,), lrs=(1e-2,), epochs=6, batch=1024),
-    "paper": dict(trials=10, max_ratings=None, eps=TABLE3_EPSILONS, dims=(8, 32), lrs=(1e-2,), epochs=12,
-                  batch=512),
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile."""
+
+    trials: int
+    max_ratings: int | None  # ratings used (None: all)
+    eps: tuple[float, ...]  # ε grid
+    dims: tuple[int, ...]  # embedding dimensions tried
+    lrs: tuple[float, ...]  # learning rates tried
+    epochs: int  # max epochs
+    batch: int  # batch size
+
+
+PROFILES = {
+    "smoke": Profile(trials=2, max_ratings=3000, eps=(1.0, 8.0), dims=(8,), lrs=(1e-2,), epochs=2, batch=256),
+    "quick": Profile(trials=5, max_ratings=None, eps=TABLE3_EPSILONS, dims=(16,), lrs=(1e-2,), epochs=6, batch=1024),
+    "paper": Profile(trials=10, max_ratings=None, eps=TABLE3_EPSILONS, dims=(8, 32), lrs=(1e-2,), epochs=12,
+                     batch=512),
 }
 INSTALL_HINT = ("no MovieLens ratings found: put MovieLens-1M's ml-1m/ratings.dat under --data-dir, or install the "
                 "package copy of MovieLens-100K (a stand-in): pip install --no-deps recbole==1.2.1")
@@ -425,8 +439,8 @@ def _v_score(proba, *, z, epsilon):
 
 # --------------------------------------------------------------------------------------- compute
 def _point(ctx) -> tuple[MovieLensPoint, dict, str]:
-    check_choice("profile", ctx.profile, tuple(_PROFILES))
-    prof = _PROFILES[ctx.profile]
+    check_choice("profile", ctx.profile, tuple(PROFILES))
+    prof = PROFILES[ctx.profile]
     source, data_dir = resolve_source(ctx.data_dir)
     try:
         X, _ = load_ratings(source, data_dir)
@@ -434,12 +448,12 @@ def _point(ctx) -> tuple[MovieLensPoint, dict, str]:
         if source == "movielens100k":
             raise ExperimentSkipped(f"{exc} ({INSTALL_HINT})") from exc
         raise
-    n = X.shape[0] if prof["max_ratings"] is None else min(X.shape[0], prof["max_ratings"])
-    pt = MovieLensPoint(source=source, data_dir=data_dir, epsilons=prof["eps"], max_ratings=prof["max_ratings"],
-                        dims=prof["dims"], learning_rates=prof["lrs"], max_epochs=prof["epochs"],
-                        batch_size=prof["batch"])
+    n = X.shape[0] if prof.max_ratings is None else min(X.shape[0], prof.max_ratings)
+    pt = MovieLensPoint(source=source, data_dir=data_dir, epsilons=prof.eps, max_ratings=prof.max_ratings,
+                        dims=prof.dims, learning_rates=prof.lrs, max_epochs=prof.epochs,
+                        batch_size=prof.batch)
     label = source_label(source, X.shape[0], data_dir)
-    if prof["max_ratings"] is not None and X.shape[0] > n:
+    if prof.max_ratings is not None and X.shape[0] > n:
         label += f", random subset of {n} ratings per trial"
     return pt, prof, label
 
@@ -456,7 +470,7 @@ def compute(ctx) -> ExperimentResult:
     References: 004 Table 3, Section 5.1, Appendix B.
     """
     pt, prof, label = _point(ctx)
-    trials = prof["trials"]
+    trials = prof.trials
     res = run_trials(movielens_trial, [pt], trials, version="movielens_table3/v1", **engine_options(ctx))
     r = res.per_config[0]
     acc, npv, chosen, chosen_np, kmean = (r["rmse"], r["rmse_nonprivate"], r["chosen"], r["chosen_nonprivate"],

@@ -38,8 +38,52 @@ SPREADS = (1e-1, 1e-2, 1e-3, 1e-4, 1e-5, 1e-6)
 GOLDEN = (math.sqrt(5) - 1) / 2
 LOCATIONS = tuple(0.3 + 0.4 * ((i + 1) * GOLDEN % 1.0) for i in range(8))
 RULES = ("pcl_eps1", "histogram", "erm")
+#: a spread w counts as resolved at n when w >= 10 r, r = n^(-1/2) the cube side: then only the cube holding t mixes
+#: labels and the excess is r/(8w) (its minority part has mean length r/4, mass (r/4)/(2w)), falling like √10 per
+#: decade of n
+RESOLVED_FACTOR = 10
+MIN_DECADE_DROP = 2.0  # claimed drop over the last decade: √10 ≈ 3.16 expected, 2 leaves room for the trial noise
+#: members with 2w < r and t inside a cube have excess exactly 1/2 at every n; 0.4 leaves room for the finite
+#: family and trials
+WORST_FLOOR = 0.4
+#: the realizable ERM's expected gap mass is 1/(n+1) for every member (order statistics of uniforms); the claim
+#: allows 3x that for the trial noise of the worst member
+ERM_FACTOR = 3.0
 RULE_LABEL = {"pcl_eps1": "PCL, ε = 1", "histogram": "histogram rule (non-private)", "erm": "ERM (non-private)"}
-PROFILE = {"smoke": ((2, 3), 2), "quick": ((2, 3, 4, 5, 6), 4), "paper": ((2, 3, 4, 5, 6, 7), 8)}
+
+
+@dataclass(frozen=True, slots=True)
+class Profile:
+    """Sizes of one profile: n = 10^e for e in ``log10_n``, trials per point, and the family members run.
+
+    Parameters
+    ----------
+    log10_n : tuple of int
+        Exponents e of the sample sizes n = 10^e.
+    n_trials : int >= 1
+        Independent trials per (threshold, spread, n).
+    spreads : tuple of float, default SPREADS
+        Half-widths w of the laws U[t − w, t + w] run.
+    locations : tuple of float, default LOCATIONS
+        Thresholds t run.
+
+    Examples
+    --------
+    >>> [10 ** e for e in PROFILES["smoke"].log10_n], PROFILES["smoke"].spreads
+    ([100, 1000], (0.1, 0.001, 1e-05))
+    """
+
+    log10_n: tuple[int, ...]
+    n_trials: int
+    spreads: tuple[float, ...] = SPREADS
+    locations: tuple[float, ...] = LOCATIONS
+
+
+PROFILES = {
+    "smoke": Profile(log10_n=(2, 3), n_trials=2, spreads=SPREADS[::2], locations=LOCATIONS[:3]),
+    "quick": Profile(log10_n=(2, 3, 4, 5, 6), n_trials=4),
+    "paper": Profile(log10_n=(2, 3, 4, 5, 6, 7), n_trials=8),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,14 +115,23 @@ def threshold_trial(cfg: ThresholdPoint, t: int, root_seed: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
-    exps, n_trials = PROFILE[ctx.profile]
+    prof = PROFILES[ctx.profile]
+    exps, n_trials, spreads, locs = prof.log10_n, prof.n_trials, prof.spreads, prof.locations
     ns = [10 ** e for e in exps]
-    spreads = SPREADS if ctx.profile != "smoke" else SPREADS[::2]
-    locs = LOCATIONS if ctx.profile != "smoke" else LOCATIONS[:3]
     points = [ThresholdPoint(t, w, n) for w in spreads for t in locs for n in ns]
     res = run_trials(threshold_trial, points, n_trials, version="thresholds_contrast/v1", **engine_options(ctx))
     means = {rule: np.array([res.per_config[i][rule].mean() for i in range(len(points))]).reshape(
         len(spreads), len(locs), len(ns)) for rule in RULES}
+    worst = {rule: means[rule].reshape(-1, len(ns)).max(axis=0) for rule in RULES}
+    per_spread = {rule: means[rule].mean(axis=1) for rule in RULES}  # (spreads, ns)
+    claims = _claims(per_spread, worst, spreads, ns, len(locs), n_trials)
+    return ExperimentResult(tables={"excess": _excess_table(points, res, n_trials)}, claims=claims,
+                            notes=_notes(per_spread, worst, spreads, ns, len(locs), n_trials),
+                            data={"ns": ns, "spreads": spreads, "per_spread": per_spread, "worst": worst})
+
+
+def _excess_table(points, res, n_trials) -> dict:
+    """Mean excess error per (threshold, spread, n, rule) with its 95 % t-CI (none with one trial)."""
     table = {k: [] for k in ("threshold", "spread", "n", "rule", "trials", "mean_excess", "ci_low", "ci_high")}
     for i, p in enumerate(points):
         for rule in RULES:
@@ -86,52 +139,58 @@ def compute(ctx) -> ExperimentResult:
                 float(res.per_config[i][rule][0]), 0, 1, math.nan, math.nan)
             for key, v in zip(table, (p.threshold, p.spread, p.n, rule, k, m, lo, hi)):
                 table[key].append(v)
-    worst = {rule: means[rule].reshape(-1, len(ns)).max(axis=0) for rule in RULES}
-    per_spread = {rule: means[rule].mean(axis=1) for rule in RULES}  # (spreads, ns)
+    return table
+
+
+def _claims(per_spread, worst, spreads, ns, n_locs, n_trials) -> list[Claim]:
+    """Universal but not uniform (PCL and the histogram rule), uniform for ERM: 001 Section 1's contrast."""
     claims = []
     # 1. members resolved at n_max (w >= 10 r): the excess falls like r/(8w) -- only the cube holding t mixes
     #    labels, its minority part has mean length r/4 for t uniform in the cube, mass (r/4)/(2w) -- so by
     #    sqrt(10) per decade of n; claimed: by at least 2x over the last decade, averaged over the locations
-    resolved = [i for i, w in enumerate(spreads) if w >= 10 * ns[-1] ** -0.5]
+    resolved = [i for i, w in enumerate(spreads) if w >= RESOLVED_FACTOR * ns[-1] ** -0.5]
     if resolved and len(ns) >= 2:
         ratios = [per_spread["pcl_eps1"][i, -2] / per_spread["pcl_eps1"][i, -1] for i in resolved]
         claims.append(Claim(
-            claim=f"Universal: for every spread w >= 10·n_max^(-1/2) (w in {[spreads[i] for i in resolved]}) PCL's "
-                  f"excess error falls by >= 2x from n = {ns[-2]:.0e} to {ns[-1]:.0e}",
-            holds=min(ratios) >= 2.0, expected=math.sqrt(10), measured=min(ratios),
+            claim=f"Universal: for every spread w >= {RESOLVED_FACTOR:g}·n_max^(-1/2) (w in "
+                  f"{[spreads[i] for i in resolved]}) PCL's excess error falls by >= {MIN_DECADE_DROP:g}x from "
+                  f"n = {ns[-2]:.0e} to {ns[-1]:.0e}",
+            holds=min(ratios) >= MIN_DECADE_DROP, expected=math.sqrt(10), measured=min(ratios),
             detail="ratios " + ", ".join(f"w={spreads[i]:g}: {r:.2f} ({per_spread['pcl_eps1'][i, -1]:.3g} at n_max, "
                                          f"r/(8w) = {ns[-1] ** -0.5 / (8 * spreads[i]):.3g})"
                                          for i, r in zip(resolved, ratios))
-                   + f"; means over {len(locs)} locations x {n_trials} trials; expected ratio sqrt(10) from r/(8w)"))
+                   + f"; means over {n_locs} locations x {n_trials} trials; expected ratio sqrt(10) from r/(8w)"))
     # 2. the worst case over the family stays near 1/2 at every n
     low = float(worst["pcl_eps1"].min())
     claims.append(Claim(
-        claim="Not uniform: at every n of the grid the worst PCL excess error over the family is >= 0.4",
-        holds=low >= 0.4, expected=0.5, measured=low,
+        claim=f"Not uniform: at every n of the grid the worst PCL excess error over the family is >= {WORST_FLOOR:g}",
+        holds=low >= WORST_FLOOR, expected=0.5, measured=low,
         detail="worst (over t, w) mean excess per n: " + ", ".join(f"n={n:.0e}: {v:.3f}" for n, v in
                                                                     zip(ns, worst["pcl_eps1"]))
                + "; the members with 2w < r = n^(-1/2) and t inside a cube have excess exactly 1/2"))
     hist_low = float(worst["histogram"].min())
     claims.append(Claim(
         claim="The non-uniformity is the cube rule's, not privacy's: the non-private histogram rule's worst case is "
-              "also >= 0.4 at every n", holds=hist_low >= 0.4, expected=0.5, measured=hist_low,
+              f"also >= {WORST_FLOOR:g} at every n", holds=hist_low >= WORST_FLOOR, expected=0.5, measured=hist_low,
         detail="worst per n: " + ", ".join(f"{v:.3f}" for v in worst["histogram"])))
     erm_ratio = float(np.max(worst["erm"] * (np.array(ns) + 1)))
     claims.append(Claim(
-        claim="Uniform non-private learner: ERM's worst excess over the family is <= 3/(n+1) at every n",
-        holds=erm_ratio <= 3.0, expected=1.0, measured=erm_ratio,
+        claim=f"Uniform non-private learner: ERM's worst excess over the family is <= {ERM_FACTOR:g}/(n+1) at every n",
+        holds=erm_ratio <= ERM_FACTOR, expected=1.0, measured=erm_ratio,
         detail="max over n of (n+1)·(worst mean excess); the expected gap mass of the realizable ERM is 1/(n+1) "
                "for every member (order statistics of uniforms), whatever t and w"))
-    notes = ("| spread w | " + " | ".join(f"n = {n:.0e}" for n in ns) + " |\n| --- |" + " --- |" * len(ns) + "\n"
+    return claims
+
+
+def _notes(per_spread, worst, spreads, ns, n_locs, n_trials) -> str:
+    return ("| spread w | " + " | ".join(f"n = {n:.0e}" for n in ns) + " |\n| --- |" + " --- |" * len(ns) + "\n"
              + "\n".join(f"| {w:g} | " + " | ".join(f"{v:.3g}" for v in per_spread["pcl_eps1"][i]) + " |"
                          for i, w in enumerate(spreads))
              + "\n| **worst over the family** | " + " | ".join(f"**{v:.3g}**" for v in worst["pcl_eps1"]) + " |\n\n"
-             f"PCL (ε = 1) mean excess error over the {len(locs)} locations and {n_trials} trials each. "
+             f"PCL (ε = 1) mean excess error over the {n_locs} locations and {n_trials} trials each. "
              "Each row falls to 0 once n > w^(-2); the bottom row does not fall. This is an illustration, not a "
              "proof, of the impossibility of private PAC learning (which holds for every private learner); "
              "the worst case shown is PCL's.")
-    return ExperimentResult(tables={"excess": table}, claims=claims, notes=notes,
-                            data={"ns": ns, "spreads": spreads, "per_spread": per_spread, "worst": worst})
 
 
 def plot(result: ExperimentResult) -> dict:

@@ -59,7 +59,7 @@ from simulations.estimators.private_selection import (ZERO_ONE_SENSITIVITY, Sele
                                                       clipped_squared_loss_sensitivity, debiased_squared_risk,
                                                       debiased_zero_one_risk, exponential_selection)
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.rates import AlgorithmFacts, RateCase, n_for_scale
+from simulations.experiments.rates.machinery import AlgorithmFacts, RateCase, n_for_scale
 from simulations.laws.base import cell_volume
 from simulations.laws.benchmarks import AdditiveRegression, UniformNoise
 from simulations.laws.smooth import SignLabelRegression, SineClassification
@@ -475,7 +475,7 @@ def grid_points(case: DataDrivenCase, profile: str) -> list[DataDrivenPoint]:
     """The grid points of a task at a profile.
 
     Histograms: N solves ``h(N) = 1/g`` for the theorem's tuning (constants 1,
-    :func:`simulations.experiments.rates.n_for_scale`), so the pinned width is exactly 1/g. kNN: the
+    :func:`simulations.experiments.rates.machinery.n_for_scale`), so the pinned width is exactly 1/g. kNN: the
     listed N and the theorem's k (:func:`limits.tuning`).
 
     Parameters

@@ -3,12 +3,12 @@
 
 Law: the 003 construction of Appendix F / H (eq. (121)): every cube of side ``h = 1/g`` carries a
 bump with a random sign, labels ``Y = ±1`` with ``E[Y | x] = η_v(x)`` (so Assumption 2 holds with
-T = 1). See :mod:`simulations.experiments.rates` for the design.
+T = 1). See :mod:`simulations.experiments.rates.machinery` for the design.
 """
 
 from __future__ import annotations
 
-from simulations.experiments.rates import RateCase, compute_rate_study, plot_rate_study
+from simulations.experiments.rates.machinery import RateCase, compute_rate_study, plot_rate_study
 
 CASES_DB = [(1, 0.5), (1, 1.0), (2, 0.5), (2, 1.0)]  # (d, β) of the local (k-NN, point-level) cases
 CENTRAL_DB = [(d, b) for d in (1, 2, 3) for b in (0.5, 1.0)]  # count-level central cases
