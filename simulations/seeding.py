@@ -51,12 +51,13 @@ def stable_key(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 
-def stream(root_seed: int, config_key, trial: int, purpose: int) -> np.random.Generator:
+def stream(root_seed: int, config_key, trial: int, purpose: int, sub=None) -> np.random.Generator:
     """The generator for one (config, trial, purpose): ``SeedSequence(root, spawn_key=...)``.
 
-    ``config_key`` may be an int or a string (hashed with :func:`stable_key`).
+    ``config_key`` may be an int or a string (hashed with :func:`stable_key`). ``sub`` (an int or a
+    string, hashed the same way) splits one purpose further, e.g. one privacy stream per method of a
+    trial: the spawn key becomes ``(config_key, trial, purpose, sub)``.
     """
-    if isinstance(config_key, str):
-        config_key = stable_key(config_key)
-    ss = np.random.SeedSequence(int(root_seed), spawn_key=(int(config_key), int(trial), int(purpose)))
-    return np.random.default_rng(ss)
+    keys = [config_key, trial, purpose] + ([] if sub is None else [sub])
+    spawn_key = tuple(stable_key(k) if isinstance(k, str) else int(k) for k in keys)
+    return np.random.default_rng(np.random.SeedSequence(int(root_seed), spawn_key=spawn_key))
