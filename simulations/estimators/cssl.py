@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from scipy.special import logsumexp
 
 from limits.validation import check_choice, check_int, check_positive, check_probability, check_real
@@ -337,7 +338,7 @@ def em_log_probabilities(errors, epsilon) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- semi-private SSL
-class SemiPrivateLearner:
+class SemiPrivateLearner(BaseEstimator):
     """Semi-private learner: exponential mechanism over the dichotomies of public points (001 Theorem 4.10).
 
     Parameters
@@ -524,7 +525,7 @@ def sample_released_density(cells, values, side: float, size: int, rng) -> np.nd
 
 
 # -------------------------------------------------------------------------------- Theorem 4.11
-class PrivateCSSL:
+class PrivateCSSL(BaseEstimator):
     """Private consistent semi-supervised learner of 001 Theorem 4.11 (classes on R).
 
     PCDE (001 Algorithm 3) on the unlabeled sample, ``n_synthetic`` synthetic points drawn from its

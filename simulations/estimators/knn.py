@@ -2,7 +2,7 @@
 
 ``η̂(x) = (1/k) ∑_{i ∈ N_k(x)} Z_i`` (003 eq. (20)). Local label DP (Theorem 6): ``Z = Y + Lap(2T/ε)``
 for labels bounded by T; heavy tails (Theorem 10): ``Z = Clip(Y, T) + Lap(2T/ε)``. As in
-:mod:`simulations.estimators.partition`, ``fit(X, Y, rng)`` runs the whole private algorithm and keeps
+:mod:`simulations.estimators.partition`, ``fit(X, y, rng)`` runs the whole private algorithm and keeps
 the mechanism description in ``mechanism_``.
 
 Neighbours come from ``scipy.spatial.cKDTree(leafsize=32, balanced_tree=False,
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.spatial import cKDTree
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int
 from simulations import kernels
@@ -38,7 +39,7 @@ def build_tree(X) -> cKDTree:
     return cKDTree(X, **TREE_OPTIONS)
 
 
-class KNNRegressor:
+class KNNRegressor(BaseEstimator):
     """Non-private baseline: the mean label of the ``k`` nearest training points.
 
     Parameters
@@ -51,22 +52,22 @@ class KNNRegressor:
         self.k = k
         self.workers = workers
 
-    def _fit_index(self, X, Y):
+    def _fit_index(self, X, y):
         check_int("k", self.k, low=1)
         if check_int("workers", self.workers, low=-1) == 0:
             raise ValueError("workers must be -1 (all cores) or >= 1, got workers=0")
         X = check_features(X, unit_cube=False)
-        Y = check_real_labels(Y, X.shape[0])
+        y = check_real_labels(y, X.shape[0])
         if self.k > X.shape[0]:
             raise ValueError(f"k must be <= the number of training points {X.shape[0]}, got k={self.k}")
         self.n_features_ = X.shape[1]
         self.index_ = LineIndex(X) if X.shape[1] == 1 else build_tree(X)
-        return Y
+        return y
 
-    def fit(self, X, Y, rng=None):
+    def fit(self, X, y, rng=None):
         """Store the neighbour index and the labels; ``rng`` is accepted (and checked) for a uniform interface, unused."""
         check_rng(rng, required=False)
-        self.targets_ = self._fit_index(X, Y)
+        self.targets_ = self._fit_index(X, y)
         self.mechanism_ = None
         return self
 
@@ -110,11 +111,11 @@ class LaplaceKNNRegressor(KNNRegressor):
         self.T = T
         self.clip = clip
 
-    def fit(self, X, Y, rng):
+    def fit(self, X, y, rng):
         if not isinstance(self.clip, (bool, np.bool_)):
             raise ValueError(f"clip must be a bool, got clip={self.clip!r}")
         cls = ClippedLaplaceLabels if self.clip else LaplaceLabels
         self.mechanism_ = cls(T=self.T, epsilon=self.epsilon)
-        Y = self._fit_index(X, Y)
-        self.targets_ = self.mechanism_.sample(Y, check_rng(rng, required=True))
+        y = self._fit_index(X, y)
+        self.targets_ = self.mechanism_.sample(y, check_rng(rng, required=True))
         return self

@@ -1,7 +1,7 @@
 """Histogram (regular-partition) estimators of 003: bin majority / vector-mechanism sums / exponential
 mechanism per bin for classification, bin means with and without Laplace noise for regression.
 
-Design: an estimator is the *whole* algorithm, privatization included. ``fit(X, Y, rng)`` takes the
+Design: an estimator is the *whole* algorithm, privatization included. ``fit(X, y, rng)`` takes the
 raw labels and draws the mechanism's noise from ``rng`` (the PRIVACY stream of
 :mod:`simulations.seeding`); the mechanism description it used is kept in ``mechanism_`` so that
 tests and ``proofs_checks`` can verify its privacy. Features are public under label DP, so the
@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int, check_real
 from simulations import kernels
@@ -59,7 +60,7 @@ def argmax_random_ties(scores, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(s + 0.5 * rng.random(s.shape), axis=1).astype(np.int64)
 
 
-class _BinEstimator:
+class _BinEstimator(BaseEstimator):
     """Shared partition logic: ``h`` -> ``bins_``, prediction by cell lookup."""
 
     def _features(self, X):
@@ -80,13 +81,13 @@ class _BinClassifier(_BinEstimator):
         self.num_classes = num_classes
         self.h = h
 
-    def _check(self, X, Y, rng):
+    def _check(self, X, y, rng):
         check_int("num_classes", self.num_classes, low=2)
         X = self._features(X)
-        Y = check_labels(Y, self.num_classes)
-        if Y.shape[0] != X.shape[0]:
-            raise ValueError(f"X and Y must have the same number of rows, got {X.shape[0]} and {Y.shape[0]}")
-        return X, Y, check_rng(rng, required=True)
+        y = check_labels(y, self.num_classes)
+        if y.shape[0] != X.shape[0]:
+            raise ValueError(f"X and y must have the same number of rows, got {X.shape[0]} and {y.shape[0]}")
+        return X, y, check_rng(rng, required=True)
 
 
 class BinMajorityClassifier(_BinClassifier):
@@ -97,24 +98,24 @@ class BinMajorityClassifier(_BinClassifier):
     num_classes : int >= 2.
     h : float in (0, 1], bin width.
 
-    ``fit(X, Y, rng)``: X (n, d) in [0, 1]^d, Y (n,) in 0..K-1; rng breaks ties.
+    ``fit(X, y, rng)``: X (n, d) in [0, 1]^d, y (n,) in 0..K-1; rng breaks ties.
     """
 
-    def fit(self, X, Y, rng):
+    def fit(self, X, y, rng):
         """Per cell ``c_l = argmax_j n_{lj}``, ties uniformly at random.
 
         Parameters
         ----------
         X : array_like, shape (n, d), features in [0, 1]^d.
-        Y : array_like of int, shape (n,), labels in 0..K-1.
+        y : array_like of int, shape (n,), labels in 0..K-1.
         rng : numpy Generator (or int seed), breaks ties.
 
         Returns
         -------
         self, with ``bins_``, ``counts_`` (shape (bins^d,)) and ``cell_values_`` (int, shape (bins^d,)).
         """
-        X, Y, rng = self._check(X, Y, rng)
-        counts = kernels.bin_label_counts(X, self.bins_, Y, self.num_classes)
+        X, y, rng = self._check(X, y, rng)
+        counts = kernels.bin_label_counts(X, self.bins_, y, self.num_classes)
         self.counts_ = counts.sum(axis=1)
         self.cell_values_ = argmax_random_ties(counts, rng)
         self.mechanism_ = None
@@ -140,22 +141,22 @@ class VectorBinClassifier(_PrivateBinClassifier):
     h : float in (0, 1].
     """
 
-    def fit(self, X, Y, rng):
+    def fit(self, X, y, rng):
         """Privatize every label with the vector mechanism, then ``c_l = argmax_j S_{lj}`` (003 eqs. (12)-(13)).
 
         Parameters
         ----------
         X : array_like, shape (n, d), features in [0, 1]^d.
-        Y : array_like of int, shape (n,), labels in 0..K-1.
+        y : array_like of int, shape (n,), labels in 0..K-1.
         rng : numpy Generator (or int seed), draws the privacy noise and breaks ties.
 
         Returns
         -------
         self, with ``bins_``, ``counts_`` (shape (bins^d,)) and ``cell_values_`` (int, shape (bins^d,)).
         """
-        X, Y, rng = self._check(X, Y, rng)
+        X, y, rng = self._check(X, y, rng)
         self.mechanism_ = VectorMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
-        Z = self.mechanism_.sample(Y, rng)  # (n, K) bits
+        Z = self.mechanism_.sample(y, rng)  # (n, K) bits
         sums, self.counts_ = kernels.bin_row_sums(X, self.bins_, Z)
         self.cell_values_ = argmax_random_ties(sums, rng)
         return self
@@ -171,22 +172,22 @@ class ExponentialBinClassifier(_PrivateBinClassifier):
     h : float in (0, 1].
     """
 
-    def fit(self, X, Y, rng):
+    def fit(self, X, y, rng):
         """Per cell, draw ``c_l`` from the exponential mechanism on the counts ``n_{lj}`` (003 eq. (17)).
 
         Parameters
         ----------
         X : array_like, shape (n, d), features in [0, 1]^d.
-        Y : array_like of int, shape (n,), labels in 0..K-1.
+        y : array_like of int, shape (n,), labels in 0..K-1.
         rng : numpy Generator (or int seed), draws the mechanism's output.
 
         Returns
         -------
         self, with ``bins_``, ``counts_`` (shape (bins^d,)) and ``cell_values_`` (int, shape (bins^d,)).
         """
-        X, Y, rng = self._check(X, Y, rng)
+        X, y, rng = self._check(X, y, rng)
         self.mechanism_ = ExponentialMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
-        counts = kernels.bin_label_counts(X, self.bins_, Y, self.num_classes)
+        counts = kernels.bin_label_counts(X, self.bins_, y, self.num_classes)
         self.counts_ = counts.sum(axis=1)
         self.cell_values_ = self.mechanism_.sample(counts, rng)
         return self
@@ -199,19 +200,19 @@ class BinMeanRegressor(_BinEstimator):
     ----------
     h : float in (0, 1].
 
-    ``fit(X, Y, rng=None)``: rng is accepted for a uniform interface and not used.
+    ``fit(X, y, rng=None)``: rng is accepted for a uniform interface and not used.
     """
 
     def __init__(self, *, h: float):
         self.h = h
 
-    def fit(self, X, Y, rng=None):
+    def fit(self, X, y, rng=None):
         """Per cell the mean label, 0 in empty cells.
 
         Parameters
         ----------
         X : array_like, shape (n, d), features in [0, 1]^d.
-        Y : array_like, shape (n,), finite real labels.
+        y : array_like, shape (n,), finite real labels.
         rng : checked, then ignored (uniform interface).
 
         Returns
@@ -220,8 +221,8 @@ class BinMeanRegressor(_BinEstimator):
         """
         check_rng(rng, required=False)
         X = self._features(X)
-        Y = check_real_labels(Y, X.shape[0])
-        sums, self.counts_ = kernels.bin_value_sums(X, self.bins_, Y)
+        y = check_real_labels(y, X.shape[0])
+        sums, self.counts_ = kernels.bin_value_sums(X, self.bins_, y)
         self.cell_values_ = np.divide(sums, self.counts_, out=np.zeros_like(sums), where=self.counts_ > 0)
         self.mechanism_ = None
         return self
@@ -248,13 +249,13 @@ class LaplaceBinMeanRegressor(_BinEstimator):
         self.T = T
         self.clip = clip
 
-    def fit(self, X, Y, rng):
+    def fit(self, X, y, rng):
         """Per cell the (clipped) mean label plus Laplace noise (003 eq. (23) / eq. (28)).
 
         Parameters
         ----------
         X : array_like, shape (n, d), features in [0, 1]^d.
-        Y : array_like, shape (n,), finite real labels (``|Y| <= T`` unless ``clip``).
+        y : array_like, shape (n,), finite real labels (``|Y| <= T`` unless ``clip``).
         rng : numpy Generator (or int seed), draws the Laplace noise.
 
         Returns
@@ -263,12 +264,12 @@ class LaplaceBinMeanRegressor(_BinEstimator):
         """
         self.mechanism_ = NoisyBinMean(T=self.T, epsilon=self.epsilon, clip=self.clip)
         X = self._features(X)
-        Y = check_real_labels(Y, X.shape[0])
+        y = check_real_labels(y, X.shape[0])
         rng = check_rng(rng, required=True)
         if self.clip:
-            Y = np.clip(Y, -self.T, self.T)  # the fused kernel sums; NoisyBinMean's bound check follows
-        elif Y.size and np.max(np.abs(Y)) > self.T:
+            y = np.clip(y, -self.T, self.T)  # the fused kernel sums; NoisyBinMean's bound check follows
+        elif y.size and np.max(np.abs(y)) > self.T:
             raise ValueError(f"labels must lie in [-T, T] = [{-self.T}, {self.T}] (or set clip=True)")
-        sums, self.counts_ = kernels.bin_value_sums(X, self.bins_, Y)
+        sums, self.counts_ = kernels.bin_value_sums(X, self.bins_, y)
         self.cell_values_ = self.mechanism_.release(sums, self.counts_, rng)
         return self

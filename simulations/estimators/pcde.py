@@ -18,6 +18,7 @@ References: 001 Algorithm 1, Algorithm 3, eq. (3), Remark 4.1, Theorems 2.4, 4.2
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_positive, check_probability, check_real
 from simulations.mechanisms import StabilityHistogram
@@ -63,7 +64,7 @@ def occupied_cubes(X: np.ndarray, side: float):
     return cells, counts.astype(np.int64)
 
 
-class PCDE:
+class PCDE(BaseEstimator):
     """Private density estimator (001 Algorithm 3).
 
     Parameters

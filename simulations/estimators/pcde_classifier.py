@@ -30,6 +30,7 @@ References: 001 Theorem 1.7, Remark 1.8, Algorithm 1, Algorithm 3, Theorems 2.4,
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_positive, check_probability, check_real
 from simulations.mechanisms import StabilityHistogram
@@ -55,7 +56,7 @@ def _merge_cells(cells_all: np.ndarray, counts_all: np.ndarray, cells_one: np.nd
     return np.stack([counts_all - ones, ones], axis=1)
 
 
-class PCDEClassifier:
+class PCDEClassifier(BaseEstimator):
     """Plug-in classifier on PCDE's joint density of (X, Y) (001 Remark 1.8), (ε, δ)-DP on R^d.
 
     Parameters

@@ -31,6 +31,7 @@ import copy
 import math
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_positive, check_real
 from simulations.kernels_cells import cube_index_numpy, cube_votes, first_outside_unit_cube, keyed_laplace
@@ -85,7 +86,7 @@ def check_binary_labels(y, n: int) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-class PCL:
+class PCL(BaseEstimator):
     """Private histogram classifier (001 Algorithm 2), ε-DP under full DP; ``epsilon=None``: the
     non-private histogram rule ``1[Σ (y_i − 1/2) > 0]`` (ties and empty cubes -> 0).
 

@@ -16,6 +16,7 @@ References: 001 Algorithms 1, 4, 5; Theorems A.6, A.12-A.15; Lemmas A.8-A.9.
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_positive, check_probability
 from simulations.kernels_cells import keyed_laplace
@@ -39,7 +40,7 @@ def pcl2_radius(n: int, d: float) -> float:
     return float(n) ** (-1.0 / (4 * d))
 
 
-class _CellLearner:
+class _CellLearner(BaseEstimator):
     def __init__(self, *, space, epsilon: float | None = 1.0):
         self.space = space
         self.epsilon = epsilon

@@ -18,6 +18,7 @@ References: 004 Algorithm 4, Section 5.2, Appendix B (Figure 2).
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int, check_positive
 from simulations.mechanisms import GeometricHistogram, RRWithPrior
@@ -43,7 +44,7 @@ def kmeans_clusters(features, num_clusters: int, rng: np.random.Generator, *, n_
     return km.fit_predict(F).astype(np.int64)
 
 
-class ClusterPriors:
+class ClusterPriors(BaseEstimator):
     """004 Algorithm 4: noisy per-cluster label histograms turned into priors.
 
     Parameters
@@ -62,15 +63,16 @@ class ClusterPriors:
         self.num_classes = num_classes
         self.epsilon_prior = epsilon_prior
 
-    def fit(self, clusters, labels, rng: np.random.Generator, *, num_clusters: int | None = None):
-        """clusters (n,) cluster index of each labelled example; labels (n,) in [0, K). Returns self."""
+    def fit(self, X, y, rng: np.random.Generator, *, num_clusters: int | None = None):
+        """X (n,) cluster index of each labelled example; y (n,) labels in [0, K). Returns self."""
         check_num_classes_epsilon(self.num_classes, self.epsilon_prior)
         rng = check_generator(rng)
-        labels = check_labels(labels, self.num_classes)
-        clusters = np.asarray(clusters)
+        labels = check_labels(y, self.num_classes)
+        clusters = np.asarray(X)
         if clusters.shape != labels.shape or (clusters.size and (not np.issubdtype(clusters.dtype, np.integer)
                                                                  or clusters.min() < 0)):
-            raise ValueError(f"clusters must be non-negative integers, one per label, got shape {clusters.shape}")
+            raise ValueError(f"X (the cluster indices) must be non-negative integers, one per label, "
+                             f"got shape {clusters.shape}")
         C = int(clusters.max()) + 1 if num_clusters is None else check_int("num_clusters", num_clusters, low=1)
         H = np.zeros((C, self.num_classes), dtype=np.int64)
         np.add.at(H, (clusters, labels), 1)  # step 4(a)
@@ -82,9 +84,9 @@ class ClusterPriors:
         """Step 4(d): the prior of each example from its cluster, (m,) -> (m, K)."""
         return self.cluster_priors_[np.asarray(clusters, dtype=np.int64)]
 
-    def predict(self, clusters) -> np.ndarray:
+    def predict(self, X) -> np.ndarray:
         """Arg-max of the cluster's noisy histogram (004 Appendix B's accuracy measure), (m,) -> (m,)."""
-        return np.argmax(self.noisy_histograms_[np.asarray(clusters, dtype=np.int64)], axis=1).astype(np.int64)
+        return np.argmax(self.noisy_histograms_[np.asarray(X, dtype=np.int64)], axis=1).astype(np.int64)
 
 
 def cluster_prior_rr(clusters, labels, *, num_classes: int, epsilon: float, epsilon_prior: float,

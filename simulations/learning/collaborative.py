@@ -28,6 +28,7 @@ References: 004 Section 5.1 (Table 3), Appendix B (MovieLens set-up, architectur
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from numba import njit
 from threadpoolctl import threadpool_limits
 
@@ -168,7 +169,7 @@ class _LazyAdam:
 _EMBEDDINGS = ("P", "Q", "U", "V")
 
 
-class TwoBranchCF:
+class TwoBranchCF(BaseEstimator):
     """Two-branch (GMF + MLP) neural collaborative filtering with a K-class softmax output.
 
     Parameters

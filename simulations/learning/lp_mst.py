@@ -31,6 +31,7 @@ import copy
 import time
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int, check_positive, check_real
 from simulations.mechanisms import RRWithPrior, top_k_order
@@ -120,7 +121,7 @@ def _fresh(learner):
     return clone(learner) if isinstance(learner, BaseEstimator) else copy.copy(learner)
 
 
-class LPMST:
+class LPMST(BaseEstimator):
     """Label-private multi-stage training (LP-1ST = RR, LP-2ST, LP-3ST, ...).
 
     Parameters

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int
 
@@ -69,7 +70,7 @@ def _normalized(m: np.ndarray, K: int) -> np.ndarray:
         return np.where(tot > 0, m / tot, 1.0 / K)
 
 
-class SoftKNNClassifier:
+class SoftKNNClassifier(BaseEstimator):
     """k-NN class probabilities from hard labels, soft labels or debiased label vectors.
 
     Parameters
@@ -82,15 +83,6 @@ class SoftKNNClassifier:
     def __init__(self, *, n_neighbors: int = 10, num_classes: int = 10):
         self.n_neighbors = n_neighbors
         self.num_classes = num_classes
-
-    def get_params(self, deep: bool = True) -> dict:
-        """Constructor arguments (lets ``sklearn.base.clone`` copy an unfitted instance)."""
-        return {"n_neighbors": self.n_neighbors, "num_classes": self.num_classes}
-
-    def set_params(self, **params):
-        for k, v in params.items():
-            setattr(self, k, v)
-        return self
 
     def fit(self, X, y, sample_weight=None):
         """X (n, d) features; y (n,) int labels in [0, K) or (n, K) label vectors. Returns self."""
@@ -176,7 +168,7 @@ def first_fitted(order, rows, fitted, k: int) -> np.ndarray:
     return out
 
 
-class IndexedKNNClassifier:
+class IndexedKNNClassifier(BaseEstimator):
     """:class:`SoftKNNClassifier` on a fixed pool of points, with every neighbour order precomputed.
 
     Features are *indices*: ``fit(idx, y)`` trains on pool points ``idx`` (indices into the training
@@ -199,18 +191,22 @@ class IndexedKNNClassifier:
         self.n_neighbors = n_neighbors
         self.num_classes = num_classes
 
-    def fit(self, idx, y, sample_weight=None):
+    def __sklearn_clone__(self):
+        # clone's default deep-copies array arguments; ``order`` is large and read-only, so share it
+        return type(self)(**self.get_params(deep=False))
+
+    def fit(self, X, y, sample_weight=None):
         """idx (n_fit,) pool indices; y (n_fit,) labels or (n_fit, K) label vectors. Returns self."""
         check_int("n_neighbors", self.n_neighbors, low=1)
         K = check_int("num_classes", self.num_classes, low=2)
-        idx = np.asarray(idx).ravel()
+        idx = np.asarray(X).ravel()
         n_pool = self.order.shape[1]
         if idx.size == 0 or not np.issubdtype(idx.dtype, np.integer) or idx.min() < 0 or idx.max() >= n_pool \
                 or np.unique(idx).size != idx.size:
-            raise ValueError(f"idx must be distinct pool indices in [0, {n_pool}), got idx={idx!r}")
+            raise ValueError(f"X must be distinct pool indices in [0, {n_pool}), got X={idx!r}")
         Y = _label_matrix(y, K)
         if Y.shape[0] != idx.size:
-            raise ValueError(f"idx and y must have the same number of rows, got {idx.size} and {Y.shape[0]}")
+            raise ValueError(f"X and y must have the same number of rows, got {idx.size} and {Y.shape[0]}")
         self.Y_pool_ = np.zeros((n_pool, K))
         self.Y_pool_[idx] = Y
         self.fitted_ = np.zeros(n_pool, dtype=bool)
@@ -220,7 +216,7 @@ class IndexedKNNClassifier:
 
     def _mean_vectors(self, q) -> np.ndarray:
         if not hasattr(self, "fitted_"):
-            raise ValueError("IndexedKNNClassifier is not fitted: call fit(idx, y) first")
+            raise ValueError("IndexedKNNClassifier is not fitted: call fit(X, y) first")
         q = np.asarray(q).ravel()
         k = min(self.n_neighbors, int(self.fitted_.sum()))
         nb = first_fitted(self.order, q, self.fitted_, k)  # the first k fitted points of each row
@@ -251,7 +247,7 @@ class IndexedKNNClassifier:
         [[1.0, 0.0], [0.3333333333333333, 0.6666666666666666]]
         """
         if not hasattr(self, "fitted_"):
-            raise ValueError("IndexedKNNClassifier is not fitted: call fit(idx, y) first")
+            raise ValueError("IndexedKNNClassifier is not fitted: call fit(X, y) first")
         q = np.asarray(q).ravel()
         n_fit = int(self.fitted_.sum())
         ks = np.minimum(np.asarray(ks, dtype=np.int64).ravel(), n_fit)
@@ -259,10 +255,10 @@ class IndexedKNNClassifier:
         csum = np.cumsum(self.Y_pool_[nb], axis=1)  # (m, kmax, K)
         return np.stack([csum[:, k - 1] / k for k in ks])
 
-    def predict_proba(self, q) -> np.ndarray:
-        """q (m,) query rows of ``order`` -> (m, K)."""
-        return _normalized(self._mean_vectors(q), self.num_classes)
+    def predict_proba(self, X) -> np.ndarray:
+        """X (m,) query rows of ``order`` -> (m, K)."""
+        return _normalized(self._mean_vectors(X), self.num_classes)
 
-    def predict(self, q) -> np.ndarray:
-        """q (m,) -> (m,) int64 arg-max of the mean label vector."""
-        return np.argmax(self._mean_vectors(q), axis=1).astype(np.int64)
+    def predict(self, X) -> np.ndarray:
+        """X (m,) -> (m,) int64 arg-max of the mean label vector."""
+        return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)

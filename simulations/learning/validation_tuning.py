@@ -35,6 +35,7 @@ methods with their own optimal parameters").
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int
 from simulations.mechanisms import RRWithPrior, rr_probabilities, top_k_order
@@ -121,7 +122,7 @@ def prior_fidelity(priors, z, *, epsilon: float) -> float:
     return float(np.mean(keep * (inside.any(axis=1) - float(b) * k) / float(a - b)))
 
 
-class ValidatedKNNClassifier:
+class ValidatedKNNClassifier(BaseEstimator):
     """:class:`~simulations.learning.IndexedKNNClassifier` whose k is chosen on RR-privatized validation labels.
 
     ``fit(idx, y)`` fits the pool points ``idx`` (labels or label vectors), predicts the validation rows
@@ -166,7 +167,11 @@ class ValidatedKNNClassifier:
         self.val_rows = val_rows
         self.val_labels = val_labels
 
-    def fit(self, idx, y, sample_weight=None):
+    def __sklearn_clone__(self):
+        # clone's default deep-copies array arguments; ``order`` is large and read-only, so share it
+        return type(self)(**self.get_params(deep=False))
+
+    def fit(self, X, y, sample_weight=None):
         """Fit on pool points ``idx`` with labels ``y`` and choose k.
 
         Parameters
@@ -203,7 +208,7 @@ class ValidatedKNNClassifier:
             raise ValueError(f"k_grid must be positive integers, got k_grid={self.k_grid!r}")
         check_int("num_classes", self.num_classes, low=2)
         knn = IndexedKNNClassifier(order=self.order, n_neighbors=int(ks.max()), num_classes=self.num_classes)
-        knn.fit(idx, y)
+        knn.fit(X, y)
         means = knn.mean_vectors_by_k(self.val_rows, ks)  # (g, v, K)
         pred = np.argmax(means, axis=2)
         self.agreement_ = (pred == np.asarray(self.val_labels)[None, :]).mean(axis=1)
@@ -213,7 +218,7 @@ class ValidatedKNNClassifier:
         self.classes_ = knn.classes_
         return self
 
-    def predict_proba(self, q) -> np.ndarray:
+    def predict_proba(self, X) -> np.ndarray:
         """Class probabilities at query rows ``q`` with the chosen k.
 
         Parameters
@@ -235,9 +240,9 @@ class ValidatedKNNClassifier:
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).predict_proba(np.array([0])).tolist()
         [[1.0, 0.0]]
         """
-        return self.knn_.predict_proba(q)
+        return self.knn_.predict_proba(X)
 
-    def predict(self, q) -> np.ndarray:
+    def predict(self, X) -> np.ndarray:
         """Arg-max class at query rows ``q`` with the chosen k.
 
         Parameters
@@ -259,7 +264,7 @@ class ValidatedKNNClassifier:
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).predict(np.array([0, 3])).tolist()
         [0, 1]
         """
-        return self.knn_.predict(q)
+        return self.knn_.predict(X)
 
     def proba_by_k(self, q) -> np.ndarray:
         """Class probabilities at query rows ``q`` for every k of ``k_grid`` (clipped at 0, normalized).
@@ -330,8 +335,11 @@ class TemperatureTunedLPMST(LPMST):
     (1, True)
     """
 
-    def __init__(self, *, temperatures=TEMPERATURE_GRID, val_X, val_labels, **lpmst):
-        super().__init__(**lpmst)
+    # every argument spelled out (no **kwargs): scikit-learn's get_params reads them from this signature
+    def __init__(self, *, learner, num_classes: int, epsilon: float, num_stages: int = 2, stage_fractions=None,
+                 filter_labels: bool = False, temperatures=TEMPERATURE_GRID, val_X, val_labels):
+        super().__init__(learner=learner, num_classes=num_classes, epsilon=epsilon, num_stages=num_stages,
+                         stage_fractions=stage_fractions, filter_labels=filter_labels)
         self.temperatures = temperatures
         self.val_X = val_X
         self.val_labels = val_labels
