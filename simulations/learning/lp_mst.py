@@ -163,7 +163,33 @@ class LPMST(BaseEstimator):
         self.filter_labels = filter_labels
 
     # ------------------------------------------------------------------ validated parameters
-    def _validate(self) -> np.ndarray:
+    def check_parameters(self) -> np.ndarray:
+        """Check every constructor argument and return the stage fractions.
+
+        ``fit`` calls it first, so bad parameters are refused before any label is privatized; exact
+        checks (:mod:`proofs_checks.lp_mst_check`) call it to read the validated fractions.
+
+        Returns
+        -------
+        ndarray of float, shape (T,)
+            The fractions of the examples in stages 1..T (positive, summing to 1; equal by default).
+
+        Raises
+        ------
+        ValueError
+            If ``num_classes`` < 2, ``epsilon`` <= 0, ``learner`` lacks ``fit`` / ``predict_proba``,
+            ``temperature`` <= 0, ``filter_labels`` is not a bool, or the stage fractions are invalid.
+
+        References
+        ----------
+        004 Algorithm 3 (the inputs: ε, the number of stages T and the split of the data).
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> LPMST(learner=SoftKNNClassifier(), num_classes=10, epsilon=1.0, num_stages=4).check_parameters().tolist()
+        [0.25, 0.25, 0.25, 0.25]
+        """
         check_num_classes_epsilon(self.num_classes, self.epsilon)
         check_classifier("learner", self.learner)
         check_real("temperature", self.temperature, low=0.0, low_open=True)
@@ -234,7 +260,7 @@ class LPMST(BaseEstimator):
             A given label-independent partition (e.g. for the exact privacy check); drawn by
             :func:`split_stages` from ``rng`` when omitted.
         """
-        fractions = self._validate()
+        fractions = self.check_parameters()
         rng = check_generator(rng)
         try:
             y = check_labels(y, self.num_classes)
