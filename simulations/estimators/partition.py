@@ -27,7 +27,7 @@ import math
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from limits.validation import check_int, check_real
+from limits.validation import check_int, check_positive, check_real
 from simulations import kernels
 from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
 from simulations.mechanisms import ExponentialMechanism, NoisyBinMean, VectorMechanism
@@ -128,6 +128,10 @@ class _PrivateBinClassifier(_BinClassifier):
     def __init__(self, *, num_classes: int, epsilon: float, h: float):
         super().__init__(num_classes=num_classes, h=h)
         self.epsilon = epsilon
+
+    def _check(self, X, y, rng):
+        check_positive("epsilon", self.epsilon)  # refused before fit sets any attribute
+        return super()._check(X, y, rng)
 
 
 class VectorBinClassifier(_PrivateBinClassifier):

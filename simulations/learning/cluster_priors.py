@@ -22,7 +22,7 @@ from sklearn.base import BaseEstimator
 
 from limits.validation import check_int, check_positive
 from simulations.mechanisms import GeometricHistogram, RRWithPrior
-from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
+from simulations.mechanisms.labels import check_labels
 from simulations.seeding import check_generator
 
 __all__ = ["ClusterPriors", "cluster_prior_rr", "kmeans_clusters"]
@@ -65,7 +65,8 @@ class ClusterPriors(BaseEstimator):
 
     def fit(self, X, y, rng: np.random.Generator, *, num_clusters: int | None = None):
         """X (n,) cluster index of each labelled example; y (n,) labels in [0, K). Returns self."""
-        check_num_classes_epsilon(self.num_classes, self.epsilon_prior)
+        check_int("num_classes", self.num_classes, low=2)
+        check_positive("epsilon_prior", self.epsilon_prior)
         rng = check_generator(rng)
         labels = check_labels(y, self.num_classes)
         clusters = np.asarray(X)
