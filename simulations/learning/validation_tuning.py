@@ -125,7 +125,7 @@ def prior_fidelity(priors, z, *, epsilon: float) -> float:
 class ValidatedKNNClassifier(BaseEstimator):
     """:class:`~simulations.learning.IndexedKNNClassifier` whose k is chosen on RR-privatized validation labels.
 
-    ``fit(idx, y)`` fits the pool points ``idx`` (labels or label vectors), predicts the validation rows
+    ``fit(X, y)`` fits the pool points ``X`` (indices) (labels or label vectors), predicts the validation rows
     ``val_rows`` at every k of ``k_grid`` and keeps the k whose arg-max predictions agree most often with
     ``val_labels`` (RR labels at the method's ε; ties: the smaller k).
 
@@ -172,11 +172,11 @@ class ValidatedKNNClassifier(BaseEstimator):
         return type(self)(**self.get_params(deep=False))
 
     def fit(self, X, y, sample_weight=None):
-        """Fit on pool points ``idx`` with labels ``y`` and choose k.
+        """Fit on pool points ``X`` with labels ``y`` and choose k.
 
         Parameters
         ----------
-        idx : ndarray (n,) of int
+        X : ndarray (n,) of int
             Pool indices of the training points (never the validation rows).
         y : ndarray (n,) of int or (n, K) of float
             Privatized labels or label vectors.
@@ -191,7 +191,12 @@ class ValidatedKNNClassifier(BaseEstimator):
         Raises
         ------
         ValueError
-            If ``k_grid`` is not a non-empty sequence of positive integers.
+            If ``k_grid`` is not a non-empty sequence of positive integers, or ``num_classes``, ``X``
+            or ``y`` is invalid.
+
+        References
+        ----------
+        004 eq. (1) (the validation labels are RR-privatized); module docstring.
 
         Examples
         --------
@@ -219,11 +224,11 @@ class ValidatedKNNClassifier(BaseEstimator):
         return self
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class probabilities at query rows ``q`` with the chosen k.
+        """Class probabilities at query rows ``X`` with the chosen k.
 
         Parameters
         ----------
-        q : ndarray (m,) of int
+        X : ndarray (m,) of int
             Query rows of ``order``.
 
         Returns
@@ -243,11 +248,11 @@ class ValidatedKNNClassifier(BaseEstimator):
         return self.knn_.predict_proba(X)
 
     def predict(self, X) -> np.ndarray:
-        """Arg-max class at query rows ``q`` with the chosen k.
+        """Arg-max class at query rows ``X`` with the chosen k.
 
         Parameters
         ----------
-        q : ndarray (m,) of int
+        X : ndarray (m,) of int
             Query rows of ``order``.
 
         Returns
@@ -307,12 +312,24 @@ class TemperatureTunedLPMST(LPMST):
 
     Parameters
     ----------
-    temperatures : sequence of float > 0
+    learner : classifier with ``fit(X, y)`` and ``predict_proba(X)``
+        As in :class:`~simulations.learning.LPMST`.
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        The label-DP budget (each label privatized once by RRWithPrior at this ε).
+    num_stages : int >= 1, default 2
+        T.
+    stage_fractions : sequence of T positive floats summing to 1, optional
+        Default: equal.
+    filter_labels : bool, default False
+        004 Appendix B's filtering of earlier stages' labels.
+    temperatures : sequence of float > 0, default TEMPERATURE_GRID
+        The candidate prior temperatures.
     val_X : array (v, ...)
         Validation features (whatever the learner's ``predict_proba`` takes).
     val_labels : ndarray (v,) of int
         RR-privatized validation labels at this ε.
-    **lpmst : the arguments of :class:`~simulations.learning.LPMST` except ``temperature``.
 
     Attributes (after ``fit``)
     --------------------------
