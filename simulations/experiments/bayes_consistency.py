@@ -94,7 +94,27 @@ def consistency_trial(cfg: ConsistencyPoint, t: int, root_seed: int) -> dict:
 
 
 def curve_key(law: str, d: int, rule: str) -> str:
-    """The stream key of one curve's slope bootstrap: each curve draws from its own EVAL stream (issue 21)."""
+    """The stream key of one curve's slope bootstrap: each curve draws from its own EVAL stream (issue 21).
+
+    Parameters
+    ----------
+    law : str
+        One of :data:`LAWS`.
+    d : int
+        Dimension.
+    rule : str
+        A rule name of :data:`RULES`.
+
+    Returns
+    -------
+    str
+        The key passed to :func:`simulations.seeding.stream`.
+
+    Examples
+    --------
+    >>> curve_key("step", 2, "pcl_eps1")
+    'bayes_consistency/slope/step/d=2/pcl_eps1'
+    """
     return f"bayes_consistency/slope/{law}/d={d}/{rule}"
 
 
