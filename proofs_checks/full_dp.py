@@ -537,7 +537,7 @@ def full_dp_pcl2(epsilon: float, *, r: float = 1.3, domain_cells: int = 3, datas
         X = space.centres[[rec[e][0] for e in S]]
         y = np.array([rec[e][1] for e in S])
         p1 = PCL2(space=space, epsilon=epsilon).fit(X, y, 0)
-        v = p1._lookup(allc, p1.votes_, 0).astype(float)
+        v = p1.votes_of(allc).astype(float)
         return laplace_logsf(-0.5 * v, 1 / epsilon), laplace_logcdf(-0.5 * v, 1 / epsilon)
 
     return full_dp_cell_learner(log_bits, epsilon, domain_size=len(rec), dataset_size=dataset_size,

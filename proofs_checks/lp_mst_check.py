@@ -84,7 +84,7 @@ def lp_mst_log_probabilities(est, X, stages, *, leak: str = "none") -> np.ndarra
     True
     """
     check_choice("leak", leak, ("none", "true_labels"))
-    fractions = est._validate()
+    fractions = est.check_parameters()
     K, T = est.num_classes, fractions.size
     stages = np.asarray(stages, dtype=np.int64)
     n = stages.size

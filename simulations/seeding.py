@@ -140,7 +140,7 @@ def stable_key(text: str) -> int:
     return int.from_bytes(hashlib.sha256(text.encode()).digest()[:4], "little")
 
 
-def stream(root_seed: int, config_key, trial: int, purpose: int) -> np.random.Generator:
+def stream(root_seed: int, config_key, trial: int, purpose: int, sub=None) -> np.random.Generator:
     """The generator for one (config, trial, purpose): ``SeedSequence(root, spawn_key=...)``.
 
     ``default_rng(SeedSequence(root_seed, spawn_key=(config_key, trial, purpose)))``: streams
@@ -158,6 +158,9 @@ def stream(root_seed: int, config_key, trial: int, purpose: int) -> np.random.Ge
     purpose : int >= 0
         :data:`DATA` (0), :data:`PRIVACY` (1) or :data:`EVAL` (2), so that sampling the data,
         privatizing the labels and evaluating never share a stream.
+    sub : int >= 0 or str, optional
+        Splits one purpose further, e.g. one privacy stream per method of a trial: the spawn key
+        becomes ``(config_key, trial, purpose, sub)`` (a string is hashed with :func:`stable_key`).
 
     Returns
     -------
@@ -186,8 +189,11 @@ def stream(root_seed: int, config_key, trial: int, purpose: int) -> np.random.Ge
     >>> ss = np.random.SeedSequence(2024, spawn_key=(stable_key("point-1"), 0, DATA))
     >>> bool(np.array_equal(a, np.random.default_rng(ss).integers(0, 2**32, size=4)))
     True
+    >>> ss = np.random.SeedSequence(2024, spawn_key=(stable_key("point-1"), 0, PRIVACY, stable_key("RR")))
+    >>> bool(np.array_equal(stream(2024, "point-1", 0, PRIVACY, sub="RR").integers(0, 2**32, size=4),
+    ...                     np.random.default_rng(ss).integers(0, 2**32, size=4)))
+    True
     """
-    if isinstance(config_key, str):
-        config_key = stable_key(config_key)
-    ss = np.random.SeedSequence(int(root_seed), spawn_key=(int(config_key), int(trial), int(purpose)))
-    return np.random.default_rng(ss)
+    keys = [config_key, trial, purpose] + ([] if sub is None else [sub])
+    spawn_key = tuple(stable_key(k) if isinstance(k, str) else int(k) for k in keys)
+    return np.random.default_rng(np.random.SeedSequence(int(root_seed), spawn_key=spawn_key))

@@ -39,3 +39,14 @@ def test_as_generator():
         as_generator(-1)
     with pytest.raises(ValueError, match="rng"):
         as_generator("abc")
+
+
+def test_sub_stream_appends_the_sub_key_to_the_spawn_key():
+    # issue 21: cnn_benchmarks' per-method privacy streams were SeedSequence(root, (config, trial, PRIVACY,
+    # stable_key(method))) built by hand; stream(..., sub=method) must be that same sequence.
+    key = stable_key("cfg")
+    expected = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(key, 2, PRIVACY, stable_key("rr")))).random(3)
+    np.testing.assert_array_equal(stream(11, "cfg", 2, PRIVACY, sub="rr").random(3), expected)
+    big = 2**63 + 5  # a 64-bit engine config_key passes through unchanged
+    assert stream(1, big, 0, PRIVACY, sub=7).bit_generator.seed_seq.spawn_key == (big, 0, PRIVACY, 7)
+    assert stream(1, "cfg", 0, PRIVACY, sub="rr").random() != stream(1, "cfg", 0, PRIVACY, sub="vector").random()

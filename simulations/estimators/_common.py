@@ -23,11 +23,11 @@ def check_features(X, *, unit_cube: bool, d: int | None = None) -> np.ndarray:
     return arr
 
 
-def check_real_labels(Y, n: int) -> np.ndarray:
-    """``Y`` as a finite float array of shape (n,) (regression labels)."""
-    y = np.asarray(Y, dtype=float)
+def check_real_labels(y, n: int) -> np.ndarray:
+    """``y`` as a finite float array of shape (n,) (regression labels)."""
+    y = np.asarray(y, dtype=float)
     if y.shape != (n,) or not np.all(np.isfinite(y)):
-        raise ValueError(f"Y must be a finite real array of shape ({n},), got shape {y.shape}")
+        raise ValueError(f"y must be a finite real array of shape ({n},), got shape {y.shape}")
     return y
 
 

@@ -87,15 +87,35 @@ def cell_label_law(law, bins: int) -> tuple[np.ndarray, np.ndarray | None]:
 
     Parameters
     ----------
-    law : a :class:`~simulations.laws.base.ClassificationLaw` (labels ``0..K−1``) or a regression law
+    law : ClassificationLaw or regression law
+        A :class:`~simulations.laws.base.ClassificationLaw` (labels ``0..K−1``) or a regression law
         with finitely many label values exposing ``cell_label_masses(bins)`` (``BumpRegression``,
         ``ThreePointRegression``).
-    bins : int >= 1.
+    bins : int >= 1
+        Cells per axis.
 
     Returns
     -------
-    masses : float (bins^d, M), ``P(X ∈ B_l, Y = y_m)``, summing to 1.
-    values : float (M,) label values for regression laws; None for classification (labels are ``m``).
+    masses : ndarray of float, shape (bins^d, M)
+        ``P(X ∈ B_l, Y = y_m)``, summing to 1.
+    values : ndarray of float, shape (M,), or None
+        Label values for regression laws; None for classification (labels are ``m``).
+
+    Raises
+    ------
+    ValueError
+        If ``bins`` < 1 or the law has no finite label set.
+
+    References
+    ----------
+    003 Theorems 2, 4, 8 (the estimators depend on the data only through these cell counts).
+
+    Examples
+    --------
+    >>> from simulations.laws.benchmarks import BoundaryClassification
+    >>> masses, values = cell_label_law(BoundaryClassification(d=1, kappa=1.0), 2)
+    >>> masses.shape, round(float(masses.sum()), 12), values
+    ((2, 2), 1.0, None)
     """
     bins = check_int("bins", bins, low=1)
     if isinstance(law, ClassificationLaw):
@@ -115,10 +135,36 @@ def _drop_rounding(masses) -> np.ndarray:
 
 
 def draw_cell_counts(cell_probabilities, N: int, rng: np.random.Generator) -> np.ndarray:
-    """``Multinomial(N, P)`` over the (cell, label) outcomes: int64 of the shape of ``P`` (G, M).
+    """``Multinomial(N, P)`` over the (cell, label) outcomes.
 
     The counts of N i.i.d. pairs with ``P(cell = l, label = m) = P[l, m]``; O(G·M) whatever N
     (one binomial per outcome).
+
+    Parameters
+    ----------
+    cell_probabilities : array_like of float, shape (G, M)
+        P, non-negative, summing to 1.
+    N : int >= 0
+        Number of points.
+    rng : numpy.random.Generator or int seed
+        The DATA stream.
+
+    Returns
+    -------
+    ndarray of int64, shape (G, M)
+        Counts summing to N.
+
+    Raises
+    ------
+    ValueError
+        If P is not a probability table or N < 0.
+
+    Examples
+    --------
+    >>> int(draw_cell_counts([[0.5, 0.0], [0.0, 0.5]], 10, np.random.default_rng(0)).sum())
+    10
+    >>> draw_cell_counts([[1.0, 0.0]], 7, 0).tolist()
+    [[7, 0]]
     """
     P = check_cell_probabilities(cell_probabilities)
     N = check_int("N", N, low=0)
@@ -135,13 +181,33 @@ def vector_mechanism_sums(label_counts, mechanism: VectorMechanism, rng: np.rand
 
     Parameters
     ----------
-    label_counts : int (G, K), ``n_{lj}``.
-    mechanism : VectorMechanism with ``num_classes = K``.
-    rng : numpy Generator.
+    label_counts : array_like of int, shape (G, K)
+        ``n_{lj}``.
+    mechanism : VectorMechanism
+        With ``num_classes = K``.
+    rng : numpy.random.Generator or int seed
+        The PRIVACY stream.
 
     Returns
     -------
-    int64 (G, K).
+    ndarray of int64, shape (G, K)
+        ``S_{lj}``, each in ``[0, n_l]``.
+
+    Raises
+    ------
+    ValueError
+        If the counts are negative or their shape does not match K.
+
+    References
+    ----------
+    003 eq. (12); 000 eqs. (12)-(13).
+
+    Examples
+    --------
+    >>> from simulations.mechanisms import VectorMechanism
+    >>> S = vector_mechanism_sums([[3, 0], [0, 0]], VectorMechanism(num_classes=2, epsilon=1.0), 0)
+    >>> S.shape, S[1].tolist()  # an empty cell sums nothing
+    ((2, 2), [0, 0])
     """
     n = check_counts(label_counts)
     if n.ndim != 2 or n.shape[1] != mechanism.num_classes:
@@ -157,13 +223,33 @@ def randomized_response_counts(label_counts, channel, rng: np.random.Generator) 
 
     Parameters
     ----------
-    label_counts : int (G, K), ``n_{ly}``.
-    channel : float (K, J), row ``y`` = the output law given label ``y`` (rows sum to 1).
-    rng : numpy Generator.
+    label_counts : array_like of int, shape (G, K)
+        ``n_{ly}``.
+    channel : array_like of float, shape (K, J)
+        Row ``y`` = the output law given label ``y`` (rows sum to 1).
+    rng : numpy.random.Generator or int seed
+        The PRIVACY stream.
 
     Returns
     -------
-    int64 (G, J): ``∑_y Multinomial(n_{ly}, channel[y])`` per cell.
+    ndarray of int64, shape (G, J)
+        ``∑_y Multinomial(n_{ly}, channel[y])`` per cell.
+
+    Raises
+    ------
+    ValueError
+        If the shapes disagree or a channel row is not a probability vector.
+
+    References
+    ----------
+    004 eq. (1) (randomized response's channel).
+
+    Examples
+    --------
+    The identity channel returns the counts:
+
+    >>> randomized_response_counts([[3, 1]], np.eye(2), 0).tolist()
+    [[3, 1]]
     """
     n = check_counts(label_counts)
     C = np.asarray(channel, dtype=float)
@@ -186,9 +272,32 @@ def laplace_sum(n, scale: float, rng: np.random.Generator) -> np.ndarray:
 
     Parameters
     ----------
-    n : int array (any shape), >= 0.
-    scale : float > 0.
-    rng : numpy Generator.
+    n : array_like of int
+        Counts >= 0, any shape.
+    scale : float > 0
+        Laplace scale b.
+    rng : numpy.random.Generator or int seed
+        The PRIVACY stream.
+
+    Returns
+    -------
+    ndarray of float, shape of ``np.atleast_1d(n)``
+        The sums (0 where n = 0).
+
+    Raises
+    ------
+    ValueError
+        If a count is negative or ``scale`` <= 0.
+
+    References
+    ----------
+    003 Theorem 6 (labels privatized by Laplace noise, summed per neighbourhood).
+
+    Examples
+    --------
+    >>> s = laplace_sum([0, 2], 1.0, 0)
+    >>> s.shape, float(s[0])
+    ((2,), 0.0)
     """
     n = check_counts(np.atleast_1d(n))
     scale = check_positive("scale", scale)
@@ -205,18 +314,43 @@ def fit_from_counts(estimator, counts, rng, *, d: int, values=None):
 
     Parameters
     ----------
-    estimator : an unfitted instance of one of :data:`COUNT_LEVEL_ESTIMATORS`; its ``h`` gives
+    estimator : estimator
+        An unfitted instance of one of :data:`COUNT_LEVEL_ESTIMATORS`; its ``h`` gives
         ``bins = ceil(1/h)``.
-    counts : int (bins^d, M): ``n_{lm}`` = points of cell l with label m (classification: m is the
-        class, M = K; regression: the label value ``values[m]``).
-    rng : numpy Generator: the PRIVACY stream (mechanism noise, ties), as ``estimator.fit``.
-    d : int >= 1, dimension.
-    values : float (M,), label values (regression estimators only).
+    counts : array_like of int, shape (bins^d, M)
+        ``n_{lm}`` = points of cell l with label m (classification: m is the class, M = K;
+        regression: the label value ``values[m]``).
+    rng : numpy.random.Generator or int seed
+        The PRIVACY stream (mechanism noise, ties), as ``estimator.fit``.
+    d : int >= 1
+        Dimension.
+    values : array_like of float, shape (M,), optional
+        Label values (regression estimators only).
 
     Returns
     -------
-    the estimator, with the attributes ``fit`` sets (``bins_``, ``n_features_``, ``counts_``,
-    ``cell_values_``, ``mechanism_``), distributed as after ``fit`` on N points with these counts.
+    estimator
+        The estimator, with the attributes ``fit`` sets (``bins_``, ``n_features_``, ``counts_``,
+        ``cell_values_``, ``mechanism_``), distributed as after ``fit`` on N points with these counts.
+
+    Raises
+    ------
+    ValueError
+        If the estimator is not a count-level one, the counts do not match its grid, or ``values``
+        is missing / present where it must not be.
+
+    References
+    ----------
+    003 Theorems 2, 4, 8, 12 (each estimator is a function of the cell counts).
+
+    Examples
+    --------
+    Cell 0 holds three 0s and one 1, cell 1 two 1s: the majority rule gives (0, 1).
+
+    >>> from simulations.estimators import BinMajorityClassifier
+    >>> est = fit_from_counts(BinMajorityClassifier(num_classes=2, h=0.5), [[3, 1], [0, 2]], 0, d=1)
+    >>> est.cell_values_.tolist(), est.counts_.tolist()
+    ([0, 1], [4, 2])
     """
     if not isinstance(estimator, COUNT_LEVEL_ESTIMATORS):
         raise ValueError(f"estimator must be one of {[c.__name__ for c in COUNT_LEVEL_ESTIMATORS]}, "
@@ -272,6 +406,42 @@ def fit_count_level(estimator, law, N: int, data_rng: np.random.Generator, priva
     Draws the (cell, label) counts of N points from the law's exact cell probabilities
     (``data_rng``), then the mechanism's output from them (``privacy_rng``). Same distribution of the
     fitted ``cell_values_`` as the point-level path; cost independent of N.
+
+    Parameters
+    ----------
+    estimator : estimator
+        An unfitted count-level estimator (see :func:`fit_from_counts`).
+    law : law
+        A law accepted by :func:`cell_label_law`.
+    N : int >= 0
+        Sample size.
+    data_rng : numpy.random.Generator or int seed
+        The DATA stream (the counts).
+    privacy_rng : numpy.random.Generator or int seed
+        The PRIVACY stream (the mechanism).
+
+    Returns
+    -------
+    estimator
+        The fitted estimator.
+
+    Raises
+    ------
+    ValueError
+        As :func:`cell_label_law` and :func:`fit_from_counts`.
+
+    References
+    ----------
+    003 Theorems 2, 4, 8, 12.
+
+    Examples
+    --------
+    >>> from simulations.estimators import BinMajorityClassifier
+    >>> from simulations.laws.benchmarks import BoundaryClassification
+    >>> est = fit_count_level(BinMajorityClassifier(num_classes=2, h=0.5), BoundaryClassification(d=1, kappa=1.0),
+    ...                       1000, np.random.default_rng(0), np.random.default_rng(1))
+    >>> int(est.counts_.sum()), est.cell_values_.shape
+    (1000, (2,))
     """
     bins = bins_for_width(estimator.h)
     masses, values = cell_label_law(law, bins)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from scipy.special import logsumexp
 
 from limits.validation import check_choice, check_int, check_positive, check_probability, check_real
@@ -175,11 +176,29 @@ def interval_dichotomies(U) -> tuple[np.ndarray, np.ndarray]:
 
 
 def predict_hypotheses(hypothesis_class: str, params, X) -> np.ndarray:
-    """Predictions of hypotheses at points: thresholds ``params`` (H,), intervals ``(a, b)`` each (H,).
+    """Predictions of H hypotheses at n points: ``1[x > t]`` (thresholds) or ``1[a < x <= b]`` (intervals).
+
+    Parameters
+    ----------
+    hypothesis_class : {"thresholds", "intervals"}
+        The class of the hypotheses.
+    params : array_like or pair of array_like
+        Thresholds ``t`` of shape (H,), or a pair ``(a, b)`` of interval ends, each of shape (H,).
+    X : array_like, shape (n,) or (n, 1)
+        Points of R.
 
     Returns
     -------
     ndarray, int64, shape (H, n)
+
+    Raises
+    ------
+    ValueError
+        If ``hypothesis_class`` is unknown or ``X`` is not 1-D points.
+
+    References
+    ----------
+    001 Theorem 4.10 (thresholds and intervals on R, VC dimensions 1 and 2).
 
     Examples
     --------
@@ -201,15 +220,29 @@ def cumulative_label_counts(thresholds, X, y, prefixes) -> tuple[np.ndarray, np.
 
     Parameters
     ----------
-    thresholds : array_like, shape (H,), increasing
-    X : array_like, shape (m,) or (m, 1); y : array_like (m,) in {0, 1}
-    prefixes : sequence of int, non-decreasing sizes in [0, m]
+    thresholds : array_like, shape (H,)
+        Increasing thresholds.
+    X : array_like, shape (m,) or (m, 1)
+        Labeled points.
+    y : array_like, shape (m,)
+        Labels in {0, 1}.
+    prefixes : sequence of int
+        Non-decreasing sample sizes in [0, m]; row p counts the first ``prefixes[p]`` points.
 
     Returns
     -------
     C1, C0 : int64 arrays, shape (P, H)
         ``C1[p, j] = #{i < m_p : y_i = 1, x_i <= t_j}``, ``C0`` likewise for label 0. One bincount and
         two cumulative sums over a (P, H + 1) table: O(m + P H).
+
+    Raises
+    ------
+    ValueError
+        If ``prefixes`` is not non-decreasing in [0, m], or ``X`` / ``y`` are malformed.
+
+    References
+    ----------
+    001 Theorem 4.10 (the empirical errors the exponential mechanism scores).
 
     Examples
     --------
@@ -337,7 +370,7 @@ def em_log_probabilities(errors, epsilon) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- semi-private SSL
-class SemiPrivateLearner:
+class SemiPrivateLearner(BaseEstimator):
     """Semi-private learner: exponential mechanism over the dichotomies of public points (001 Theorem 4.10).
 
     Parameters
@@ -400,6 +433,18 @@ class SemiPrivateLearner:
         ------
         ValueError
             On a bad ``epsilon``, ``hypothesis_class``, shapes or labels (before any work).
+
+        References
+        ----------
+        001 Theorem 4.10 (exponential mechanism over the dichotomies of the public points).
+
+        Examples
+        --------
+        >>> rng = np.random.default_rng(0)
+        >>> est = SemiPrivateLearner(epsilon=1.0).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], rng,
+        ...                                           X_public=[0.15, 0.5, 0.85])
+        >>> est.n_public_, est.n_labeled_, est.errors_.tolist()
+        (3, 4, [2, 1, 0, 1])
         """
         eps = _epsilon_or_none(self.epsilon)
         check_choice("hypothesis_class", self.hypothesis_class, CLASSES)
@@ -426,20 +471,57 @@ class SemiPrivateLearner:
 
     @property
     def n_hypotheses_(self) -> int:
-        """Number of dichotomies of the public points (H)."""
+        """Number of dichotomies of the public points, H (n + 1 thresholds for n distinct points).
+
+        Examples
+        --------
+        >>> rng = np.random.default_rng(0)
+        >>> est = SemiPrivateLearner(epsilon=1.0).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], rng,
+        ...                                           X_public=[0.15, 0.5, 0.85])
+        >>> est.n_hypotheses_
+        4
+        """
         check_fitted(self, "errors_")
         return int(self.errors_.size)
 
     @property
     def hypothesis_(self):
-        """The chosen hypothesis: threshold t (float) or interval (a, b)."""
+        """The chosen hypothesis: a threshold t (float) or an interval (a, b).
+
+        Examples
+        --------
+        >>> est = SemiPrivateLearner(epsilon=None).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], 0, X_public=[0.15, 0.5, 0.85])
+        >>> est.hypothesis_  # the only threshold with no error
+        0.5
+        """
         check_fitted(self, "index_")
         if self.hypothesis_class == "thresholds":
             return float(self.hypotheses_[self.index_])
         return float(self.hypotheses_[0][self.index_]), float(self.hypotheses_[1][self.index_])
 
     def predict(self, X) -> np.ndarray:
-        """Labels of the chosen hypothesis at ``X`` (shape (n,) or (n, 1)) -> int64 (n,)."""
+        """Labels of the chosen hypothesis at ``X``.
+
+        Parameters
+        ----------
+        X : array_like, shape (n,) or (n, 1)
+            Points of R.
+
+        Returns
+        -------
+        ndarray of int64, shape (n,)
+
+        Raises
+        ------
+        ValueError
+            If the learner is not fitted or ``X`` is not 1-D points.
+
+        Examples
+        --------
+        >>> est = SemiPrivateLearner(epsilon=None).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], 0, X_public=[0.15, 0.5, 0.85])
+        >>> est.predict([0.0, 0.7]).tolist()
+        [0, 1]
+        """
         check_fitted(self, "index_")
         h = self.hypothesis_
         params = [h] if self.hypothesis_class == "thresholds" else ([h[0]], [h[1]])
@@ -456,14 +538,27 @@ def pcde_release(cells, counts, n: int, side: float, *, epsilon: float, delta: f
 
     Parameters
     ----------
-    cells : int array (L, d), occupied cubes; counts : int array (L,), their counts (> 0)
-    n : int, sample size; side : float, cube side r
-    epsilon, delta : the stability histogram's parameters (001 Algorithm 1)
-    rng : numpy Generator
+    cells : array_like of int, shape (L, d)
+        Occupied cubes.
+    counts : array_like of int, shape (L,)
+        Their counts (> 0).
+    n : int >= 1
+        Sample size.
+    side : float > 0
+        Cube side r.
+    epsilon : float > 0
+        ε of the stability histogram (001 Algorithm 1).
+    delta : float in (0, 1)
+        δ of the stability histogram.
+    rng : numpy.random.Generator or int seed
+        Draws the Laplace noise.
 
     Returns
     -------
-    cells, values : the released cubes (count kept) and the density ``ĉ / (n r^d)`` on them.
+    cells : ndarray of int64, shape (L', d)
+        The released cubes (count kept).
+    values : ndarray of float, shape (L',)
+        The density ``ĉ / (n r^d)`` on them.
 
     References
     ----------
@@ -490,13 +585,26 @@ def sample_released_density(cells, values, side: float, size: int, rng) -> np.nd
 
     Parameters
     ----------
-    cells : int array (L, d); values : float array (L,) >= 0; side : float > 0
+    cells : array_like of int, shape (L, d)
+        Cubes of the density.
+    values : array_like of float, shape (L,)
+        Density on each cube, >= 0.
+    side : float > 0
+        Cube side r.
     size : int >= 0
-    rng : numpy Generator
+        Number of points.
+    rng : numpy.random.Generator or int seed
+        Draws the cubes and the points.
 
     Returns
     -------
-    ndarray, shape (size, d); empty (0, d) when the density is 0 everywhere (nothing was released).
+    ndarray, shape (size, d)
+        Empty (0, d) when the density is 0 everywhere (nothing was released).
+
+    Raises
+    ------
+    ValueError
+        If ``values`` is negative, not finite or of the wrong shape, ``side`` <= 0 or ``size`` < 0.
 
     References
     ----------
@@ -524,7 +632,7 @@ def sample_released_density(cells, values, side: float, size: int, rng) -> np.nd
 
 
 # -------------------------------------------------------------------------------- Theorem 4.11
-class PrivateCSSL:
+class PrivateCSSL(BaseEstimator):
     """Private consistent semi-supervised learner of 001 Theorem 4.11 (classes on R).
 
     PCDE (001 Algorithm 3) on the unlabeled sample, ``n_synthetic`` synthetic points drawn from its
@@ -599,7 +707,25 @@ class PrivateCSSL:
 
         Returns
         -------
-        (epsilon, delta) : tuple of float
+        epsilon : float
+            ε of the release.
+        delta : float
+            δ of the release.
+
+        Raises
+        ------
+        ValueError
+            If ``relation`` is unknown or a parameter is out of range.
+
+        References
+        ----------
+        001 proof of Theorem 4.11 (composition of PCDE and the exponential mechanism).
+
+        Examples
+        --------
+        >>> est = PrivateCSSL(epsilon=1.0, epsilon_unlabeled=0.5, delta=1e-6)
+        >>> est.privacy_guarantee(), est.privacy_guarantee("shared")
+        ((1.0, 1e-06), (1.5, 1e-06))
         """
         eps_l, eps_u, delta, _ = self._check()
         check_choice("relation", relation, ("disjoint", "shared"))
@@ -610,13 +736,36 @@ class PrivateCSSL:
 
         Parameters
         ----------
-        X : array_like, shape (m,) or (m, 1); y : array_like (m,) in {0, 1}
-        rng : numpy Generator (or int seed): PCDE's noise, the synthetic draws and the choice, in order
-        X_unlabeled : array_like, shape (n,) or (n, 1), n >= 1
+        X : array_like, shape (m,) or (m, 1)
+            Labeled points of R.
+        y : array_like, shape (m,)
+            Labels in {0, 1}.
+        rng : numpy.random.Generator or int seed
+            PCDE's noise, the synthetic draws and the choice, in this order.
+        X_unlabeled : array_like, shape (n,) or (n, 1)
+            The private unlabeled sample, n >= 1.
 
         Returns
         -------
-        self
+        PrivateCSSL
+            self, with ``density_``, ``synthetic_`` and ``learner_``.
+
+        Raises
+        ------
+        ValueError
+            On a bad parameter, malformed points or labels, or an empty ``X_unlabeled`` (before any work).
+
+        References
+        ----------
+        001 Theorem 4.11 and its proof.
+
+        Examples
+        --------
+        >>> rng = np.random.default_rng(3)
+        >>> est = PrivateCSSL(epsilon=1.0, n_synthetic=50).fit(rng.random(100), rng.integers(0, 2, 100), rng,
+        ...                                                    X_unlabeled=rng.random(4000))
+        >>> est.synthetic_.shape, est.learner_.n_labeled_
+        ((50,), 100)
         """
         eps_l, eps_u, delta, n_syn = self._check()
         x = _points_1d(X, "X")
@@ -633,6 +782,30 @@ class PrivateCSSL:
         return self
 
     def predict(self, X) -> np.ndarray:
-        """Labels of the chosen hypothesis, shape (n,)."""
+        """Labels of the chosen hypothesis at ``X``.
+
+        Parameters
+        ----------
+        X : array_like, shape (n,) or (n, 1)
+            Points of R.
+
+        Returns
+        -------
+        ndarray of int64, shape (n,)
+
+        Raises
+        ------
+        ValueError
+            If the learner is not fitted or ``X`` is not 1-D points.
+
+        Examples
+        --------
+        >>> rng = np.random.default_rng(3)
+        >>> X = rng.random(200)
+        >>> est = PrivateCSSL(epsilon=1.0, n_synthetic=100).fit(X, (X > 0.4).astype(int), rng,
+        ...                                                     X_unlabeled=rng.random(4000))
+        >>> est.predict([0.0, 1.0]).tolist()
+        [0, 1]
+        """
         check_fitted(self, "learner_")
         return self.learner_.predict(X)

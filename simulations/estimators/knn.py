@@ -2,7 +2,7 @@
 
 ``η̂(x) = (1/k) ∑_{i ∈ N_k(x)} Z_i`` (003 eq. (20)). Local label DP (Theorem 6): ``Z = Y + Lap(2T/ε)``
 for labels bounded by T; heavy tails (Theorem 10): ``Z = Clip(Y, T) + Lap(2T/ε)``. As in
-:mod:`simulations.estimators.partition`, ``fit(X, Y, rng)`` runs the whole private algorithm and keeps
+:mod:`simulations.estimators.partition`, ``fit(X, y, rng)`` runs the whole private algorithm and keeps
 the mechanism description in ``mechanism_``.
 
 Neighbours come from ``scipy.spatial.cKDTree(leafsize=32, balanced_tree=False,
@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import numpy as np
 from scipy.spatial import cKDTree
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int
 from simulations import kernels
@@ -34,44 +35,136 @@ TREE_OPTIONS = {"leafsize": 32, "balanced_tree": False, "compact_nodes": False}
 
 
 def build_tree(X) -> cKDTree:
-    """The kd-tree used by the kNN estimators (options of DESIGN.md's measurements)."""
-    return cKDTree(X, **TREE_OPTIONS)
-
-
-class KNNRegressor:
-    """Non-private baseline: the mean label of the ``k`` nearest training points.
+    """The kd-tree used by the kNN estimators (the options DESIGN.md measured fastest).
 
     Parameters
     ----------
-    k : int >= 1.
-    workers : int, threads for the tree query (−1: all cores).
+    X : array_like, shape (n, d)
+        Training points.
+
+    Returns
+    -------
+    scipy.spatial.cKDTree
+        Built with ``leafsize=32, balanced_tree=False, compact_nodes=False``.
+
+    References
+    ----------
+    003 eq. (20) (the k nearest neighbours the estimator averages over).
+
+    Examples
+    --------
+    >>> tree = build_tree(np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 2.0]]))
+    >>> [int(i) for i in tree.query([0.9, 0.1], k=2)[1]]
+    [1, 0]
+    """
+    return cKDTree(X, **TREE_OPTIONS)
+
+
+class KNNRegressor(BaseEstimator):
+    """Non-private k-NN regressor: :math:`\\hat\\eta(x) = \\frac{1}{k} \\sum_{i \\in N_k(x)} Y_i`.
+
+    Parameters
+    ----------
+    k : int >= 1
+        Number of neighbours, at most the number of training points.
+    workers : int, default 1
+        Threads of the tree query (−1: all cores; 0 is refused).
+
+    Attributes
+    ----------
+    index_ : scipy.spatial.cKDTree or LineIndex
+        Neighbour index of the training points (a sorted line for d = 1).
+    targets_ : ndarray of float, shape (n,)
+        The labels averaged by ``predict``.
+    n_features_ : int
+        d.
+    mechanism_ : None
+
+    References
+    ----------
+    003 eq. (20) without noise (the non-private baseline).
+
+    Examples
+    --------
+    >>> X = np.array([[0.1, 0.1], [0.2, 0.3], [0.8, 0.9]])
+    >>> KNNRegressor(k=2).fit(X, [0.5, 0.3, -0.2]).predict([[0.15, 0.15]]).tolist()
+    [0.4]
     """
 
     def __init__(self, *, k: int, workers: int = 1):
         self.k = k
         self.workers = workers
 
-    def _fit_index(self, X, Y):
+    def _fit_index(self, X, y):
         check_int("k", self.k, low=1)
         if check_int("workers", self.workers, low=-1) == 0:
             raise ValueError("workers must be -1 (all cores) or >= 1, got workers=0")
         X = check_features(X, unit_cube=False)
-        Y = check_real_labels(Y, X.shape[0])
+        y = check_real_labels(y, X.shape[0])
         if self.k > X.shape[0]:
             raise ValueError(f"k must be <= the number of training points {X.shape[0]}, got k={self.k}")
         self.n_features_ = X.shape[1]
         self.index_ = LineIndex(X) if X.shape[1] == 1 else build_tree(X)
-        return Y
+        return y
 
-    def fit(self, X, Y, rng=None):
-        """Store the neighbour index and the labels; ``rng`` is accepted (and checked) for a uniform interface, unused."""
+    def fit(self, X, y, rng=None):
+        """Build the neighbour index and store the labels.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Finite training points.
+        y : array_like of float, shape (n,)
+            Finite real labels.
+        rng : numpy.random.Generator, int seed or None, optional
+            Checked, then ignored (the interface of the private estimators).
+
+        Returns
+        -------
+        KNNRegressor
+            self, with ``index_``, ``targets_`` and ``n_features_``.
+
+        Raises
+        ------
+        ValueError
+            If ``k`` < 1 or exceeds n, ``workers`` is 0 or < −1, or ``X`` / ``y`` are malformed.
+
+        Examples
+        --------
+        >>> KNNRegressor(k=1).fit([[0.0], [1.0]], [3.0, 4.0]).targets_.tolist()
+        [3.0, 4.0]
+        """
         check_rng(rng, required=False)
-        self.targets_ = self._fit_index(X, Y)
+        self.targets_ = self._fit_index(X, y)
         self.mechanism_ = None
         return self
 
     def neighbours(self, X) -> np.ndarray:
-        """Indices of the ``k`` nearest training points of each row of ``X``: int64 (m, k)."""
+        """Indices of the ``k`` nearest training points of each query, nearest first.
+
+        Parameters
+        ----------
+        X : array_like, shape (m, d)
+            Finite query points.
+
+        Returns
+        -------
+        ndarray of int64, shape (m, k)
+
+        Raises
+        ------
+        ValueError
+            If the estimator is not fitted or ``X`` does not have d columns.
+
+        References
+        ----------
+        003 eq. (20) (the set :math:`N_k(x)`).
+
+        Examples
+        --------
+        >>> KNNRegressor(k=2).fit([[0.0], [1.0], [5.0]], [0.0, 1.0, 2.0]).neighbours([[0.8]]).tolist()
+        [[1, 0]]
+        """
         check_fitted(self, "targets_")
         X = check_features(X, unit_cube=False, d=self.n_features_)
         if isinstance(self.index_, LineIndex):
@@ -81,7 +174,27 @@ class KNNRegressor:
         return np.asarray(idx, dtype=np.int64).reshape(X.shape[0], self.k)
 
     def predict(self, X) -> np.ndarray:
-        """``η̂(x)`` for each row of ``X`` (m, d) -> (m,)."""
+        """The neighbour average :math:`\\hat\\eta(x)` at each query point (003 eq. (20)).
+
+        Parameters
+        ----------
+        X : array_like, shape (m, d)
+            Finite query points.
+
+        Returns
+        -------
+        ndarray of float, shape (m,)
+
+        Raises
+        ------
+        ValueError
+            If the estimator is not fitted or ``X`` does not have d columns.
+
+        Examples
+        --------
+        >>> KNNRegressor(k=2).fit([[0.0], [1.0], [5.0]], [0.0, 1.0, 2.0]).predict([[0.8], [4.0]]).tolist()
+        [0.5, 1.5]
+        """
         check_fitted(self, "targets_")
         if isinstance(self.index_, LineIndex):  # same floats as the lists below, without them
             X = check_features(X, unit_cube=False, d=self.n_features_)
@@ -90,18 +203,42 @@ class KNNRegressor:
 
 
 class LaplaceKNNRegressor(KNNRegressor):
-    """Local label DP kNN regression: labels privatized once, then averaged over neighbours.
+    """Local label DP k-NN regressor: labels privatized once, then averaged over neighbours.
 
-    ``clip=False``: 003 Theorem 6, ``Z = Y + Lap(2T/ε)``, labels must satisfy ``|Y| <= T``.
-    ``clip=True``: 003 Theorem 10, ``Z = Clip(Y, T) + Lap(2T/ε)``.
+    ``clip=False``: 003 Theorem 6, :math:`Z = Y + \\mathrm{Lap}(2T/\\varepsilon)`, labels must satisfy
+    ``|Y| <= T``. ``clip=True``: 003 Theorem 10,
+    :math:`Z = \\mathrm{Clip}(Y, T) + \\mathrm{Lap}(2T/\\varepsilon)`.
 
     Parameters
     ----------
-    k : int >= 1.
-    epsilon : float > 0.
-    T : float > 0, label bound or clipping level.
-    clip : bool.
-    workers : int.
+    k : int >= 1
+        Number of neighbours.
+    epsilon : float > 0
+        Local label-DP budget of each label.
+    T : float > 0
+        Label bound (``clip=False``) or clipping level (``clip=True``).
+    clip : bool, default False
+        Clip the labels to ``[−T, T]`` before adding noise.
+    workers : int, default 1
+        Threads of the tree query.
+
+    Attributes
+    ----------
+    index_, n_features_ : as in :class:`KNNRegressor`
+    targets_ : ndarray of float, shape (n,)
+        The privatized labels Z.
+    mechanism_ : LaplaceLabels or ClippedLaplaceLabels
+        The label randomizer (for the privacy checks).
+
+    References
+    ----------
+    003 eq. (20), Theorem 6, Theorem 10.
+
+    Examples
+    --------
+    >>> est = LaplaceKNNRegressor(k=2, epsilon=1.0, T=1.0).fit([[0.0], [1.0], [5.0]], [0.0, 1.0, -1.0], 0)
+    >>> est.mechanism_, est.targets_.shape
+    (LaplaceLabels(T=1.0, epsilon=1.0), (3,))
     """
 
     def __init__(self, *, k: int, epsilon: float, T: float, clip: bool = False, workers: int = 1):
@@ -110,11 +247,39 @@ class LaplaceKNNRegressor(KNNRegressor):
         self.T = T
         self.clip = clip
 
-    def fit(self, X, Y, rng):
+    def fit(self, X, y, rng):
+        """Privatize every label once (Laplace of scale 2T/ε) and build the neighbour index.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Finite training points (public under label DP).
+        y : array_like of float, shape (n,)
+            Finite real labels, ``|y| <= T`` unless ``clip``.
+        rng : numpy.random.Generator or int seed
+            Draws the Laplace noise (the PRIVACY stream).
+
+        Returns
+        -------
+        LaplaceKNNRegressor
+            self, with ``index_``, ``targets_`` and ``mechanism_``.
+
+        Raises
+        ------
+        ValueError
+            If ``clip`` is not a bool, ``T`` / ``epsilon`` / ``k`` / ``workers`` is out of range, a label
+            exceeds ``T`` without ``clip``, ``X`` / ``y`` are malformed, or ``rng`` is None.
+
+        Examples
+        --------
+        >>> est = LaplaceKNNRegressor(k=1, epsilon=2.0, T=1.0, clip=True).fit([[0.0], [1.0]], [9.0, -9.0], 0)
+        >>> est.mechanism_.scale  # 2T/ε
+        1.0
+        """
         if not isinstance(self.clip, (bool, np.bool_)):
             raise ValueError(f"clip must be a bool, got clip={self.clip!r}")
         cls = ClippedLaplaceLabels if self.clip else LaplaceLabels
         self.mechanism_ = cls(T=self.T, epsilon=self.epsilon)
-        Y = self._fit_index(X, Y)
-        self.targets_ = self.mechanism_.sample(Y, check_rng(rng, required=True))
+        y = self._fit_index(X, y)
+        self.targets_ = self.mechanism_.sample(y, check_rng(rng, required=True))
         return self

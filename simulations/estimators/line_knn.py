@@ -54,7 +54,23 @@ class LineIndex:
 
     Parameters
     ----------
-    X : array_like, shape (n, 1) or (n,), finite.
+    X : array_like, shape (n, 1) or (n,)
+        Finite points, n >= 1.
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is empty, not finite, or not one column.
+
+    References
+    ----------
+    003 eq. (20), Theorem 10 (k-NN on the line with k up to 10^4).
+
+    Examples
+    --------
+    >>> index = LineIndex(np.array([[0.0], [1.0], [3.0], [3.5]]))
+    >>> index.query([[3.2]], 2)[1].tolist()
+    [[2, 3]]
     """
 
     def __init__(self, X):
@@ -83,12 +99,29 @@ class LineIndex:
 
         Parameters
         ----------
-        Q : array_like, shape (m, 1) or (m,), finite.
-        k : int in [1, n].
+        Q : array_like, shape (m, 1) or (m,)
+            Finite queries.
+        k : int
+            Neighbours, 1 <= k <= n.
 
         Returns
         -------
-        (dist, idx) : float64 (m, k) and int64 (m, k), as ``cKDTree.query`` returns them.
+        dist : ndarray of float64, shape (m, k)
+            Distances, as ``cKDTree.query`` returns them.
+        idx : ndarray of int64, shape (m, k)
+            Indices of the neighbours.
+
+        Raises
+        ------
+        ValueError
+            If k is out of range or ``Q`` is not finite of one column.
+
+        Examples
+        --------
+        >>> index = LineIndex(np.array([[0.0], [1.0], [3.0], [3.5]]))
+        >>> dist, idx = index.query([[0.9]], 3)
+        >>> idx.tolist(), dist.round(4).tolist()
+        ([[1, 0, 2]], [[0.1, 0.9, 2.1]])
         """
         q = self._check_query(Q, k)
         idx = np.empty((q.size, k), dtype=np.int64)
@@ -100,7 +133,35 @@ class LineIndex:
         """``mean_r values[idx[m, r]]`` over the ``k`` nearest points, without the (m, k) lists.
 
         Sums nearest first, as :func:`simulations.kernels.neighbour_mean` does on the lists of
-        :meth:`query`, so both give the same floats. values : (n,) float; returns (m,).
+        :meth:`query`, so both give the same floats.
+
+        Parameters
+        ----------
+        Q : array_like, shape (m, 1) or (m,)
+            Finite queries.
+        k : int
+            Neighbours, 1 <= k <= n.
+        values : array_like of float, shape (n,)
+            A value per indexed point (the labels).
+
+        Returns
+        -------
+        ndarray of float, shape (m,)
+
+        Raises
+        ------
+        ValueError
+            If k or ``Q`` is invalid, or ``values`` does not have shape (n,).
+
+        References
+        ----------
+        003 eq. (20).
+
+        Examples
+        --------
+        >>> index = LineIndex(np.array([[0.0], [1.0], [3.0], [3.5]]))
+        >>> index.neighbour_mean([[0.9], [3.2]], 2, [0.0, 1.0, 2.0, 4.0]).tolist()
+        [0.5, 3.0]
         """
         q = self._check_query(Q, k)
         v = np.asarray(values, dtype=np.float64)

@@ -106,12 +106,24 @@ class LineKNNPath:
 
         Parameters
         ----------
-        xs : float array (n,), sorted ascending.
-        values : float array (n,), the values in the same order.
+        xs : array_like of float, shape (n,)
+            Features sorted ascending.
+        values : array_like of float, shape (n,)
+            The values in the same order.
 
         Returns
         -------
-        LineKNNPath.
+        LineKNNPath
+
+        Raises
+        ------
+        ValueError
+            If the arrays are not finite, 1-D, of equal non-zero length.
+
+        Examples
+        --------
+        >>> LineKNNPath.from_sorted([0.0, 0.1, 0.5], [1.0, 3.0, 5.0]).means([0.0], [3]).tolist()
+        [[3.0]]
         """
         x = np.asarray(xs, dtype=np.float64)
         v = np.asarray(values, dtype=np.float64)
@@ -123,9 +135,32 @@ class LineKNNPath:
         return self
 
     def means(self, queries, ks) -> np.ndarray:
-        """``η̂_k(q) = (1/k) Σ_{i ∈ N_k(q)} values_i``: float array (m, J) for queries (m, 1) or (m,) and ks (J,).
+        """``η̂_k(q) = (1/k) Σ_{i ∈ N_k(q)} values_i`` for every query and every k.
 
-        Raises ``ValueError`` on non-finite queries or a k outside ``[1, n]``.
+        Parameters
+        ----------
+        queries : array_like of float, shape (m, 1) or (m,)
+            Finite query points.
+        ks : array_like of int, shape (J,)
+            Neighbour counts in ``[1, n]``.
+
+        Returns
+        -------
+        ndarray of float, shape (m, J)
+
+        Raises
+        ------
+        ValueError
+            On non-finite queries or a k outside ``[1, n]``.
+
+        References
+        ----------
+        003 eq. (20).
+
+        Examples
+        --------
+        >>> LineKNNPath([0.0, 0.1, 0.5, 0.9], [1.0, 3.0, 5.0, 7.0]).means([0.05], [1, 2, 4]).tolist()
+        [[1.0, 2.0, 4.0]]
         """
         q = np.asarray(queries, dtype=np.float64)
         if q.ndim == 2 and q.shape[1] == 1:

@@ -18,6 +18,7 @@ References: 001 Algorithm 1, Algorithm 3, eq. (3), Remark 4.1, Theorems 2.4, 4.2
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_positive, check_probability, check_real
 from simulations.mechanisms import StabilityHistogram
@@ -29,6 +30,33 @@ __all__ = ["PCDE", "check_finite_points", "occupied_cubes", "tv_distance"]
 
 
 def check_finite_points(X, name: str = "X") -> np.ndarray:
+    """``X`` as a finite float array of shape (n, d), d >= 1.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Points of R^d.
+    name : str, default "X"
+        The argument's name in error messages.
+
+    Returns
+    -------
+    ndarray of float, shape (n, d)
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D with d >= 1, or holds a NaN or an infinity (the message names the row).
+
+    References
+    ----------
+    001 Algorithm 3 (samples of R^d).
+
+    Examples
+    --------
+    >>> check_finite_points([[0.5, -2.0]]).shape
+    (1, 2)
+    """
     arr = np.asarray(X, dtype=float)
     if arr.ndim != 2 or arr.shape[1] < 1:
         raise ValueError(f"{name} must have shape (n, d) with d >= 1, got shape {arr.shape}")
@@ -47,7 +75,34 @@ def _encode(K: np.ndarray, base: np.ndarray, span: np.ndarray) -> np.ndarray:
 
 
 def occupied_cubes(X: np.ndarray, side: float):
-    """Integer coordinates of the occupied cubes (L, d) in lexicographic order and their counts (L,)."""
+    """The occupied cubes of side ``side`` and their point counts.
+
+    Cube ``k`` (integer coordinates) is ``Π_a [k_a side, (k_a + 1) side)``.
+
+    Parameters
+    ----------
+    X : ndarray of float, shape (n, d)
+        Finite points.
+    side : float > 0
+        Cube side.
+
+    Returns
+    -------
+    cells : ndarray of int64, shape (L, d)
+        Integer coordinates of the occupied cubes, in lexicographic order.
+    counts : ndarray of int64, shape (L,)
+        Points per cube (sum n).
+
+    References
+    ----------
+    001 Algorithm 3 line 4 (the histogram over the cubes).
+
+    Examples
+    --------
+    >>> cells, counts = occupied_cubes(np.array([[0.1], [0.2], [-0.3], [0.9]]), 0.5)
+    >>> cells.ravel().tolist(), counts.tolist()
+    ([-1, 0, 1], [1, 2, 1])
+    """
     K = np.floor(X / side).astype(np.int64)
     base, top = K.min(axis=0), K.max(axis=0)
     span = top - base + 1
@@ -63,7 +118,7 @@ def occupied_cubes(X: np.ndarray, side: float):
     return cells, counts.astype(np.int64)
 
 
-class PCDE:
+class PCDE(BaseEstimator):
     """Private density estimator (001 Algorithm 3).
 
     Parameters
@@ -76,9 +131,26 @@ class PCDE:
     Attributes
     ----------
     side_, d_, n_ : float, int, int
-    cells_ : int64 (L, d), integer coordinates of the cubes with a non-zero released count.
-    values_ : float (L,), the density on those cubes (0 elsewhere).
-    counts_ : int64 (L,), their true counts (diagnostics only; not part of the private output).
+        Cube side, dimension, sample size.
+    cells_ : ndarray of int64, shape (L, d)
+        Integer coordinates of the cubes with a non-zero released count.
+    values_ : ndarray of float, shape (L,)
+        The density on those cubes (0 elsewhere): released count / (n side^d).
+    counts_ : ndarray of int64, shape (L,)
+        Their true counts (diagnostics only; not part of the private output).
+
+    References
+    ----------
+    001 Algorithm 3, Algorithm 1 (stability histogram), Remark 4.1, Theorem 4.3.
+
+    Examples
+    --------
+    Without privacy the density is count / (n side^d): 3 of 4 points in [0, 1/2) give 1.5.
+
+    >>> X = np.array([[0.1], [0.2], [0.3], [0.9]])
+    >>> est = PCDE(epsilon=None, side=0.5).fit(X, None)
+    >>> est.values_.tolist(), est.total_mass_
+    ([1.5, 0.5], 1.0)
     """
 
     def __init__(self, *, epsilon: float | None = 1.0, delta: float = 1e-6, side: float | None = None,
@@ -98,7 +170,37 @@ class PCDE:
         return StabilityHistogram(self.epsilon, self.delta)
 
     def cube_counts(self, X):
-        """The data-dependent part: side, occupied cube coordinates and counts (001 Algorithm 3 line 4)."""
+        """The data-dependent part of the release: the side and the occupied cubes' counts.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Finite points, n >= 1.
+
+        Returns
+        -------
+        side : float
+            ``side``, or ``n^{-1/(2d)}`` when it is None.
+        cells : ndarray of int64, shape (L, d)
+            Occupied cubes (lexicographic order).
+        counts : ndarray of int64, shape (L,)
+            Their counts.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not finite of shape (n, d), n = 0, or ``side`` <= 0.
+
+        References
+        ----------
+        001 Algorithm 3 lines 2-4.
+
+        Examples
+        --------
+        >>> side, cells, counts = PCDE(epsilon=None).cube_counts(np.array([[0.1], [0.2], [0.3], [0.9]]))
+        >>> side, counts.tolist()  # side 4^(-1/2)
+        (0.5, [3, 1])
+        """
         X = check_finite_points(X)
         n, d = X.shape
         if n < 1:
@@ -109,6 +211,37 @@ class PCDE:
         return side, cells, counts
 
     def fit(self, X, rng) -> "PCDE":
+        """Release the histogram of the cubes through the stability histogram and divide by ``n side^d``.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Finite sample of R^d, n >= 1.
+        rng : numpy.random.Generator, int seed or None
+            Draws the Laplace noise (unused when ``epsilon`` is None).
+
+        Returns
+        -------
+        PCDE
+            self, with ``side_``, ``d_``, ``n_``, ``cells_``, ``values_`` and ``counts_``.
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon`` <= 0, ``delta`` is not in (0, 1), ``side`` <= 0, ``X`` is malformed, or
+            ``rng`` is None for a private fit.
+
+        References
+        ----------
+        001 Algorithm 3 lines 4-6; Remark 4.1 (``normalize``).
+
+        Examples
+        --------
+        Four points never pass the stability threshold (about (2/ε) ln(2/δ) + 1 ≈ 30 at ε = 1, δ = 1e-6):
+
+        >>> PCDE(epsilon=1.0, delta=1e-6).fit(np.array([[0.1], [0.2], [0.3], [0.9]]), 0).cells_.shape
+        (0, 1)
+        """
         mech = self._mechanism()
         side, cells, counts = self.cube_counts(X)
         n, d = np.shape(X)
@@ -130,7 +263,24 @@ class PCDE:
         return self
 
     def renormalized(self) -> "PCDE":
-        """A copy with Remark 4.1 applied to the same released counts: ``f̂ / ∫ f̂`` (unchanged if ∫ f̂ = 0)."""
+        """A copy with Remark 4.1 applied to the same released counts: ``f̂ / ∫ f̂`` (unchanged if ∫ f̂ = 0).
+
+        Returns
+        -------
+        PCDE
+            A fitted copy with ``normalize=True`` and total mass 1 (or 0).
+
+        References
+        ----------
+        001 Remark 4.1.
+
+        Examples
+        --------
+        >>> est = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]]), None)
+        >>> est.values_ = est.values_ / 2  # any released density of mass 1/2
+        >>> est.renormalized().total_mass_
+        1.0
+        """
         import copy
 
         out = copy.copy(self)
@@ -140,11 +290,46 @@ class PCDE:
         return out
 
     def cube_bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """Corners of the cubes with a released density.
+
+        Returns
+        -------
+        lo, hi : ndarray of float, shape (L, d)
+            ``cells_ * side_`` and ``lo + side_``.
+
+        Examples
+        --------
+        >>> lo, hi = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]]), None).cube_bounds()
+        >>> lo.ravel().tolist(), hi.ravel().tolist()
+        ([0.0, 0.5], [0.5, 1.0])
+        """
         lo = self.cells_ * self.side_
         return lo, lo + self.side_
 
     def density(self, X) -> np.ndarray:
-        """f̂ at query points, shape (q,)."""
+        """The released density f̂ at query points.
+
+        Parameters
+        ----------
+        X : array_like, shape (q, d)
+            Finite query points.
+
+        Returns
+        -------
+        ndarray of float, shape (q,)
+            0 outside the released cubes.
+
+        Raises
+        ------
+        ValueError
+            If the estimator is not fitted or ``X`` is not finite with d columns.
+
+        Examples
+        --------
+        >>> est = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.2], [0.3], [0.9]]), None)
+        >>> est.density([[0.4], [0.6], [2.0]]).tolist()
+        [1.5, 0.5, 0.0]
+        """
         check_fitted(self, "d_")
         X = check_finite_points(X)
         if X.shape[1] != self.d_:
@@ -159,7 +344,29 @@ class PCDE:
         return np.array([lookup.get(tuple(k), 0.0) for k in K.tolist()])
 
     def l1_distance(self, law) -> float:
-        """``∫ |f − f̂|`` exactly for a :class:`~simulations.laws.densities.ProductDensity` ``law``."""
+        """The exact L1 distance ``∫ |f − f̂|`` to the density ``f`` of ``law``.
+
+        Parameters
+        ----------
+        law : ProductDensity
+            A :class:`~simulations.laws.densities.ProductDensity` (exact cube integrals).
+
+        Returns
+        -------
+        float
+            In [0, 2]; 1 when nothing was released (f̂ = 0).
+
+        References
+        ----------
+        001 Theorem 4.3 (PCDE is L1-consistent).
+
+        Examples
+        --------
+        >>> from simulations.laws.densities import ProductDensity
+        >>> est = PCDE(epsilon=1.0).fit(np.array([[0.1], [0.2]]), 0)  # too few points: nothing released
+        >>> est.l1_distance(ProductDensity(1))
+        1.0
+        """
         if self.cells_.shape[0] == 0:
             return 1.0
         lo, hi = self.cube_bounds()
@@ -169,10 +376,42 @@ class PCDE:
 
     @property
     def total_mass_(self) -> float:
+        """``∫ f̂``, the released density's total mass (1 without privacy; Remark 4.1 renormalizes it).
+
+        Examples
+        --------
+        >>> PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]]), None).total_mass_
+        1.0
+        """
         return float(self.values_.sum() * self.side_ ** self.d_)
 
 
 def tv_distance(est: PCDE, law) -> float:
-    """Total variation ``½ ∫ |f − f̂|`` (for a renormalized f̂ both are probability densities)."""
+    """Total variation ``½ ∫ |f − f̂|`` between ``law`` and the released density.
+
+    For a renormalized f̂ (001 Remark 4.1) both are probability densities.
+
+    Parameters
+    ----------
+    est : PCDE
+        A fitted estimator.
+    law : ProductDensity
+        The true law.
+
+    Returns
+    -------
+    float
+        Half of :meth:`PCDE.l1_distance`.
+
+    References
+    ----------
+    001 Theorem 4.3, Remark 4.1.
+
+    Examples
+    --------
+    >>> from simulations.laws.densities import ProductDensity
+    >>> tv_distance(PCDE(epsilon=1.0).fit(np.array([[0.1]]), 0), ProductDensity(1))
+    0.5
+    """
     return 0.5 * est.l1_distance(law)
 

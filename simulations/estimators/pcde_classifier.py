@@ -30,6 +30,7 @@ References: 001 Theorem 1.7, Remark 1.8, Algorithm 1, Algorithm 3, Theorems 2.4,
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_positive, check_probability, check_real
 from simulations.mechanisms import StabilityHistogram
@@ -55,7 +56,7 @@ def _merge_cells(cells_all: np.ndarray, counts_all: np.ndarray, cells_one: np.nd
     return np.stack([counts_all - ones, ones], axis=1)
 
 
-class PCDEClassifier:
+class PCDEClassifier(BaseEstimator):
     """Plug-in classifier on PCDE's joint density of (X, Y) (001 Remark 1.8), (ε, δ)-DP on R^d.
 
     Parameters
@@ -118,6 +119,24 @@ class PCDEClassifier:
 
         ``fit`` releases the joint cell counts through it, and the exact privacy checks
         (``proofs_checks.remark18_check``) read its noise scale and threshold from here.
+
+        Returns
+        -------
+        StabilityHistogram or None
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon`` <= 0 or ``delta`` is not in (0, 1).
+
+        References
+        ----------
+        001 Algorithm 1.
+
+        Examples
+        --------
+        >>> PCDEClassifier(epsilon=1.0, delta=1e-6).mechanism()
+        StabilityHistogram(epsilon=1.0, delta=1e-06)
         """
         if self.epsilon is None:
             return None
@@ -132,6 +151,37 @@ class PCDEClassifier:
         ``counts[j, y]`` is the number of points of label ``y`` in cube ``cells[j]``; the joint cells
         ``(cube, label)`` are what the stability histogram releases (001 Algorithm 3 line 4 on
         ``R^d × {0, 1}``).
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Finite points, n >= 1.
+        y : array_like, shape (n,)
+            Labels in {0, 1}.
+
+        Returns
+        -------
+        side : float
+            ``side``, or ``n^{-1/(2d)}`` when it is None.
+        cells : ndarray of int64, shape (L, d)
+            Occupied cubes, lexicographic order.
+        counts : ndarray of int64, shape (L, 2)
+            Label-0 and label-1 counts per cube.
+
+        Raises
+        ------
+        ValueError
+            If ``X`` is not finite of shape (n, d), n = 0, ``y`` is not binary, or ``side`` <= 0.
+
+        References
+        ----------
+        001 Algorithm 3 line 4, Remark 1.8.
+
+        Examples
+        --------
+        >>> side, cells, counts = PCDEClassifier(side=1.0).cell_counts([[0.2], [0.5], [0.7], [3.5]], [1, 1, 0, 0])
+        >>> cells.ravel().tolist(), counts.tolist()
+        ([0, 3], [[1, 2], [1, 0]])
         """
         X = check_finite_points(X)
         n, d = X.shape
@@ -151,7 +201,38 @@ class PCDEClassifier:
         return side, cells, _merge_cells(cells, total, cells1, count1)
 
     def fit(self, X, y, rng=None) -> "PCDEClassifier":
-        """Fit on X (n, d) in R^d and labels y (n,) in {0, 1}; the Laplace noise is drawn from ``rng``."""
+        """Release the joint (cube, label) counts and set the plug-in rule ``1[ĉ_{k,1} > ĉ_{k,0}]``.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Finite points of R^d, n >= 1.
+        y : array_like, shape (n,)
+            Labels in {0, 1}.
+        rng : numpy.random.Generator, int seed or None, optional
+            Draws the Laplace noise (required when ``epsilon`` is not None).
+
+        Returns
+        -------
+        PCDEClassifier
+            self, with ``side_``, ``d_``, ``n_``, ``cells_``, ``c_hat_``, ``counts_`` and ``bits_``.
+
+        Raises
+        ------
+        ValueError
+            As listed in the class docstring.
+
+        References
+        ----------
+        001 Remark 1.8, Algorithm 3.
+
+        Examples
+        --------
+        >>> X, y = np.array([[0.2], [0.5], [0.7], [3.5]]), np.array([1, 1, 0, 0])
+        >>> clf = PCDEClassifier(epsilon=None, side=1.0).fit(X, y)
+        >>> clf.bits_.tolist()
+        [1, 0]
+        """
         mech = self.mechanism()
         if mech is not None:
             if rng is None:
@@ -166,7 +247,25 @@ class PCDEClassifier:
         return self
 
     def cube_bounds(self) -> tuple[np.ndarray, np.ndarray]:
-        """Corners ``(lo, hi)``, each (L, d), of the listed cubes."""
+        """Corners of the listed cubes.
+
+        Returns
+        -------
+        lo, hi : ndarray of float, shape (L, d)
+            ``cells_ * side_`` and ``lo + side_``.
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        Examples
+        --------
+        >>> X, y = np.array([[0.2], [0.5], [0.7], [3.5]]), np.array([1, 1, 0, 0])
+        >>> clf = PCDEClassifier(epsilon=None, side=1.0).fit(X, y)
+        >>> [a.ravel().tolist() for a in clf.cube_bounds()]
+        [[0.0, 3.0], [1.0, 4.0]]
+        """
         check_fitted(self, "cells_")
         lo = self.cells_ * self.side_
         return lo, lo + self.side_
@@ -188,7 +287,34 @@ class PCDEClassifier:
         return pos[inv[L:]]
 
     def joint_density(self, X) -> np.ndarray:
-        """``(f̂_0(x), f̂_1(x)) = ĉ_{k(x), y} / (n r^d)`` at query points, shape (q, 2)."""
+        """The released joint densities ``(f̂_0(x), f̂_1(x)) = ĉ_{k(x), y} / (n r^d)`` at query points.
+
+        Parameters
+        ----------
+        X : array_like, shape (q, d)
+            Finite query points.
+
+        Returns
+        -------
+        ndarray of float, shape (q, 2)
+            0 on cubes that are not listed.
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted or ``X`` is not finite with d columns.
+
+        References
+        ----------
+        001 Algorithm 3 line 6 (the density on ``R^d × {0, 1}``).
+
+        Examples
+        --------
+        >>> X, y = np.array([[0.2], [0.5], [0.7], [3.5]]), np.array([1, 1, 0, 0])
+        >>> clf = PCDEClassifier(epsilon=None, side=1.0).fit(X, y)
+        >>> clf.joint_density([[0.9], [9.0]]).tolist()  # cube [0, 1): counts (1, 2) over n r^d = 4
+        [[0.25, 0.5], [0.0, 0.0]]
+        """
         p = self._positions(X)
         out = np.zeros((p.size, 2))
         hit = p >= 0
@@ -196,6 +322,33 @@ class PCDEClassifier:
         return out
 
     def predict(self, X) -> np.ndarray:
-        """Labels of query points (q, d) -> (q,) int64: ``1[f̂_1 > f̂_0]`` on their cube."""
+        """Labels of query points: ``1[f̂_1 > f̂_0]`` on their cube (0 on unlisted cubes).
+
+        Parameters
+        ----------
+        X : array_like, shape (q, d)
+            Finite query points.
+
+        Returns
+        -------
+        ndarray of int64, shape (q,)
+            Labels in {0, 1}.
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted or ``X`` is not finite with d columns.
+
+        References
+        ----------
+        001 Definition 2.6 (the plug-in rule), Remark 1.8.
+
+        Examples
+        --------
+        >>> X, y = np.array([[0.2], [0.5], [0.7], [3.5]]), np.array([1, 1, 0, 0])
+        >>> clf = PCDEClassifier(epsilon=None, side=1.0).fit(X, y)
+        >>> clf.predict([[0.9], [3.1], [-7.0]]).tolist()
+        [1, 0, 0]
+        """
         p = self._positions(X)
         return np.where(p >= 0, self.bits_[np.maximum(p, 0)] if self.bits_.size else 0, 0).astype(np.int64)

@@ -31,6 +31,7 @@ import copy
 import math
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_positive, check_real
 from simulations.kernels_cells import cube_index_numpy, cube_votes, first_outside_unit_cube, keyed_laplace
@@ -46,7 +47,34 @@ DENSE_LIMIT = 1 << 26  # dense per-cube arrays during fit up to this many cubes,
 
 
 def pcl_side(n: int, d: int) -> float:
-    """``r = n^{-1/(2d)}`` (001 Algorithm 2, line 2)."""
+    """The cube side ``r = n^{-1/(2d)}`` of PCL (001 Algorithm 2, line 2).
+
+    Parameters
+    ----------
+    n : int >= 1
+        Sample size.
+    d : int >= 1
+        Dimension.
+
+    Returns
+    -------
+    float
+        ``n ** (-1 / (2 d))``, in (0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``n`` or ``d`` is not an integer >= 1.
+
+    References
+    ----------
+    001 Algorithm 2 line 2, Theorem 3.2.
+
+    Examples
+    --------
+    >>> pcl_side(10_000, 2)  # (10^4)^(-1/4)
+    0.1
+    """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be an integer >= 1, got n={n!r}")
     if isinstance(d, bool) or not isinstance(d, (int, np.integer)) or d < 1:
@@ -55,7 +83,40 @@ def pcl_side(n: int, d: int) -> float:
 
 
 def check_cube_points(X, name: str = "X", d: int | None = None) -> np.ndarray:
-    """``X`` as a C-contiguous float64 (n, d) array inside ``[0, 1]^d``; ValueError otherwise."""
+    """``X`` as a C-contiguous float64 array of shape (n, d) inside ``[0, 1]^d``.
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Points to check.
+    name : str, default "X"
+        The argument's name in error messages.
+    d : int or None, default None
+        Required number of columns (the fitted d), or any.
+
+    Returns
+    -------
+    ndarray of float64, shape (n, d)
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not 2-D, has the wrong number of columns, holds NaN, or leaves ``[0, 1]^d``
+        (the message names the first offending row).
+
+    References
+    ----------
+    001 Algorithm 2 (the domain ``[0, 1]^d``).
+
+    Examples
+    --------
+    >>> check_cube_points([[0.0, 1.0]]).shape
+    (1, 2)
+    >>> check_cube_points([[0.5, 1.5]])
+    Traceback (most recent call last):
+    ...
+    ValueError: X must lie in the domain [0, 1]^d, got X[0]=[0.5, 1.5]
+    """
     arr = np.asarray(X, dtype=float)
     if arr.ndim != 2 or arr.shape[1] < 1:
         raise ValueError(f"{name} must have shape (n, d) with d >= 1, got shape {arr.shape}")
@@ -74,6 +135,33 @@ def check_cube_points(X, name: str = "X", d: int | None = None) -> np.ndarray:
 
 
 def check_binary_labels(y, n: int) -> np.ndarray:
+    """``y`` as an int64 array of shape (n,) with labels in {0, 1}.
+
+    Parameters
+    ----------
+    y : array_like, shape (n,)
+        Labels (integers, booleans, or floats equal to 0 or 1).
+    n : int
+        The required length (the number of points).
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+
+    Raises
+    ------
+    ValueError
+        If the shape is not (n,) or a label is not 0 or 1.
+
+    References
+    ----------
+    001 Section 1 (binary classification, labels in {0, 1}).
+
+    Examples
+    --------
+    >>> check_binary_labels([1.0, 0.0, True], 3).tolist()
+    [1, 0, 1]
+    """
     arr = np.asarray(y)
     if arr.shape != (n,):
         raise ValueError(f"y must have shape ({n},), got shape {arr.shape}")
@@ -85,7 +173,7 @@ def check_binary_labels(y, n: int) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-class PCL:
+class PCL(BaseEstimator):
     """Private histogram classifier (001 Algorithm 2), ε-DP under full DP; ``epsilon=None``: the
     non-private histogram rule ``1[Σ (y_i − 1/2) > 0]`` (ties and empty cubes -> 0).
 
@@ -100,15 +188,31 @@ class PCL:
 
     Attributes
     ----------
-    side_, d_, n_, m_ : cube side, dimension, sample size, cubes per axis.
-    occupied_ : int64 (L,), sorted flat indices of the occupied cubes (C order).
-    counts_, votes_ : int64 (L,), ``N_j`` and ``V_j = Σ (2 y_i − 1)`` of those cubes.
-    noise_key_ : int or None, the 64-bit key of the per-cube noise stream.
-    noise_ : float64 (m^d,) or None, every cube's noise (eager mode only).
+    side_, d_, n_, m_ : float, int, int, int
+        Cube side, dimension, sample size, cubes per axis.
+    occupied_ : ndarray of int64, shape (L,)
+        Sorted flat indices of the occupied cubes (C order).
+    counts_, votes_ : ndarray of int64, shape (L,)
+        ``N_j`` and ``V_j = Σ (2 y_i − 1)`` of those cubes.
+    noise_key_ : int or None
+        The 64-bit key of the per-cube noise stream.
+    noise_ : ndarray of float64, shape (m^d,), or None
+        Every cube's noise (eager mode only).
 
     References
     ----------
     001 Algorithm 2, Theorems 3.1-3.2.
+
+    Examples
+    --------
+    Cube [0, 1/2) votes 2 to 1 for label 1 (V = 1), cube [1/2, 1] votes 0 to 1 (V = −1); the
+    released bit of a cube is 1 with probability :math:`P(W > -V/2)`, :math:`W \\sim \\mathrm{Lap}(1)`:
+    :math:`1 - e^{-1/2}/2 \\approx 0.6967` and :math:`e^{-1/2}/2 \\approx 0.3033`.
+
+    >>> X, y = np.array([[0.1], [0.2], [0.3], [0.9]]), np.array([1, 1, 0, 0])
+    >>> est = PCL(epsilon=1.0, side=0.5).fit(X, y, np.random.default_rng(0))
+    >>> est.votes_.tolist(), np.round(est.probability_one([0, 1]), 4).tolist()
+    ([1, -1], [0.6967, 0.3033])
     """
 
     def __init__(self, *, epsilon: float | None = 1.0, side: float | None = None, lazy: bool = True):
@@ -118,7 +222,39 @@ class PCL:
 
     # ------------------------------------------------------------------------------------ fit
     def fit(self, X, y, rng) -> "PCL":
-        """Fit on X (n, d) in ``[0, 1]^d`` and binary labels y (n,); the key is drawn from ``rng``."""
+        """Count the votes of the occupied cubes and draw the noise key.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, d)
+            Points in ``[0, 1]^d``, n >= 1.
+        y : array_like, shape (n,)
+            Labels in {0, 1}.
+        rng : numpy.random.Generator, int seed or None
+            Draws the 64-bit noise key (None allowed when ``epsilon`` is None: nothing is drawn).
+
+        Returns
+        -------
+        PCL
+            self, with ``side_``, ``d_``, ``n_``, ``m_``, ``occupied_``, ``counts_``, ``votes_``,
+            ``noise_key_`` and ``noise_``.
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon`` or ``side`` is out of range, ``X`` leaves ``[0, 1]^d``, n = 0, ``y`` is not
+            binary, the grid has more than 2^62 cubes, or ``rng`` is None for a private fit.
+
+        References
+        ----------
+        001 Algorithm 2 lines 2-5.
+
+        Examples
+        --------
+        >>> est = PCL(epsilon=None, side=0.5).fit([[0.1], [0.2], [0.9]], [1, 1, 0], None)
+        >>> est.m_, est.occupied_.tolist(), est.counts_.tolist(), est.votes_.tolist()
+        (2, [0, 1], [2, 1], [2, -1])
+        """
         if self.epsilon is not None:
             check_positive("epsilon", self.epsilon)
         X = check_cube_points(X)
@@ -201,15 +337,67 @@ class PCL:
     # ------------------------------------------------------------------------------- queries
     @property
     def n_cubes_(self) -> int:
+        """Number of cubes of the grid, ``m^d`` (an int; the classifier is defined on all of them).
+
+        Examples
+        --------
+        >>> PCL(epsilon=None, side=0.25).fit([[0.1, 0.1]], [1], None).n_cubes_
+        16
+        """
         return self.m_ ** self.d_
 
     def cube_index(self, X) -> np.ndarray:
-        """Flat index of the cube of each query point, shape (q,)."""
+        """Flat index (C order) of the cube of each query point.
+
+        Parameters
+        ----------
+        X : array_like, shape (q, d)
+            Points in ``[0, 1]^d``.
+
+        Returns
+        -------
+        ndarray of int64, shape (q,)
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted or ``X`` leaves ``[0, 1]^d`` or has the wrong d.
+
+        Examples
+        --------
+        >>> PCL(epsilon=None, side=0.5).fit([[0.1, 0.1]], [1], None).cube_index([[0.1, 0.9], [0.9, 0.1]]).tolist()
+        [1, 2]
+        """
         X = check_cube_points(X, d=self.d_)
         return cube_index_numpy(X, self.side_, self.m_)
 
     def votes_of(self, cubes) -> np.ndarray:
-        """Doubled votes ``V_j`` of the given flat cube indices (0 for empty cubes), shape (q,)."""
+        """Doubled votes ``V_j = Σ (2 y_i − 1)`` of the given cubes (0 for empty cubes).
+
+        Parameters
+        ----------
+        cubes : array_like of int
+            Flat cube indices in ``[0, m^d)``, any shape.
+
+        Returns
+        -------
+        ndarray of int64, same shape as ``cubes``
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        References
+        ----------
+        001 Algorithm 2 line 4 (the vote, doubled to stay an integer).
+
+        Examples
+        --------
+        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.2], [0.3]], [1, 1, 0], None).votes_of([0, 1]).tolist()
+        [1, 0]
+        """
+        check_fitted(self, "d_")
         cubes = np.asarray(cubes, dtype=np.int64)
         pos = np.searchsorted(self.occupied_, cubes)
         pos = np.minimum(pos, max(self.occupied_.size - 1, 0))
@@ -218,7 +406,36 @@ class PCL:
         return np.where(found, self.votes_[pos] if hit else 0, 0)
 
     def noise_of(self, cubes) -> np.ndarray:
-        """The noise ``w_j`` of the given cubes (keyed: identical in lazy and eager modes)."""
+        """The Laplace(1/ε) noise ``w_j`` of the given cubes (keyed: identical in lazy and eager modes).
+
+        Parameters
+        ----------
+        cubes : array_like of int
+            Flat cube indices in ``[0, m^d)``, any shape.
+
+        Returns
+        -------
+        ndarray of float, same shape as ``cubes``
+            Zeros when ``epsilon`` is None.
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        References
+        ----------
+        001 Algorithm 2 line 5.
+
+        Examples
+        --------
+        >>> X, y = [[0.1], [0.9]], [1, 0]
+        >>> lazy = PCL(epsilon=1.0, side=0.25).fit(X, y, np.random.default_rng(3))
+        >>> eager = PCL(epsilon=1.0, side=0.25, lazy=False).fit(X, y, np.random.default_rng(3))
+        >>> bool(np.array_equal(lazy.noise_of([0, 2]), eager.noise_of([0, 2])))
+        True
+        """
+        check_fitted(self, "d_")
         cubes = np.asarray(cubes, dtype=np.int64)
         if self.epsilon is None:
             return np.zeros(cubes.shape)
@@ -227,21 +444,113 @@ class PCL:
         return keyed_laplace(self.noise_key_, cubes, 1 / self.epsilon).reshape(cubes.shape)
 
     def cube_bits(self, cubes) -> np.ndarray:
-        """The classifier's value on the given cubes, ``1[V_j/2 + w_j > 0]``, int64."""
+        """The classifier on the given cubes, ``1[V_j/2 + w_j > 0]``.
+
+        Parameters
+        ----------
+        cubes : array_like of int
+            Flat cube indices in ``[0, m^d)``, any shape.
+
+        Returns
+        -------
+        ndarray of int64, same shape as ``cubes``
+            Labels in {0, 1}.
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        References
+        ----------
+        001 Algorithm 2 line 6.
+
+        Examples
+        --------
+        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.9]], [1, 0], None).cube_bits([0, 1]).tolist()
+        [1, 0]
+        """
         v = self.votes_of(cubes)
         return (0.5 * v + self.noise_of(cubes) > 0).astype(np.int64)
 
     def all_bits(self) -> np.ndarray:
-        """The classifier on every cube of the grid (C order), shape (m^d,)."""
+        """The classifier on every cube of the grid (C order).
+
+        Returns
+        -------
+        ndarray of int64, shape (m^d,)
+            Labels in {0, 1}.
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        Examples
+        --------
+        >>> PCL(epsilon=None, side=0.25).fit([[0.1], [0.6]], [1, 1], None).all_bits().tolist()
+        [1, 0, 1, 0]
+        """
+        check_fitted(self, "d_")
         return self.cube_bits(np.arange(self.n_cubes_))
 
     def predict(self, X) -> np.ndarray:
-        """Labels of query points, shape (q,)."""
+        """Labels of query points: the bit of each point's cube.
+
+        Parameters
+        ----------
+        X : array_like, shape (q, d)
+            Points in ``[0, 1]^d``.
+
+        Returns
+        -------
+        ndarray of int64, shape (q,)
+            Labels in {0, 1}.
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted or ``X`` leaves ``[0, 1]^d`` or has the wrong d.
+
+        Examples
+        --------
+        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.9]], [1, 0], None).predict([[0.3], [0.7]]).tolist()
+        [1, 0]
+        """
         check_fitted(self, "d_")
         return self.cube_bits(self.cube_index(X))
 
     def probability_one(self, cubes) -> np.ndarray:
-        """Exact ``P(h_j = 1) = P(W > −V_j/2)``, ``W ~ Lap(1/ε)`` (1[V_j > 0] without privacy)."""
+        """Exact ``P(h_j = 1) = P(W > −V_j/2)``, ``W ~ Lap(1/ε)``, over the noise given the data.
+
+        Parameters
+        ----------
+        cubes : array_like of int
+            Flat cube indices in ``[0, m^d)``, any shape.
+
+        Returns
+        -------
+        ndarray of float, same shape as ``cubes``
+            In [0, 1]: 1/2 on empty cubes; ``1[V_j > 0]`` when ``epsilon`` is None.
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        References
+        ----------
+        001 Algorithm 2 line 6 and the proof of Theorem 3.1 (Laplace tails).
+
+        Examples
+        --------
+        An empty cube is 1 with probability 1/2; a cube with V = 2 with :math:`1 - e^{-1}/2` at ε = 1:
+
+        >>> est = PCL(epsilon=1.0, side=0.5).fit([[0.1], [0.2]], [1, 1], 0)
+        >>> np.round(est.probability_one([0, 1]), 4).tolist()
+        [0.8161, 0.5]
+        """
+        check_fitted(self, "d_")
         v = self.votes_of(cubes).astype(float)
         if self.epsilon is None:
             return (v > 0).astype(float)

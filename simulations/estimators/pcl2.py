@@ -16,6 +16,7 @@ References: 001 Algorithms 1, 4, 5; Theorems A.6, A.12-A.15; Lemmas A.8-A.9.
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_positive, check_probability
 from simulations.kernels_cells import keyed_laplace
@@ -30,7 +31,34 @@ __all__ = ["PCL2", "PCL2b", "pcl2_radius"]
 
 
 def pcl2_radius(n: int, d: float) -> float:
-    """``r = n^{-1/(4d)}`` (001 Algorithm 4 line 2, Algorithm 5 line 2)."""
+    """The packing radius ``r = n^{-1/(4d)}`` of 001 Algorithms 4 and 5 (line 2).
+
+    Parameters
+    ----------
+    n : int >= 1
+        Sample size.
+    d : float >= 1
+        Doubling dimension used for the scale.
+
+    Returns
+    -------
+    float
+        ``n ** (-1 / (4 d))``, in (0, 1].
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 1 or ``d`` < 1.
+
+    References
+    ----------
+    001 Algorithm 4 line 2, Algorithm 5 line 2.
+
+    Examples
+    --------
+    >>> pcl2_radius(10_000, 1)  # 10^(4 * (-1/4))
+    0.1
+    """
     if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or n < 1:
         raise ValueError(f"n must be an integer >= 1, got n={n!r}")
     d = check_positive("d", d)
@@ -39,7 +67,9 @@ def pcl2_radius(n: int, d: float) -> float:
     return float(n) ** (-1.0 / (4 * d))
 
 
-class _CellLearner:
+class _CellLearner(BaseEstimator):
+    """Shared Voronoi-cell bookkeeping of PCL2 and PCL2b (cells of ``space``, lookups by cell key)."""
+
     def __init__(self, *, space, epsilon: float | None = 1.0):
         self.space = space
         self.epsilon = epsilon
@@ -63,18 +93,116 @@ class _CellLearner:
         return np.where(self.occupied_[pos] == keys, values[pos], default)
 
     def predict(self, X) -> np.ndarray:
-        """Labels of query points, shape (q,): the bit of each point's Voronoi cell."""
+        """Labels of query points: the bit of each point's Voronoi cell.
+
+        Parameters
+        ----------
+        X : array_like, shape (q, ...)
+            Points of the space (whatever ``space.assign`` takes).
+
+        Returns
+        -------
+        ndarray of int64, shape (q,)
+            Labels in {0, 1}.
+
+        Raises
+        ------
+        ValueError
+            If the learner is not fitted, or ``space.assign`` refuses ``X``.
+
+        References
+        ----------
+        001 Algorithm 4 line 6, Algorithm 5 line 10.
+
+        Examples
+        --------
+        The cell at 0 votes 2 to 0 for label 1; the cell at 3 ties (a tie gives 0):
+
+        >>> from simulations.metric_spaces import LatticePacking
+        >>> X = np.array([[0.1], [0.2], [2.9], [3.1]])
+        >>> PCL2(space=LatticePacking(1, 1.0), epsilon=None).fit(X, [1, 1, 0, 1], None).predict([[0.0], [3.0]]).tolist()
+        [1, 0]
+        """
         check_fitted(self, "occupied_")
         return self.cell_bits(self.space.assign(X))
 
 
 class PCL2(_CellLearner):
-    """001 Algorithm 4 on ``space`` (an object with ``assign(X) -> int64 keys``), ε-DP.
+    """Private Voronoi-cell classifier on a metric space (001 Algorithm 4), ε-DP under full DP.
 
-    Attributes: ``occupied_`` (sorted keys), ``counts_``, ``votes_`` (``Σ (2y − 1)``), ``noise_key_``.
+    On each Voronoi cell ``V`` of the packing the classifier is the noisy vote
+    :math:`1[\\sum_{x_i \\in V} (y_i - 1/2) + W_V > 0]`, :math:`W_V \\sim \\mathrm{Lap}(1/\\varepsilon)`
+    keyed by the cell, so an empty cell gets its noise at its first query.
+
+    Parameters
+    ----------
+    space : packing object
+        The maximal r-packing and its Voronoi cells: any object with ``assign(X) -> int64 keys (n,)``,
+        e.g. :class:`~simulations.metric_spaces.SpherePacking` or
+        :class:`~simulations.metric_spaces.LatticePacking` with ``r = pcl2_radius(n, d)``.
+    epsilon : float > 0 or None, default 1.0
+        Privacy parameter; None gives the non-private majority vote (ties and empty cells: 0).
+
+    Attributes
+    ----------
+    occupied_ : ndarray of int64, shape (L,)
+        Sorted keys of the cells holding a training point.
+    counts_ : ndarray of int64, shape (L,)
+        Points per occupied cell.
+    votes_ : ndarray of int64, shape (L,)
+        Doubled votes ``V = Σ (2 y_i − 1)`` per occupied cell.
+    noise_key_ : int or None
+        64-bit key of the per-cell Laplace noise (None without privacy).
+
+    References
+    ----------
+    001 Algorithm 4, Theorems A.6 and A.12.
+
+    Examples
+    --------
+    >>> from simulations.metric_spaces import LatticePacking
+    >>> X = np.array([[0.1], [0.2], [2.9], [3.1]])
+    >>> est = PCL2(space=LatticePacking(1, 1.0), epsilon=1.0).fit(X, [1, 1, 0, 0], np.random.default_rng(0))
+    >>> est.votes_.tolist()
+    [2, -2]
+    >>> round(float(est.probability_one(est.occupied_[:1])[0]), 4)  # 1 - exp(-1)/2
+    0.8161
     """
 
     def fit(self, X, y, rng) -> "PCL2":
+        """Count the votes of each occupied cell and draw the noise key.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, ...)
+            Training points (whatever ``space.assign`` takes), n >= 1.
+        y : array_like of int, shape (n,)
+            Labels in {0, 1}.
+        rng : numpy.random.Generator, int seed or None
+            Draws the 64-bit noise key (unused, may be None, when ``epsilon`` is None).
+
+        Returns
+        -------
+        PCL2
+            self, with ``occupied_``, ``counts_``, ``votes_`` and ``noise_key_`` set.
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon`` is not positive, n = 0, ``y`` is not binary of shape (n,), or ``rng`` is
+            missing for a private fit.
+
+        References
+        ----------
+        001 Algorithm 4 lines 3-6.
+
+        Examples
+        --------
+        >>> from simulations.metric_spaces import LatticePacking
+        >>> est = PCL2(space=LatticePacking(1, 1.0), epsilon=None).fit([[0.1], [0.2], [2.9]], [1, 0, 0], None)
+        >>> est.counts_.tolist(), est.votes_.tolist()
+        ([2, 1], [0, -1])
+        """
         if self.epsilon is not None:
             check_positive("epsilon", self.epsilon)
         occ, counts, ones = self._cells(X, y)
@@ -82,25 +210,144 @@ class PCL2(_CellLearner):
         self.noise_key_ = None if self.epsilon is None else int(check_generator(rng).integers(0, 2 ** 64, dtype=np.uint64))
         return self
 
+    def votes_of(self, keys) -> np.ndarray:
+        """Doubled votes ``V = Σ (2 y_i − 1)`` of the given cells (0 on cells without training points).
+
+        Parameters
+        ----------
+        keys : array_like of int64
+            Cell keys (``space.assign`` output), any shape.
+
+        Returns
+        -------
+        ndarray of int64, same shape as ``keys``
+
+        Raises
+        ------
+        ValueError
+            If the learner is not fitted.
+
+        References
+        ----------
+        001 Algorithm 4 line 5 (the vote of a cell, doubled to stay an integer).
+
+        Examples
+        --------
+        >>> from simulations.metric_spaces import LatticePacking
+        >>> space = LatticePacking(1, 1.0)
+        >>> est = PCL2(space=space, epsilon=None).fit([[0.1], [0.2], [2.9]], [1, 1, 0], None)
+        >>> est.votes_of(space.assign([[0.0], [3.0], [9.0]])).tolist()
+        [2, -1, 0]
+        """
+        check_fitted(self, "occupied_")
+        return self._lookup(keys, self.votes_, 0)
+
     def cell_bits(self, keys) -> np.ndarray:
+        """The classifier on the given cells: ``1[V/2 + W > 0]`` with the cell's keyed noise W.
+
+        Parameters
+        ----------
+        keys : array_like of int64
+            Cell keys, any shape.
+
+        Returns
+        -------
+        ndarray of int64, same shape as ``keys``
+            Labels in {0, 1}.
+
+        Raises
+        ------
+        ValueError
+            If the learner is not fitted.
+
+        References
+        ----------
+        001 Algorithm 4 line 6.
+
+        Examples
+        --------
+        >>> from simulations.metric_spaces import LatticePacking
+        >>> space = LatticePacking(1, 1.0)
+        >>> est = PCL2(space=space, epsilon=None).fit([[0.1], [2.9]], [1, 0], None)
+        >>> est.cell_bits(space.assign([[0.0], [3.0]])).tolist()
+        [1, 0]
+        """
         keys = np.asarray(keys, dtype=np.int64)
-        v = self._lookup(keys, self.votes_, 0).astype(float)
+        v = self.votes_of(keys).astype(float)
         w = 0.0 if self.epsilon is None else keyed_laplace(self.noise_key_, keys, 1 / self.epsilon).reshape(keys.shape)
         return (0.5 * v + w > 0).astype(np.int64)
 
     def probability_one(self, keys) -> np.ndarray:
-        """Exact P(h = 1) on the given cells: ``P(W > −V/2)`` (1/2 on empty cells)."""
-        v = self._lookup(keys, self.votes_, 0).astype(float)
+        """Exact ``P(h = 1)`` on the given cells over the noise: ``P(W > −V/2)``, ``W ~ Lap(1/ε)``.
+
+        Parameters
+        ----------
+        keys : array_like of int64
+            Cell keys, any shape.
+
+        Returns
+        -------
+        ndarray of float, same shape as ``keys``
+            In [0, 1]: 1/2 on empty cells; ``1[V > 0]`` when ``epsilon`` is None.
+
+        Raises
+        ------
+        ValueError
+            If the learner is not fitted.
+
+        References
+        ----------
+        001 Algorithm 4 line 6 (the Laplace tail of the noisy vote).
+
+        Examples
+        --------
+        >>> from simulations.metric_spaces import LatticePacking
+        >>> space = LatticePacking(1, 1.0)
+        >>> est = PCL2(space=space, epsilon=1.0).fit([[0.1], [0.2]], [1, 1], 0)
+        >>> np.round(est.probability_one(space.assign([[0.0], [5.0]])), 4).tolist()  # 1 - e^{-1}/2, 1/2
+        [0.8161, 0.5]
+        """
+        v = self.votes_of(keys).astype(float)
         if self.epsilon is None:
             return (v > 0).astype(float)
         return np.exp(laplace_logsf(-0.5 * v, 1 / self.epsilon))
 
 
 class PCL2b(_CellLearner):
-    """001 Algorithm 5: two stability histograms (ε, δ each; (2ε, 2δ)-DP in total, Theorem A.14).
+    """Voronoi-cell classifier from two stability histograms (001 Algorithm 5), (2ε, 2δ)-DP.
 
-    Attributes: ``occupied_``, ``c_hat_``, ``y_hat_`` (released counts on the occupied cells, 0 if
-    suppressed), ``counts_``, ``ones_`` (true counts, diagnostics only).
+    ``ĉ`` releases the point count and ``ŷ`` the count of label-1 points of each occupied cell
+    through the stability histogram (001 Algorithm 1); the classifier is
+    :math:`1[\\min(\\hat y_j, \\hat c_j) > \\hat c_j / 2]` (cells never released: 0).
+
+    Parameters
+    ----------
+    space : packing object
+        Any object with ``assign(X) -> int64 keys (n,)`` (see :class:`PCL2`).
+    epsilon : float > 0, default 1.0
+        ε of each histogram.
+    delta : float in (0, 1), default 1e-6
+        δ of each histogram.
+
+    Attributes
+    ----------
+    occupied_ : ndarray of int64, shape (L,)
+        Sorted keys of the occupied cells.
+    c_hat_, y_hat_ : ndarray of float, shape (L,)
+        Released counts (0 where suppressed).
+    counts_, ones_ : ndarray of int64, shape (L,)
+        True counts (diagnostics only, not part of the private output).
+
+    References
+    ----------
+    001 Algorithm 5, Algorithm 1, Theorem A.14.
+
+    Examples
+    --------
+    >>> from simulations.metric_spaces import LatticePacking
+    >>> est = PCL2b(space=LatticePacking(1, 1.0), epsilon=1.0, delta=1e-6).fit([[0.1], [0.2]], [1, 1], 0)
+    >>> est.c_hat_.tolist()  # 2 points never pass the threshold 1 + (2/ε) ln(2/δ)
+    [0.0]
     """
 
     def __init__(self, *, space, epsilon: float = 1.0, delta: float = 1e-6):
@@ -108,6 +355,38 @@ class PCL2b(_CellLearner):
         self.delta = delta
 
     def fit(self, X, y, rng) -> "PCL2b":
+        """Release the two count histograms of the occupied cells.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, ...)
+            Training points (whatever ``space.assign`` takes), n >= 1.
+        y : array_like of int, shape (n,)
+            Labels in {0, 1}.
+        rng : numpy.random.Generator or int seed
+            Draws the Laplace noise of ``ĉ`` then ``ŷ``.
+
+        Returns
+        -------
+        PCL2b
+            self, with ``occupied_``, ``counts_``, ``ones_``, ``c_hat_`` and ``y_hat_`` set.
+
+        Raises
+        ------
+        ValueError
+            If ``epsilon`` <= 0, ``delta`` is not in (0, 1), n = 0, ``y`` is not binary, or ``rng`` is None.
+
+        References
+        ----------
+        001 Algorithm 5 lines 3-8.
+
+        Examples
+        --------
+        >>> from simulations.metric_spaces import LatticePacking
+        >>> est = PCL2b(space=LatticePacking(1, 1.0), epsilon=1.0).fit([[0.1], [0.2], [3.0]], [1, 0, 0], 0)
+        >>> est.counts_.tolist(), est.ones_.tolist()
+        ([2, 1], [1, 0])
+        """
         check_positive("epsilon", self.epsilon)
         if not 0 < check_probability("delta", self.delta) < 1:
             raise ValueError(f"delta must be in (0, 1), got delta={self.delta}")
@@ -120,6 +399,36 @@ class PCL2b(_CellLearner):
         return self
 
     def cell_bits(self, keys) -> np.ndarray:
+        """The classifier on the given cells: ``1[min(ŷ, ĉ) > ĉ/2]`` (0 on cells never released).
+
+        Parameters
+        ----------
+        keys : array_like of int64
+            Cell keys, any shape.
+
+        Returns
+        -------
+        ndarray of int64, same shape as ``keys``
+            Labels in {0, 1}.
+
+        Raises
+        ------
+        ValueError
+            If the learner is not fitted.
+
+        References
+        ----------
+        001 Algorithm 5 lines 9-10.
+
+        Examples
+        --------
+        >>> from simulations.metric_spaces import LatticePacking
+        >>> space = LatticePacking(1, 1.0)
+        >>> est = PCL2b(space=space, epsilon=1.0).fit([[0.1]], [1], 0)
+        >>> est.cell_bits(space.assign([[0.0], [4.0]])).tolist()  # nothing released: 0 everywhere
+        [0, 0]
+        """
+        check_fitted(self, "occupied_")
         c = self._lookup(keys, self.c_hat_, 0.0)
         yv = np.minimum(self._lookup(keys, self.y_hat_, 0.0), c)  # line 9
         return (yv > c / 2).astype(np.int64)  # line 10

@@ -53,7 +53,33 @@ LP2ST_DEBIASED = "LP-2ST (debiased prior)"  # method name of the variant when ru
 
 
 class PrivateLabels(NamedTuple):
-    """Everything the methods learn from: per training point, shapes (N,), (N,), (N, K), (N, K)."""
+    """Everything the four methods learn from: the privatized labels of the N training points.
+
+    Parameters
+    ----------
+    rr : ndarray of int64, shape (N,)
+        RR noisy labels (004 eq. (1)).
+    lp2st : ndarray of int64, shape (N,)
+        Stage-1 RR labels, then stage-2 RRWithPrior labels (the chosen prior).
+    vector : ndarray of uint8, shape (N, K)
+        Z of the vector mechanism (000 eqs. (12)-(13)).
+    alibi : ndarray of float64, shape (N, K)
+        ALIBI soft labels.
+    lp2st_alt : ndarray of int64, shape (N,), or None
+        LP-2ST with the other prior recipe, when asked for.
+    alt_prior : str or None
+        That recipe's name.
+
+    References
+    ----------
+    000 Section 5.1; 004 eq. (1), Algorithms 2-3.
+
+    Examples
+    --------
+    >>> labels = PrivateLabels(np.zeros(3, np.int64), np.zeros(3, np.int64), np.zeros((3, 2), np.uint8), np.zeros((3, 2)))
+    >>> labels.lp2st_alt is None
+    True
+    """
 
     rr: np.ndarray  # int64 (N,): RR noisy labels
     lp2st: np.ndarray  # int64 (N,): stage-1 RR labels then stage-2 RRWithPrior labels (the chosen prior)
@@ -113,7 +139,36 @@ def lp2st_recipe(prior: str, *, split_fraction: float, prior_k: int, temperature
 
 
 def check_lp2st_options(N: int, k: int, split_fraction: float, prior_k: int) -> None:
-    """Guards of the experiment options: ``1 <= k <= N``, split in (0, 1), ``1 <= prior_k <= n1``."""
+    """Refuse bad options of the kNN experiment: ``1 <= k <= N``, split in (0, 1), ``1 <= prior_k <= n1``.
+
+    Parameters
+    ----------
+    N : int >= 1
+        Training points.
+    k : int
+        Neighbours of the final vote, 1 <= k <= N.
+    split_fraction : float in (0, 1)
+        Fraction of the points in LP-2ST's stage 1; both stages must be non-empty.
+    prior_k : int
+        Neighbours of the stage-1 model, 1 <= prior_k <= n1.
+
+    Raises
+    ------
+    ValueError
+        If an option is out of range (the message names it).
+
+    References
+    ----------
+    004 Algorithm 3 (two stages), 000 Section 5.1 (k).
+
+    Examples
+    --------
+    >>> check_lp2st_options(100, 10, 0.5, 50)
+    >>> check_lp2st_options(100, 10, 0.5, 51)
+    Traceback (most recent call last):
+    ...
+    ValueError: prior_k must be <= the 50 stage-1 points, got prior_k=51
+    """
     N = check_int("N", N, low=1)
     k = check_int("k", k, low=1)
     if k > N:
@@ -128,7 +183,28 @@ def check_lp2st_options(N: int, k: int, split_fraction: float, prior_k: int) -> 
 
 
 def stage1_size(N: int, split_fraction: float) -> int:
-    """Number of stage-1 points, ``round(split_fraction · N)``."""
+    """Number of stage-1 points of LP-2ST, ``round(split_fraction · N)``.
+
+    Parameters
+    ----------
+    N : int
+        Training points.
+    split_fraction : float
+        Fraction in stage 1.
+
+    Returns
+    -------
+    int
+
+    References
+    ----------
+    004 Algorithm 3 (the split of the data into stages).
+
+    Examples
+    --------
+    >>> stage1_size(1000, 0.65)
+    650
+    """
     return int(round(split_fraction * N))
 
 
@@ -184,7 +260,42 @@ def lp2st_prior_from_counts(counts, *, epsilon: float, temperature: float, prior
 
 def lp2st_prior(X1, z1, X2, *, num_classes: int, epsilon: float, prior_k: int, temperature: float,
                 prior: str = "model") -> np.ndarray:
-    """The stage-1 kNN model's prior at each stage-2 point: X1 (n1, 2), z1 (n1,), X2 (n2, 2) -> (n2, K)."""
+    """The stage-1 kNN model's prior at each stage-2 point.
+
+    Parameters
+    ----------
+    X1 : ndarray of float, shape (n1, 2)
+        Stage-1 points.
+    z1 : ndarray of int64, shape (n1,)
+        Their RR labels.
+    X2 : ndarray of float, shape (n2, 2)
+        Stage-2 points.
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        ε of the RR labels (for the "debiased" recipe).
+    prior_k : int >= 1
+        Neighbours of the stage-1 model.
+    temperature : float > 0
+        t of 004 Appendix E.
+    prior : {"model", "debiased"}, default "model"
+        The recipe (module docstring).
+
+    Returns
+    -------
+    ndarray of float, shape (n2, K)
+        Rows summing to 1.
+
+    References
+    ----------
+    004 Algorithm 3 step 3(b)i, Appendix E.
+
+    Examples
+    --------
+    >>> X1, z1 = np.array([[0.1, 0.1], [0.2, 0.1], [0.9, 0.9]]), np.array([0, 0, 1])
+    >>> lp2st_prior(X1, z1, np.array([[0.15, 0.1]]), num_classes=2, epsilon=1.0, prior_k=2, temperature=1.0).tolist()
+    [[1.0, 0.0]]
+    """
     counts = _stage1_counts(X1, z1, X2, num_classes=num_classes, prior_k=prior_k)
     return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature, prior=prior)
 
@@ -203,6 +314,50 @@ def privatize(X, Y, rng: np.random.Generator, *, num_classes: int, epsilon: floa
     also privatizes the stage-2 labels with that recipe's prior, drawn last so the four methods'
     labels are the same with or without it; stage 1 and the neighbour counts are shared. (A
     separate release: LP-2ST under either recipe is ε-label DP on its own.)
+
+    Parameters
+    ----------
+    X : ndarray of float, shape (N, 2)
+        Training points (stage 1 is the first ``stage1_size(N, split_fraction)``).
+    Y : ndarray of int, shape (N,)
+        True labels in [0, K).
+    rng : numpy.random.Generator
+        The PRIVACY stream.
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        ε of every method.
+    split_fraction : float in (0, 1)
+        LP-2ST's stage-1 fraction.
+    prior_k : int >= 1
+        Neighbours of the stage-1 model.
+    temperature : float > 0
+        Prior temperature.
+    prior : {"model", "debiased"}, default "model"
+        LP-2ST's recipe.
+    alt_prior : {"model", "debiased"} or None, default None
+        A second recipe to run beside it.
+
+    Returns
+    -------
+    PrivateLabels
+
+    Raises
+    ------
+    ValueError
+        If an option is out of range (:func:`check_lp2st_options`) or a recipe is unknown.
+
+    References
+    ----------
+    000 Section 5.1; 004 eq. (1), Algorithms 2-3.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.random((40, 2)); Y = (X[:, 0] > 0.5).astype(int)
+    >>> labels = privatize(X, Y, rng, num_classes=2, epsilon=1.0, split_fraction=0.5, prior_k=5, temperature=1.0)
+    >>> labels.rr.shape, labels.vector.shape, labels.alibi.shape
+    ((40,), (40, 2), (40, 2))
     """
     N = len(Y)
     check_lp2st_options(N, 1, split_fraction, prior_k)
@@ -228,9 +383,36 @@ def privatize(X, Y, rng: np.random.Generator, *, num_classes: int, epsilon: floa
 def predict(idx, private: PrivateLabels, jitter, *, num_classes: int) -> dict[str, np.ndarray]:
     """Predictions of the four methods at M points from their neighbour lists ``idx`` (M, k).
 
-    ``jitter`` (M, K) uniform on [0, 1) breaks ties of the integer votes (RR, LP-2ST, Vector).
-    Returns {method: int64 (M,)}, plus ``alt_method_name(private.alt_prior)`` (e.g.
-    :data:`LP2ST_DEBIASED`) when ``private.lp2st_alt`` is set.
+    Parameters
+    ----------
+    idx : ndarray of int64, shape (M, k)
+        Neighbour lists of the evaluation points.
+    private : PrivateLabels
+        The privatized training labels.
+    jitter : ndarray of float, shape (M, K)
+        Uniform on [0, 1): breaks ties of the integer votes (RR, LP-2ST, Vector).
+    num_classes : int >= 2
+        K.
+
+    Returns
+    -------
+    dict of str to ndarray of int64, shape (M,)
+        One entry per method of :data:`METHODS`, plus ``alt_method_name(private.alt_prior)`` (e.g.
+        :data:`LP2ST_DEBIASED`) when ``private.lp2st_alt`` is set.
+
+    References
+    ----------
+    000 Section 5.1, eq. (16) (arg-max of the vector sums).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.random((40, 2)); Y = (X[:, 0] > 0.5).astype(int)
+    >>> labels = privatize(X, Y, rng, num_classes=2, epsilon=1.0, split_fraction=0.5, prior_k=5, temperature=1.0)
+    >>> idx = brute_force_neighbours(X, X[:3], 5)
+    >>> out = predict(idx, labels, np.zeros((3, 2)), num_classes=2)
+    >>> sorted(out), out["RR"].shape
+    (['ALIBI', 'LP-2ST', 'RR', 'Vector'], (3,))
     """
     out = {
         "RR": vote(neighbour_label_counts(private.rr, idx, num_classes), jitter),
@@ -245,7 +427,37 @@ def predict(idx, private: PrivateLabels, jitter, *, num_classes: int) -> dict[st
 
 
 def vector_estimates(idx, Z, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
-    """``g_j(x)`` of 000 eq. (29) and its debiased form ``(g − b)/(a − b)`` (eq. (24)), both (M, K)."""
+    """``g_j(x)`` of 000 eq. (29) and its debiased form ``(g − b)/(a − b)`` (eq. (24)).
+
+    Parameters
+    ----------
+    idx : ndarray of int64, shape (M, k)
+        Neighbour lists.
+    Z : ndarray of uint8, shape (N, K)
+        Vector-mechanism bits of the training points.
+    epsilon : float > 0
+        ε of the mechanism (a, b are its keep / flip-on probabilities of a bit).
+
+    Returns
+    -------
+    g : ndarray of float, shape (M, K)
+        Mean neighbour bits.
+    eta_hat : ndarray of float, shape (M, K)
+        Debiased estimates of η_j.
+
+    References
+    ----------
+    000 eqs. (24), (29).
+
+    Examples
+    --------
+    With :math:`e^{\\varepsilon/2} = 3` a bit is kept with a = 3/4 and set by noise with b = 1/4, so
+    g = (1/2, 0) debiases to ((1/2 − 1/4)/(1/2), (0 − 1/4)/(1/2)) = (1/2, −1/2):
+
+    >>> g, eta = vector_estimates(np.array([[0, 1]]), np.array([[1, 0], [0, 0]], np.uint8), epsilon=2 * np.log(3))
+    >>> g.tolist(), eta.round(12).tolist()
+    ([[0.5, 0.0]], [[0.5, -0.5]])
+    """
     K = Z.shape[1]
     a, b = VectorMechanism(K, epsilon).flip_probabilities()
     g = neighbour_row_sums(Z, idx) / idx.shape[1]
@@ -254,7 +466,30 @@ def vector_estimates(idx, Z, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]
 
 # ------------------------------------------------------------------ plain reference (test oracle)
 def brute_force_neighbours(X, Xq, k: int) -> np.ndarray:
-    """Indices of the k nearest rows of X (N, d) for each row of Xq (M, d), nearest first: (M, k)."""
+    """Indices of the k nearest rows of ``X`` for each row of ``Xq``, nearest first (test oracle).
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+        Training points.
+    Xq : array_like, shape (M, d)
+        Query points.
+    k : int
+        Neighbours, 1 <= k <= N.
+
+    Returns
+    -------
+    ndarray of int64, shape (M, k)
+
+    References
+    ----------
+    000 Section 5.1 (k-NN).
+
+    Examples
+    --------
+    >>> brute_force_neighbours([[0.0], [1.0], [3.0]], [[0.9], [2.5]], 2).tolist()
+    [[1, 0], [2, 1]]
+    """
     X = np.asarray(X, dtype=float)
     out = np.empty((len(Xq), k), dtype=np.int64)
     for m, x in enumerate(np.asarray(Xq, dtype=float)):
@@ -268,8 +503,43 @@ def predict_reference(X, Xq, private: PrivateLabels, jitter, *, num_classes: int
                       neighbours=brute_force_neighbours) -> dict[str, np.ndarray]:
     """Plain numpy version of :func:`predict`: its own neighbour search, one loop per method and point.
 
-    ``neighbours(X, Xq, k) -> (M, k)`` is the search (default: brute force; the benchmark passes
-    scikit-learn's). Used as the oracle of the fast path and as the benchmark's reference.
+    Used as the oracle of the fast path and as the benchmark's reference.
+
+    Parameters
+    ----------
+    X : array_like, shape (N, d)
+        Training points.
+    Xq : array_like, shape (M, d)
+        Evaluation points.
+    private : PrivateLabels
+        The privatized training labels.
+    jitter : array_like of float, shape (M, K)
+        Tie-breaking uniforms (as in :func:`predict`).
+    num_classes : int >= 2
+        K.
+    k : int >= 1
+        Neighbours.
+    neighbours : callable, default :func:`brute_force_neighbours`
+        ``neighbours(X, Xq, k) -> (M, k)`` (the benchmark passes scikit-learn's search).
+
+    Returns
+    -------
+    dict of str to ndarray of int64, shape (M,)
+        One entry per method of :data:`METHODS`.
+
+    References
+    ----------
+    000 Section 5.1.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.random((40, 2)); Y = (X[:, 0] > 0.5).astype(int)
+    >>> labels = privatize(X, Y, rng, num_classes=2, epsilon=1.0, split_fraction=0.5, prior_k=5, temperature=1.0)
+    >>> ref = predict_reference(X, X[:3], labels, np.zeros((3, 2)), num_classes=2, k=5)
+    >>> fast = predict(brute_force_neighbours(X, X[:3], 5), labels, np.zeros((3, 2)), num_classes=2)
+    >>> all(np.array_equal(ref[m], fast[m]) for m in METHODS)
+    True
     """
     idx = neighbours(X, Xq, k)
     K = num_classes
@@ -286,7 +556,30 @@ def predict_reference(X, Xq, private: PrivateLabels, jitter, *, num_classes: int
 
 def lp2st_prior_reference(X1, z1, X2, *, num_classes: int, epsilon: float, prior_k: int, temperature: float,
                           prior: str = "model", neighbours=brute_force_neighbours) -> np.ndarray:
-    """Plain version of :func:`lp2st_prior` (own neighbour search, one bincount per point)."""
+    """Plain version of :func:`lp2st_prior` (own neighbour search, one bincount per point; test oracle).
+
+    Parameters
+    ----------
+    X1, z1, X2, num_classes, epsilon, prior_k, temperature, prior
+        As in :func:`lp2st_prior`.
+    neighbours : callable, default :func:`brute_force_neighbours`
+        ``neighbours(X1, X2, prior_k) -> (n2, prior_k)``.
+
+    Returns
+    -------
+    ndarray of float, shape (n2, K)
+
+    References
+    ----------
+    004 Algorithm 3 step 3(b)i, Appendix E.
+
+    Examples
+    --------
+    >>> X1, z1 = np.array([[0.1, 0.1], [0.2, 0.1], [0.9, 0.9]]), np.array([0, 0, 1])
+    >>> lp2st_prior_reference(X1, z1, np.array([[0.8, 0.8]]), num_classes=2, epsilon=1.0, prior_k=2,
+    ...                       temperature=1.0).tolist()
+    [[0.5, 0.5]]
+    """
     idx = neighbours(X1, X2, prior_k)
     counts = np.stack([np.bincount(z1[nb], minlength=num_classes) for nb in idx])
     return lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature, prior=prior)

@@ -272,9 +272,12 @@ class SelectionBudget:
 
     Parameters
     ----------
-    epsilon : float > 0, the total budget ε.
-    n_candidates : int >= 1, ``m``.
-    select_share : float in (0, 1), the share of ε given to the selection (default 1/2).
+    epsilon : float > 0
+        The total budget ε.
+    n_candidates : int >= 1
+        ``m``.
+    select_share : float in (0, 1), default 0.5
+        The share of ε given to the selection.
 
     Notes
     -----
@@ -304,22 +307,55 @@ class SelectionBudget:
 
     @property
     def epsilon_select(self) -> float:
+        """``ε_select = select_share · ε``, the budget of the selection on the hold-out labels.
+
+        Examples
+        --------
+        >>> SelectionBudget(epsilon=2.0, n_candidates=3, select_share=0.25).epsilon_select
+        0.5
+        """
         return self.select_share * self.epsilon
 
     @property
     def epsilon_fit(self) -> float:
+        """``ε_fit = ε − ε_select``, the budget of the training labels (all candidate fits together).
+
+        Examples
+        --------
+        >>> SelectionBudget(epsilon=2.0, n_candidates=3, select_share=0.25).epsilon_fit
+        1.5
+        """
         return self.epsilon - self.epsilon_select
 
     @property
     def epsilon_per_candidate(self) -> float:
+        """``ε_fit / m``, the budget of each candidate's fit.
+
+        Examples
+        --------
+        >>> SelectionBudget(epsilon=2.0, n_candidates=3, select_share=0.25).epsilon_per_candidate
+        0.5
+        """
         return self.epsilon_fit / self.n_candidates
 
     @property
     def basic_composition_epsilon(self) -> float:
-        """``m · ε_fit/m + ε_select`` (equals ε up to rounding)."""
+        """``m · ε_fit/m + ε_select`` (equals ε up to rounding).
+
+        Examples
+        --------
+        >>> SelectionBudget(epsilon=2.0, n_candidates=3, select_share=0.25).basic_composition_epsilon
+        2.0
+        """
         return self.n_candidates * self.epsilon_per_candidate + self.epsilon_select
 
     @property
     def parallel_epsilon(self) -> float:
-        """``max(m · ε_fit/m, ε_select)``: the guarantee given disjoint training and hold-out labels."""
+        """``max(m · ε_fit/m, ε_select)``: the guarantee given disjoint training and hold-out labels.
+
+        Examples
+        --------
+        >>> SelectionBudget(epsilon=2.0, n_candidates=3, select_share=0.25).parallel_epsilon
+        1.5
+        """
         return max(self.n_candidates * self.epsilon_per_candidate, self.epsilon_select)

@@ -18,19 +18,51 @@ References: 004 Algorithm 4, Section 5.2, Appendix B (Figure 2).
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int, check_positive
 from simulations.mechanisms import GeometricHistogram, RRWithPrior
-from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
+from simulations.mechanisms.labels import check_labels
 from simulations.seeding import check_generator
 
 __all__ = ["ClusterPriors", "cluster_prior_rr", "kmeans_clusters"]
 
 
 def kmeans_clusters(features, num_clusters: int, rng: np.random.Generator, *, n_init: int = 1) -> np.ndarray:
-    """k-means cluster index (0..C-1) of each row of ``features`` (n, d); label-free (public).
+    """k-means cluster index of each row of ``features``; label-free, so public under label DP.
 
     scikit-learn's ``KMeans`` (k-means++ initialization, Lloyd iterations) seeded from ``rng``.
+
+    Parameters
+    ----------
+    features : array_like, shape (n, ...)
+        Public features (flattened to rows).
+    num_clusters : int
+        C, 1 <= C <= n.
+    rng : numpy.random.Generator or int seed
+        Seeds KMeans.
+    n_init : int, default 1
+        KMeans restarts.
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+        Cluster indices in 0..C-1.
+
+    Raises
+    ------
+    ValueError
+        If ``num_clusters`` < 1 or exceeds n.
+
+    References
+    ----------
+    004 Algorithm 4 line 2 (clustering of the public representations).
+
+    Examples
+    --------
+    >>> c = kmeans_clusters(np.array([[0.0], [0.1], [5.0], [5.1]]), 2, np.random.default_rng(0))
+    >>> bool(c[0] == c[1] != c[2] == c[3])
+    True
     """
     from sklearn.cluster import KMeans  # lazy import
 
@@ -43,7 +75,7 @@ def kmeans_clusters(features, num_clusters: int, rng: np.random.Generator, *, n_
     return km.fit_predict(F).astype(np.int64)
 
 
-class ClusterPriors:
+class ClusterPriors(BaseEstimator):
     """004 Algorithm 4: noisy per-cluster label histograms turned into priors.
 
     Parameters
@@ -52,25 +84,74 @@ class ClusterPriors:
     epsilon_prior : float > 0
         ε_p, the budget of the histogram query.
 
-    Attributes (after ``fit``)
-    --------------------------
-    noisy_histograms_ : (C, K) int64, H̃_c
-    cluster_priors_ : (C, K), p_c (step (c))
+    Attributes
+    ----------
+    noisy_histograms_ : ndarray of int64, shape (C, K)
+        H̃_c, the label histograms plus discrete Laplace noise.
+    cluster_priors_ : ndarray of float, shape (C, K)
+        p_c = max(H̃_c, 0) / Σ max(H̃_c, 0) (uniform if no count is positive; step (c)).
+
+    References
+    ----------
+    004 Algorithm 4, Appendix B.
+
+    Examples
+    --------
+    >>> clusters, y = np.array([0, 0, 0, 1, 1]), np.array([1, 1, 0, 2, 2])
+    >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0).fit(clusters, y, np.random.default_rng(0))
+    >>> cp.noisy_histograms_.shape, cp.cluster_priors_.sum(axis=1).tolist()
+    ((2, 3), [1.0, 1.0])
     """
 
     def __init__(self, *, num_classes: int, epsilon_prior: float):
         self.num_classes = num_classes
         self.epsilon_prior = epsilon_prior
 
-    def fit(self, clusters, labels, rng: np.random.Generator, *, num_clusters: int | None = None):
-        """clusters (n,) cluster index of each labelled example; labels (n,) in [0, K). Returns self."""
-        check_num_classes_epsilon(self.num_classes, self.epsilon_prior)
+    def fit(self, X, y, rng: np.random.Generator, *, num_clusters: int | None = None):
+        """Count the labels of each cluster and release the counts with discrete Laplace noise.
+
+        Parameters
+        ----------
+        X : array_like of int, shape (n,)
+            Cluster index of each labelled example (from :func:`kmeans_clusters`).
+        y : array_like of int, shape (n,)
+            Labels in [0, K).
+        rng : numpy.random.Generator or int seed
+            Draws the noise (the PRIVACY stream).
+        num_clusters : int or None, default None
+            C; None: ``max(X) + 1``.
+
+        Returns
+        -------
+        ClusterPriors
+            self, with ``noisy_histograms_`` and ``cluster_priors_``.
+
+        Raises
+        ------
+        ValueError
+            If ``num_classes`` < 2, ``epsilon_prior`` <= 0, the labels or cluster indices are invalid,
+            or ``num_clusters`` < 1.
+
+        References
+        ----------
+        004 Algorithm 4 steps 4(a)-(c).
+
+        Examples
+        --------
+        >>> clusters, y = np.array([0, 0, 0, 1, 1]), np.array([1, 1, 0, 2, 2])
+        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0).fit(clusters, y, np.random.default_rng(0))
+        >>> int(cp.noisy_histograms_.shape[0])
+        2
+        """
+        check_int("num_classes", self.num_classes, low=2)
+        check_positive("epsilon_prior", self.epsilon_prior)
         rng = check_generator(rng)
-        labels = check_labels(labels, self.num_classes)
-        clusters = np.asarray(clusters)
+        labels = check_labels(y, self.num_classes)
+        clusters = np.asarray(X)
         if clusters.shape != labels.shape or (clusters.size and (not np.issubdtype(clusters.dtype, np.integer)
                                                                  or clusters.min() < 0)):
-            raise ValueError(f"clusters must be non-negative integers, one per label, got shape {clusters.shape}")
+            raise ValueError(f"X (the cluster indices) must be non-negative integers, one per label, "
+                             f"got shape {clusters.shape}")
         C = int(clusters.max()) + 1 if num_clusters is None else check_int("num_clusters", num_clusters, low=1)
         H = np.zeros((C, self.num_classes), dtype=np.int64)
         np.add.at(H, (clusters, labels), 1)  # step 4(a)
@@ -79,19 +160,92 @@ class ClusterPriors:
         return self
 
     def priors(self, clusters) -> np.ndarray:
-        """Step 4(d): the prior of each example from its cluster, (m,) -> (m, K)."""
+        """The prior of each example: its cluster's p_c (004 Algorithm 4 step 4(d)).
+
+        Parameters
+        ----------
+        clusters : array_like of int, shape (m,)
+            Cluster indices.
+
+        Returns
+        -------
+        ndarray of float, shape (m, K)
+            Rows summing to 1.
+
+        Examples
+        --------
+        >>> clusters, y = np.array([0, 0, 0, 1, 1]), np.array([1, 1, 0, 2, 2])
+        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0).fit(clusters, y, np.random.default_rng(0))
+        >>> bool(np.array_equal(cp.priors([1, 0]), cp.cluster_priors_[[1, 0]]))
+        True
+        """
         return self.cluster_priors_[np.asarray(clusters, dtype=np.int64)]
 
-    def predict(self, clusters) -> np.ndarray:
-        """Arg-max of the cluster's noisy histogram (004 Appendix B's accuracy measure), (m,) -> (m,)."""
-        return np.argmax(self.noisy_histograms_[np.asarray(clusters, dtype=np.int64)], axis=1).astype(np.int64)
+    def predict(self, X) -> np.ndarray:
+        """Arg-max of each example's cluster histogram (004 Appendix B's accuracy measure).
+
+        Parameters
+        ----------
+        X : array_like of int, shape (m,)
+            Cluster indices.
+
+        Returns
+        -------
+        ndarray of int64, shape (m,)
+
+        Examples
+        --------
+        >>> clusters, y = np.array([0, 0, 0, 1, 1]), np.array([1, 1, 0, 2, 2])
+        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0).fit(clusters, y, np.random.default_rng(0))
+        >>> cp.predict([0, 1]).shape
+        (2,)
+        """
+        return np.argmax(self.noisy_histograms_[np.asarray(X, dtype=np.int64)], axis=1).astype(np.int64)
 
 
 def cluster_prior_rr(clusters, labels, *, num_classes: int, epsilon: float, epsilon_prior: float,
                      rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
     """Privatize labels with RRWithPrior at ε - ε_p under cluster priors bought with ε_p.
 
-    Returns ``(privatized labels (n,), priors (n, K))``; the pair is ε-label DP (composition).
+    The pair is ε-label DP by sequential composition (ε_p for the histograms, ε − ε_p for RRWithPrior).
+
+    Parameters
+    ----------
+    clusters : array_like of int, shape (n,)
+        Cluster index of each example.
+    labels : array_like of int, shape (n,)
+        Labels in [0, K).
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        Total budget ε.
+    epsilon_prior : float
+        ε_p, 0 < ε_p < ε.
+    rng : numpy.random.Generator or int seed
+        Draws the histogram noise, then the RRWithPrior outputs.
+
+    Returns
+    -------
+    z : ndarray of int64, shape (n,)
+        Privatized labels.
+    priors : ndarray of float, shape (n, K)
+        The prior each label was privatized with.
+
+    Raises
+    ------
+    ValueError
+        If ε <= 0, ε_p <= 0 or ε_p >= ε, or the inputs are invalid.
+
+    References
+    ----------
+    004 Algorithm 4, Algorithm 2 (RRWithPrior).
+
+    Examples
+    --------
+    >>> z, P = cluster_prior_rr([0, 0, 1], [1, 1, 2], num_classes=3, epsilon=2.0, epsilon_prior=0.5,
+    ...                         rng=np.random.default_rng(0))
+    >>> z.shape, P.shape
+    ((3,), (3, 3))
     """
     epsilon = check_positive("epsilon", epsilon)
     epsilon_prior = check_positive("epsilon_prior", epsilon_prior)

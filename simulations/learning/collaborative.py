@@ -28,6 +28,7 @@ References: 004 Section 5.1 (Table 3), Appendix B (MovieLens set-up, architectur
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from numba import njit
 from threadpoolctl import threadpool_limits
 
@@ -168,7 +169,7 @@ class _LazyAdam:
 _EMBEDDINGS = ("P", "Q", "U", "V")
 
 
-class TwoBranchCF:
+class TwoBranchCF(BaseEstimator):
     """Two-branch (GMF + MLP) neural collaborative filtering with a K-class softmax output.
 
     Parameters
@@ -288,13 +289,37 @@ class TwoBranchCF:
         return e / e.sum(axis=1, keepdims=True), (pu, qi, x, a, f)
 
     def fit(self, X, y):
-        """Train on (user, item) pairs ``X`` (n, 2) and rating classes ``y`` (n,) in ``[0, K)``; returns self.
+        """Train by minibatch Adam on the softmax cross entropy plus ℓ2.
+
+        Parameters
+        ----------
+        X : array_like of int, shape (n, 2)
+            (user id, item id) pairs, n >= 1.
+        y : array_like of int, shape (n,)
+            Rating classes in ``[0, K)`` (privatized labels under label DP).
+
+        Returns
+        -------
+        TwoBranchCF
+            self, with ``params_``, ``loss_curve_``, ``validation_curve_``, ``best_epoch_`` and
+            ``best_score_``.
 
         Raises
         ------
         ValueError
             If a hyperparameter is out of range, X is not (n, 2) integer ids within the id spaces, or
             y is not n integers in ``[0, K)``.
+
+        References
+        ----------
+        004 Appendix B (training of the MovieLens model).
+
+        Examples
+        --------
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+        >>> model = TwoBranchCF(num_users=2, num_items=2, num_classes=3, epochs=2, random_state=0).fit(X, [0, 1, 2, 0])
+        >>> len(model.loss_curve_), model.best_epoch_
+        (2, 2)
         """
         self._validate()
         u, i = self._check_X(X)
@@ -348,7 +373,31 @@ class TwoBranchCF:
         self.best_score_ = best[0] if curve else float("nan")
 
     def predict_proba(self, X) -> np.ndarray:
-        """Softmax class probabilities, (m, 2) ids -> (m, K); in chunks of 65536 rows."""
+        """Softmax class probabilities of (user, item) pairs, computed in chunks of 65536 rows.
+
+        Parameters
+        ----------
+        X : array_like of int, shape (m, 2)
+            (user id, item id) pairs.
+
+        Returns
+        -------
+        ndarray of float, shape (m, K)
+            Rows summing to 1.
+
+        Raises
+        ------
+        ValueError
+            If the model is not fitted or ``X`` is not (m, 2) integer ids within the id spaces.
+
+        Examples
+        --------
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+        >>> model = TwoBranchCF(num_users=2, num_items=2, num_classes=3, epochs=2, random_state=0).fit(X, [0, 1, 2, 0])
+        >>> p = model.predict_proba(X)
+        >>> p.shape, bool(np.allclose(p.sum(axis=1), 1.0))
+        ((4, 3), True)
+        """
         if not hasattr(self, "params_"):
             raise ValueError("TwoBranchCF is not fitted: call fit(X, y) first")
         u, i = self._check_X(X)
@@ -359,9 +408,59 @@ class TwoBranchCF:
         return out
 
     def predict(self, X) -> np.ndarray:
-        """Most probable class, (m, 2) -> (m,) int64."""
+        """Most probable rating class of (user, item) pairs.
+
+        Parameters
+        ----------
+        X : array_like of int, shape (m, 2)
+            (user id, item id) pairs.
+
+        Returns
+        -------
+        ndarray of int64, shape (m,)
+
+        Raises
+        ------
+        ValueError
+            If the model is not fitted or ``X`` is not (m, 2) integer ids within the id spaces.
+
+        Examples
+        --------
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+        >>> model = TwoBranchCF(num_users=2, num_items=2, num_classes=3, epochs=2, random_state=0).fit(X, [0, 1, 2, 0])
+        >>> bool(np.array_equal(model.predict(X), model.predict_proba(X).argmax(axis=1)))
+        True
+        """
         return np.argmax(self.predict_proba(X), axis=1).astype(np.int64)
 
     def predict_rating(self, X) -> np.ndarray:
-        """004 Appendix B's prediction: the expected rating ``sum_k p_k (k + 1)``, (m, 2) -> (m,)."""
+        """004 Appendix B's prediction: the expected rating ``Σ_k p_k (k + 1)``.
+
+        Parameters
+        ----------
+        X : array_like of int, shape (m, 2)
+            (user id, item id) pairs.
+
+        Returns
+        -------
+        ndarray of float, shape (m,)
+            In [1, K].
+
+        Raises
+        ------
+        ValueError
+            If the model is not fitted or ``X`` is not (m, 2) integer ids within the id spaces.
+
+        References
+        ----------
+        004 Appendix B (RMSE of the expected rating).
+
+        Examples
+        --------
+        >>> X = np.array([[0, 0], [0, 1], [1, 0], [1, 1]])
+        >>> model = TwoBranchCF(num_users=2, num_items=2, num_classes=3, epochs=2, random_state=0).fit(X, [0, 1, 2, 0])
+        >>> r = model.predict_rating(X)
+        >>> bool(np.allclose(r, model.predict_proba(X) @ np.array([1.0, 2.0, 3.0])))
+        True
+        """
         return expected_rating(self.predict_proba(X))

@@ -31,6 +31,7 @@ import copy
 import time
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int, check_positive, check_real
 from simulations.mechanisms import RRWithPrior, top_k_order
@@ -42,7 +43,33 @@ __all__ = ["LPMST", "ConstantModel", "check_classifier", "check_stage_fractions"
 
 
 def check_classifier(name: str, learner) -> None:
-    """A learner must have ``fit`` and ``predict_proba`` (a probabilistic classifier)."""
+    """Refuse a learner without ``fit`` and ``predict_proba`` (LP-MST needs a probabilistic classifier).
+
+    Parameters
+    ----------
+    name : str
+        The argument's name in the error message.
+    learner : object
+        The candidate classifier.
+
+    Raises
+    ------
+    ValueError
+        If ``learner.fit`` or ``learner.predict_proba`` is missing or not callable.
+
+    References
+    ----------
+    004 Algorithm 3 (each stage trains a model whose class probabilities are the next prior).
+
+    Examples
+    --------
+    >>> from simulations.learning import SoftKNNClassifier
+    >>> check_classifier("learner", SoftKNNClassifier())
+    >>> check_classifier("learner", object())
+    Traceback (most recent call last):
+    ...
+    ValueError: learner must be a probabilistic classifier with fit and predict_proba, got learner=<object object at ...> without fit
+    """
     for method in ("fit", "predict_proba"):
         if not callable(getattr(learner, method, None)):
             raise ValueError(f"{name} must be a probabilistic classifier with fit and predict_proba, "
@@ -50,7 +77,33 @@ def check_classifier(name: str, learner) -> None:
 
 
 def check_stage_fractions(stage_fractions, num_stages) -> np.ndarray:
-    """Fractions of the data per stage: T = num_stages positive numbers summing to 1 (None: equal)."""
+    """Fractions of the data per stage: T = ``num_stages`` positive numbers summing to 1.
+
+    Parameters
+    ----------
+    stage_fractions : sequence of float or None
+        The fractions; None gives equal ones.
+    num_stages : int >= 1
+        T.
+
+    Returns
+    -------
+    ndarray of float, shape (T,)
+
+    Raises
+    ------
+    ValueError
+        If ``num_stages`` < 1, or the fractions are not T positive finite numbers summing to 1 (within 1e-9).
+
+    References
+    ----------
+    004 Algorithm 3 (the data split into T parts).
+
+    Examples
+    --------
+    >>> check_stage_fractions(None, 4).tolist()
+    [0.25, 0.25, 0.25, 0.25]
+    """
     T = check_int("num_stages", num_stages, low=1)
     if stage_fractions is None:
         return np.full(T, 1.0 / T)
@@ -69,6 +122,34 @@ def split_stages(n: int, stage_fractions, rng: np.random.Generator) -> np.ndarra
 
     A uniformly random permutation (from ``rng`` only) cut at ``round(n * cumsum(fractions))``;
     every stage must receive at least one example.
+
+    Parameters
+    ----------
+    n : int >= 1
+        Number of examples.
+    stage_fractions : sequence of float, shape (T,)
+        Positive fractions summing to 1 (see :func:`check_stage_fractions`).
+    rng : numpy.random.Generator or int seed
+        Draws the permutation.
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+        Stage index of each example; stage t holds the rounded share of fraction t.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` < 1 or a stage would be empty.
+
+    References
+    ----------
+    004 Algorithm 3 line 1 (a random partition independent of the labels).
+
+    Examples
+    --------
+    >>> np.bincount(split_stages(10, [0.3, 0.7], np.random.default_rng(0))).tolist()
+    [3, 7]
     """
     n = check_int("n", n, low=1)
     f = np.asarray(stage_fractions, dtype=float)
@@ -85,7 +166,31 @@ def split_stages(n: int, stage_fractions, rng: np.random.Generator) -> np.ndarra
 
 
 def tempered(proba: np.ndarray, temperature: float) -> np.ndarray:
-    """004 Appendix E: rows ``∝ exp(log p_k / t) = p_k^{1/t}``, shape (m, K) -> (m, K)."""
+    """Tempered class probabilities (004 Appendix E): rows :math:`\\propto p_k^{1/t}`.
+
+    Parameters
+    ----------
+    proba : ndarray of float, shape (m, K)
+        Rows of class probabilities.
+    temperature : float > 0
+        t; 1 returns ``proba`` itself.
+
+    Returns
+    -------
+    ndarray of float, shape (m, K)
+        Rows summing to 1.
+
+    References
+    ----------
+    004 Appendix E (prior temperature).
+
+    Examples
+    --------
+    At t = 1/2 the row (0.2, 0.8) becomes (0.04, 0.64) / 0.68:
+
+    >>> tempered(np.array([[0.2, 0.8]]), 0.5).round(4).tolist()
+    [[0.0588, 0.9412]]
+    """
     if temperature == 1.0:
         return proba
     with np.errstate(divide="ignore"):
@@ -96,18 +201,72 @@ def tempered(proba: np.ndarray, temperature: float) -> np.ndarray:
 
 
 def top_k_mask(proba: np.ndarray, labels: np.ndarray, k: int) -> np.ndarray:
-    """True where ``labels[i]`` is among the k classes of largest ``proba[i]`` (stable ties), shape (m,)."""
+    """Whether each label is among the k most probable classes of its row (stable ties).
+
+    Parameters
+    ----------
+    proba : ndarray of float, shape (m, K)
+        Class probabilities.
+    labels : ndarray of int, shape (m,)
+        Labels in [0, K).
+    k : int >= 1
+        Size of the top set.
+
+    Returns
+    -------
+    ndarray of bool, shape (m,)
+
+    References
+    ----------
+    004 Appendix B (filtering labels outside the previous model's top-k).
+
+    Examples
+    --------
+    >>> top_k_mask(np.array([[0.1, 0.6, 0.3], [0.5, 0.2, 0.3]]), np.array([2, 1]), 2).tolist()
+    [True, False]
+    """
     order = top_k_order(proba)
     return np.any(order[:, :k] == labels[:, None], axis=1)
 
 
 class ConstantModel:
-    """The model that predicts the same class distribution everywhere (uniform: M(0) of 004 Alg. 3)."""
+    """The model that predicts the same class distribution everywhere (uniform: M(0) of 004 Alg. 3).
+
+    Parameters
+    ----------
+    proba : array_like of float, shape (K,)
+        The class distribution.
+
+    References
+    ----------
+    004 Algorithm 3 (M(0), the uniform prior of the first stage).
+
+    Examples
+    --------
+    >>> ConstantModel([0.25, 0.75]).predict_proba(np.zeros((2, 3))).tolist()
+    [[0.25, 0.75], [0.25, 0.75]]
+    """
 
     def __init__(self, proba):
         self.proba = np.asarray(proba, dtype=float)
 
     def predict_proba(self, X) -> np.ndarray:
+        """``proba`` repeated for each row of ``X``.
+
+        Parameters
+        ----------
+        X : array_like, shape (m, ...)
+            Any m rows (only their number is used).
+
+        Returns
+        -------
+        ndarray of float, shape (m, K)
+
+        Examples
+        --------
+        >>> ConstantModel([1.0, 0.0]).predict_proba([0, 1, 2]).shape
+        (3, 2)
+        """
         return np.broadcast_to(self.proba, (len(X), self.proba.size)).copy()
 
 
@@ -120,7 +279,7 @@ def _fresh(learner):
     return clone(learner) if isinstance(learner, BaseEstimator) else copy.copy(learner)
 
 
-class LPMST:
+class LPMST(BaseEstimator):
     """Label-private multi-stage training (LP-1ST = RR, LP-2ST, LP-3ST, ...).
 
     Parameters
@@ -139,16 +298,38 @@ class LPMST:
     filter_labels : bool
         004 Appendix B's filtering of earlier stages' labels outside the top-k of the previous model.
 
-    Attributes (after ``fit``)
-    --------------------------
-    stages_ : (n,) int64, stage index of each example
-    privatized_labels_ : (n,) int64
-    k_star_ : (n,) int64, the k of RRWithPrior used for each example
-    models_ : list of T fitted models (M(1), ..., M(T)); ``model_`` = M(T)
-    n_trained_ : (T,) int64, examples each model was trained on (after filtering)
-    stage_seconds_ : (T, 3) float, wall time of (prior computation, privatization, training) per stage
+    Attributes
+    ----------
+    stages_ : ndarray of int64, shape (n,)
+        Stage index of each example.
+    privatized_labels_ : ndarray of int64, shape (n,)
+        The RRWithPrior outputs.
+    k_star_ : ndarray of int64, shape (n,)
+        The k of RRWithPrior used for each example.
+    models_ : list
+        The T fitted models M(1), ..., M(T).
+    model_ : fitted model
+        M(T).
+    n_trained_ : ndarray of int64, shape (T,)
+        Examples each model was trained on (after filtering).
+    stage_seconds_ : ndarray of float, shape (T, 3)
+        Wall time of (prior computation, privatization, training) per stage.
 
-    References: 004 Algorithm 3, Observation 4, Appendices B and E.
+    References
+    ----------
+    004 Algorithm 3, Algorithm 2 (RRWithPrior), Observation 4, Appendices B and E.
+
+    Examples
+    --------
+    With a uniform prior at ε = 2 and K = 3, RRWithPrior keeps all k* = 3 classes
+    (:math:`k e^{\\varepsilon} / (K (e^{\\varepsilon} + k - 1))` is largest at k = 3), as in plain RR:
+
+    >>> from simulations.learning import SoftKNNClassifier
+    >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
+    >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
+    >>> est = est.fit(X, y, np.random.default_rng(0))
+    >>> est.n_trained_.tolist(), sorted(set(est.k_star_[est.stages_ == 0].tolist()))
+    ([30, 60], [3])
     """
 
     def __init__(self, *, learner, num_classes: int, epsilon: float, num_stages: int = 2,
@@ -162,7 +343,33 @@ class LPMST:
         self.filter_labels = filter_labels
 
     # ------------------------------------------------------------------ validated parameters
-    def _validate(self) -> np.ndarray:
+    def check_parameters(self) -> np.ndarray:
+        """Check every constructor argument and return the stage fractions.
+
+        ``fit`` calls it first, so bad parameters are refused before any label is privatized; exact
+        checks (:mod:`proofs_checks.lp_mst_check`) call it to read the validated fractions.
+
+        Returns
+        -------
+        ndarray of float, shape (T,)
+            The fractions of the examples in stages 1..T (positive, summing to 1; equal by default).
+
+        Raises
+        ------
+        ValueError
+            If ``num_classes`` < 2, ``epsilon`` <= 0, ``learner`` lacks ``fit`` / ``predict_proba``,
+            ``temperature`` <= 0, ``filter_labels`` is not a bool, or the stage fractions are invalid.
+
+        References
+        ----------
+        004 Algorithm 3 (the inputs: ε, the number of stages T and the split of the data).
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> LPMST(learner=SoftKNNClassifier(), num_classes=10, epsilon=1.0, num_stages=4).check_parameters().tolist()
+        [0.25, 0.25, 0.25, 0.25]
+        """
         check_num_classes_epsilon(self.num_classes, self.epsilon)
         check_classifier("learner", self.learner)
         check_real("temperature", self.temperature, low=0.0, low_open=True)
@@ -172,17 +379,77 @@ class LPMST:
 
     @property
     def mechanism(self) -> RRWithPrior:
+        """The label randomizer of every stage: RRWithPrior (004 Algorithm 2) at (num_classes, epsilon).
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> LPMST(learner=SoftKNNClassifier(), num_classes=3, epsilon=2.0).mechanism
+        RRWithPrior(num_classes=3, epsilon=2.0)
+        """
         return RRWithPrior(num_classes=self.num_classes, epsilon=self.epsilon)
 
     # --------------------------------------------------------------- the steps of Algorithm 3
     def stage_priors(self, model, X) -> np.ndarray:
-        """Tempered class probabilities of ``model`` on X, (m, ...) -> (m, K); one vectorized call
-        of ``predict_proba`` (no loop over examples)."""
+        """The prior of the next stage: tempered class probabilities of ``model`` on ``X``.
+
+        One vectorized call of ``predict_proba`` (no loop over examples).
+
+        Parameters
+        ----------
+        model : fitted classifier
+            M(t−1).
+        X : array_like, shape (m, ...)
+            Features of the stage's examples.
+
+        Returns
+        -------
+        ndarray of float, shape (m, K)
+
+        References
+        ----------
+        004 Algorithm 3 line 4, Appendix E.
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
+        >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
+        >>> est.set_params(temperature=0.5).stage_priors(ConstantModel([0.2, 0.8, 0.0]), [[0.0]]).round(4).tolist()
+        [[0.0588, 0.9412, 0.0]]
+        """
         return tempered(self.model_proba(model, X), self.temperature)
 
     def model_proba(self, model, X) -> np.ndarray:
-        """``model.predict_proba(X)`` as (m, K) rows summing to 1, columns mapped through
-        ``model.classes_`` when the model has it (absent classes: probability 0)."""
+        """``model.predict_proba(X)`` as rows over the K classes summing to 1.
+
+        Columns are mapped through ``model.classes_`` when the model has it (absent classes:
+        probability 0); negative entries are clipped, all-zero rows become uniform.
+
+        Parameters
+        ----------
+        model : fitted classifier
+            Has ``predict_proba``.
+        X : array_like, shape (m, ...)
+            Features.
+
+        Returns
+        -------
+        ndarray of float, shape (m, K)
+
+        Raises
+        ------
+        ValueError
+            If ``predict_proba`` returns a shape other than (m, len(classes_)) or (m, K).
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
+        >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
+        >>> est.model_proba(ConstantModel([2.0, 0.0, 2.0]), [[0.0]]).tolist()
+        [[0.5, 0.0, 0.5]]
+        """
         K = self.num_classes
         raw = np.asarray(model.predict_proba(X), dtype=float)
         classes = getattr(model, "classes_", None)
@@ -205,7 +472,42 @@ class LPMST:
 
         With ``filter_labels`` and t >= 1, labels of stages < t outside the top-round(k_filter)
         classes of ``previous`` (= M(t-1)) are left out. A training set with a single class gives
-        a :class:`ConstantModel`. Returns (model, number of training examples).
+        a :class:`ConstantModel`.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, ...)
+            All features.
+        z : ndarray of int64, shape (n,)
+            Privatized labels (stages > t unused).
+        stages : ndarray of int64, shape (n,)
+            Stage of each example.
+        t : int
+            0-based stage.
+        previous : fitted classifier
+            M(t−1), for the filtering.
+        k_filter : float or None
+            Mean k* of the stage (the size of the top set kept by the filter).
+
+        Returns
+        -------
+        model : fitted classifier
+            M(t).
+        n_used : int
+            Number of training examples.
+
+        References
+        ----------
+        004 Algorithm 3 line 6, Appendix B (filtering).
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
+        >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
+        >>> model, n_used = est.train_stage(X, y, np.zeros(60, dtype=np.int64), 0, None, None)
+        >>> n_used, model.predict([[2.0]]).tolist()
+        (60, [2])
         """
         use = stages <= t
         if self.filter_labels and t >= 1 and k_filter is not None:
@@ -232,8 +534,31 @@ class LPMST:
         stages : optional (n,) int array in [0, T)
             A given label-independent partition (e.g. for the exact privacy check); drawn by
             :func:`split_stages` from ``rng`` when omitted.
+
+        Returns
+        -------
+        LPMST
+            self, with the attributes listed in the class docstring.
+
+        Raises
+        ------
+        ValueError
+            On invalid parameters (:meth:`check_parameters`), labels, shapes or ``stages``, before any
+            label is privatized.
+
+        References
+        ----------
+        004 Algorithm 3.
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
+        >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
+        >>> est.fit(X, y, np.random.default_rng(0)).privatized_labels_.shape
+        (60,)
         """
-        fractions = self._validate()
+        fractions = self.check_parameters()
         rng = check_generator(rng)
         try:
             y = check_labels(y, self.num_classes)
@@ -279,12 +604,58 @@ class LPMST:
             raise ValueError("LPMST is not fitted: call fit(X, y, rng) first")
 
     def predict_proba(self, X) -> np.ndarray:
-        """Class probabilities of the final model M(T) (untempered), (m, ...) -> (m, K)."""
+        """Class probabilities of the final model M(T) (untempered).
+
+        Parameters
+        ----------
+        X : array_like, shape (m, ...)
+            Features.
+
+        Returns
+        -------
+        ndarray of float, shape (m, K)
+
+        Raises
+        ------
+        ValueError
+            If the estimator is not fitted.
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
+        >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
+        >>> est.fit(X, y, np.random.default_rng(0)).predict_proba([[1.0]]).shape
+        (1, 3)
+        """
         self._check_fitted()
         return self.model_proba(self.model_, X)
 
     def predict(self, X) -> np.ndarray:
-        """Arg-max class of M(T), (m, ...) -> (m,) int64 (the final model's own ``predict`` if any)."""
+        """Arg-max class of M(T) (the final model's own ``predict`` if it has one).
+
+        Parameters
+        ----------
+        X : array_like, shape (m, ...)
+            Features.
+
+        Returns
+        -------
+        ndarray of int64, shape (m,)
+
+        Raises
+        ------
+        ValueError
+            If the estimator is not fitted.
+
+        Examples
+        --------
+        >>> from simulations.learning import SoftKNNClassifier
+        >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
+        >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
+        >>> est.fit(X, y, np.random.default_rng(0)).predict([[0.0], [2.0]]).tolist()
+        [0, 2]
+        """
         self._check_fitted()
         if hasattr(self.model_, "predict") and not isinstance(self.model_, ConstantModel):
             return np.asarray(self.model_.predict(X)).astype(np.int64)

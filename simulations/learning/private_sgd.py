@@ -57,6 +57,25 @@ def debiased_gradient(grads, noisy_label: int, epsilon: float) -> np.ndarray:
     Returns
     -------
     ĝ : array, shape grads.shape[1:]
+        The unbiased gradient estimate :math:`\\frac{e^\\varepsilon - 1 + K}{e^\\varepsilon - 1}
+        (g_{\\tilde y} - \\frac{1}{e^\\varepsilon - 1 + K} \\sum_k g_k)`.
+
+    Raises
+    ------
+    ValueError
+        If K < 2, ε <= 0 or ``noisy_label`` is not in [0, K).
+
+    References
+    ----------
+    004 eq. (7), Algorithm 5.
+
+    Examples
+    --------
+    K = 2, :math:`e^\\varepsilon = 3`: ĝ = 2 (g_ỹ − (g_0 + g_1)/4); with g_0 = 1, g_1 = 0 the two outputs
+    give 1.5 (probability 3/4 when y = 0) and −0.5 (1/4), whose mean is g_0 = 1:
+
+    >>> [round(float(debiased_gradient([[1.0], [0.0]], z, math.log(3))[0]), 12) for z in (0, 1)]
+    [1.5, -0.5]
     """
     g = np.asarray(grads, dtype=float)
     K = g.shape[0]
@@ -73,10 +92,36 @@ def debiased_loss(losses, noisy_label: int, epsilon: float, candidates=None) -> 
 
     Parameters
     ----------
-    losses : array, shape (K,), ``losses[k] = ℓ(t, (x, k))``
-    noisy_label : int, ỹ (in Y_k)
+    losses : array_like of float, shape (K,)
+        ``losses[k] = ℓ(t, (x, k))``.
+    noisy_label : int
+        ỹ, in ``candidates``.
     epsilon : float > 0
-    candidates : sequence of labels Y_k (default: all K labels, i.e. plain RR)
+        ε of the randomized response.
+    candidates : sequence of int, optional
+        The label set Y_k of RRTop-k (default: all K labels, i.e. plain RR).
+
+    Returns
+    -------
+    float
+        The debiased loss, unbiased for ℓ(t, (x, y)) when y is in Y_k (004 Lemma 18).
+
+    Raises
+    ------
+    ValueError
+        If K < 2, ε <= 0, ``candidates`` are not distinct labels in [0, K), or ``noisy_label`` is not
+        one of them.
+
+    References
+    ----------
+    004 eq. (17), Lemma 18.
+
+    Examples
+    --------
+    K = k = 2, :math:`e^\\varepsilon = 3`, p = 1/4: (ℓ(ỹ) − (ℓ_0 + ℓ_1)/4) / (1/2):
+
+    >>> round(debiased_loss([1.0, 0.0], 0, math.log(3)), 12), round(debiased_loss([1.0, 0.0], 1, math.log(3)), 12)
+    (1.5, -0.5)
     """
     l = np.asarray(losses, dtype=float)
     K = l.size
@@ -92,9 +137,28 @@ def debiased_loss(losses, noisy_label: int, epsilon: float, candidates=None) -> 
 
 
 def gradient_span_projector(grads) -> np.ndarray:
-    """Orthogonal projector onto L = span{grads[k]} (flattened), shape (P, P) with P = grads[0].size.
+    """Orthogonal projector onto L = span{grads[k]} (each gradient flattened).
 
     The generic step (c)-(d) of 004 Algorithm 6 (QR with a rank cut at 1e-12 of the largest).
+
+    Parameters
+    ----------
+    grads : array_like, shape (K, ...)
+        The K per-label gradients.
+
+    Returns
+    -------
+    ndarray of float, shape (P, P)
+        P = ``grads[0].size``; symmetric and idempotent.
+
+    References
+    ----------
+    004 Algorithm 6 steps (c)-(d).
+
+    Examples
+    --------
+    >>> gradient_span_projector([[1.0, 0.0], [2.0, 0.0]]).round(12).tolist()
+    [[1.0, 0.0], [0.0, 0.0]]
     """
     G = np.asarray(grads, dtype=float).reshape(len(grads), -1).T  # (P, K)
     q, r = np.linalg.qr(G)
@@ -105,25 +169,133 @@ def gradient_span_projector(grads) -> np.ndarray:
 
 
 def project_ball(W: np.ndarray, radius: float) -> np.ndarray:
-    """Euclidean (Frobenius) projection onto {||W|| <= radius}."""
+    """Euclidean (Frobenius) projection onto the ball {||W|| <= radius}.
+
+    Parameters
+    ----------
+    W : ndarray of float
+        Any shape.
+    radius : float > 0
+        R.
+
+    Returns
+    -------
+    ndarray of float, same shape as ``W``
+
+    References
+    ----------
+    004 Algorithm 5 step 2(d) (projected SGD).
+
+    Examples
+    --------
+    >>> project_ball(np.array([[3.0, 4.0]]), 1.0).tolist()
+    [[0.6000000000000001, 0.8]]
+    """
     nrm = float(np.linalg.norm(W))
     return W if nrm <= radius else W * (radius / nrm)
 
 
 def logistic_lipschitz(max_norm: float) -> float:
-    """L = √2 · max ||x|| for the multiclass logistic loss (||softmax - e_y|| <= √2)."""
+    """Lipschitz constant ``L = √2 · max ||x||`` of the multiclass logistic loss (||softmax − e_y|| <= √2).
+
+    Parameters
+    ----------
+    max_norm : float > 0
+        The largest feature norm.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If ``max_norm`` <= 0.
+
+    References
+    ----------
+    004 Theorem 9 (L in the step size and the bound).
+
+    Examples
+    --------
+    >>> round(logistic_lipschitz(2.0), 4)  # 2√2
+    2.8284
+    """
     return math.sqrt(2.0) * check_positive("max_norm", max_norm)
 
 
 def gaussian_sigma(L: float, epsilon: float, delta: float) -> float:
-    """σ = L √(2 ln(1.25/δ)) / ε: the Gaussian mechanism for label-sensitivity L (see module notes)."""
+    """σ = L √(2 ln(1.25/δ)) / ε: the Gaussian mechanism for label-sensitivity L (see module notes).
+
+    Parameters
+    ----------
+    L : float > 0
+        Sensitivity of the gradient to one label.
+    epsilon : float > 0
+        ε.
+    delta : float in (0, 1)
+        δ.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If an argument is out of range.
+
+    References
+    ----------
+    004 Algorithm 6, Proposition 11.
+
+    Examples
+    --------
+    With δ = 1.25 e^{-2}, √(2 ln(1.25/δ)) = 2:
+
+    >>> round(gaussian_sigma(1.0, 1.0, 1.25 * math.exp(-2)), 12)
+    2.0
+    """
     check_real("delta", delta, low=0.0, high=1.0, low_open=True, high_open=True)
     return check_positive("L", L) * math.sqrt(2.0 * math.log(1.25 / delta)) / check_positive("epsilon", epsilon)
 
 
 def step_sizes(method: str, n: int, *, D: float, L: float, num_classes: int, epsilon: float | None = None,
                sigma: float | None = None) -> np.ndarray:
-    """η_1..η_n of each method (module docstring), shape (n,)."""
+    """Step sizes η_1..η_n of each method (module docstring).
+
+    Parameters
+    ----------
+    method : {"rr", "normal", "nonprivate"}
+        The algorithm.
+    n : int
+        Number of steps.
+    D : float > 0
+        Diameter of the parameter space (2R).
+    L : float > 0
+        Lipschitz constant of the loss.
+    num_classes : int >= 2
+        K.
+    epsilon : float or None, optional
+        ε ("rr" only).
+    sigma : float or None, optional
+        Gaussian noise scale ("normal" only).
+
+    Returns
+    -------
+    ndarray of float, shape (n,)
+        ``D ε / (6 K L √t)`` (rr, 004 Theorem 9), ``D / (√(L² + K σ²) √t)`` (normal, Proposition 11),
+        ``D / (L √t)`` (non-private).
+
+    References
+    ----------
+    004 Theorem 9, Proposition 11.
+
+    Examples
+    --------
+    >>> step_sizes("nonprivate", 4, D=2.0, L=1.0, num_classes=3).round(4).tolist()
+    [2.0, 1.4142, 1.1547, 1.0]
+    """
     t = np.sqrt(np.arange(1, n + 1, dtype=float))
     if method == "rr":
         return D * epsilon / (6.0 * num_classes * L * t)  # 004 Theorem 9
@@ -230,20 +402,85 @@ def lp_sgd_logistic(X, y, *, num_classes: int, method: str, radius: float, rng: 
 
     Parameters
     ----------
-    X : (n, p) features (the stream x_1..x_n, in order)
-    y : (n,) true labels in [0, K)
-    method : "rr" (004 Algorithm 5), "normal" (Algorithm 6, needs ``delta``), "nonprivate"
-    radius : R, the parameter space is the Frobenius ball of radius R (D = 2R), w_1 = 0
-    rng : PRIVACY stream (randomized response / Gaussian noise)
-    epsilon, delta : privacy parameters (ε for "rr", (ε, δ) for "normal")
+    X : array_like of float, shape (n, p)
+        Features: the stream x_1..x_n, in order.
+    y : array_like of int, shape (n,)
+        True labels in [0, K).
+    num_classes : int >= 2
+        K.
+    method : {"rr", "normal", "nonprivate"}
+        "rr" (004 Algorithm 5), "normal" (Algorithm 6, needs ``delta``), "nonprivate".
+    radius : float > 0
+        R: the parameter space is the Frobenius ball of radius R (D = 2R), w_1 = 0.
+    rng : numpy.random.Generator or int seed
+        The PRIVACY stream (randomized response / Gaussian noise).
+    epsilon : float > 0 or None, optional
+        ε ("rr" and "normal").
+    delta : float in (0, 1) or None, optional
+        δ ("normal").
+
+    Returns
+    -------
+    ndarray of float, shape (K, p)
+        ŵ = w_{n+1}, inside the ball of radius R.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is unknown, K < 2, R <= 0, the privacy parameters are missing or out of range,
+        or X / y are malformed.
+
+    References
+    ----------
+    004 Algorithms 5-6, Theorem 9, Proposition 11.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> X = rng.normal(size=(50, 3))
+    >>> W = lp_sgd_logistic(X, (X[:, 0] > 0).astype(int), num_classes=2, method="rr", radius=1.0, rng=rng,
+    ...                     epsilon=1.0)
+    >>> W.shape, bool(np.linalg.norm(W) <= 1.0 + 1e-12)
+    ((2, 3), True)
     """
     return _sgd_kernel(*_prepare(X, y, num_classes, method, epsilon, delta, radius, rng))
 
 
 def lp_sgd_logistic_reference(X, y, *, num_classes: int, method: str, radius: float, rng: np.random.Generator,
                               epsilon: float | None = None, delta: float | None = None) -> np.ndarray:
-    """The plain numpy loop of :func:`lp_sgd_logistic` (test oracle), written with the generic
-    :func:`debiased_gradient` and per-label gradients; same randomness, same result up to rounding."""
+    """The plain numpy loop of :func:`lp_sgd_logistic` (test oracle).
+
+    Written with the generic :func:`debiased_gradient` and per-label gradients; same randomness, same
+    result up to rounding.
+
+    Parameters
+    ----------
+    X, y, num_classes, method, radius, rng, epsilon, delta
+        As in :func:`lp_sgd_logistic`.
+
+    Returns
+    -------
+    ndarray of float, shape (K, p)
+        ŵ = w_{n+1}.
+
+    Raises
+    ------
+    ValueError
+        As :func:`lp_sgd_logistic`.
+
+    References
+    ----------
+    004 Algorithms 5-6, eq. (7).
+
+    Examples
+    --------
+    >>> X = np.random.default_rng(0).normal(size=(30, 2))
+    >>> y = (X[:, 0] > 0).astype(int)
+    >>> a = lp_sgd_logistic(X, y, num_classes=2, method="rr", radius=1.0, rng=1, epsilon=1.0)
+    >>> b = lp_sgd_logistic_reference(X, y, num_classes=2, method="rr", radius=1.0, rng=1, epsilon=1.0)
+    >>> bool(np.allclose(a, b, rtol=0, atol=1e-10))
+    True
+    """
     X, labels, noise, eta, mode, E, radius, W = _prepare(X, y, num_classes, method, epsilon, delta, radius, rng)
     K = W.shape[0]
     for t in range(X.shape[0]):

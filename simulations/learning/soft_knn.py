@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import numba
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int
 
@@ -24,11 +25,34 @@ _QUERY_BLOCK = 512  # query rows per distance block (bounds memory at block * n_
 
 
 def nearest_neighbours(X_train: np.ndarray, X_query: np.ndarray, k: int) -> np.ndarray:
-    """Indices (m, k) of the k nearest training rows of each query, ties by smaller index.
+    """Indices of the k nearest training rows of each query (Euclidean), ties by smaller index.
 
     Squared distances ``|q|^2 - 2 q.x + |x|^2`` in blocks (rounded to 1e-9 so the expansion's float
     noise cannot split exact ties); the k smallest by a stable arg-sort, so equal distances keep
     index order.
+
+    Parameters
+    ----------
+    X_train : ndarray of float, shape (n, d)
+        Training points.
+    X_query : ndarray of float, shape (m, d)
+        Query points.
+    k : int
+        Neighbours per query, 1 <= k <= n.
+
+    Returns
+    -------
+    ndarray of int64, shape (m, k)
+        Nearest first.
+
+    References
+    ----------
+    000 Section 5.1 (k-NN on privatized labels).
+
+    Examples
+    --------
+    >>> nearest_neighbours(np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([[0.9], [3.2]]), 2).tolist()
+    [[1, 0], [2, 3]]
     """
     out = np.empty((X_query.shape[0], k), dtype=np.int64)
     sq = np.einsum("ij,ij->i", X_train, X_train)
@@ -42,7 +66,29 @@ def nearest_neighbours(X_train: np.ndarray, X_query: np.ndarray, k: int) -> np.n
 
 
 def neighbour_order(X_train, X_query) -> np.ndarray:
-    """Every training index sorted by distance to each query (ties: smaller index), shape (m, n)."""
+    """Every training index sorted by distance to each query (ties: smaller index).
+
+    Parameters
+    ----------
+    X_train : array_like, shape (n, ...)
+        Training points (flattened to rows).
+    X_query : array_like, shape (m, ...)
+        Query points (flattened to rows).
+
+    Returns
+    -------
+    ndarray of int64, shape (m, n)
+        Row i: the training indices, nearest to query i first.
+
+    References
+    ----------
+    000 Section 5.1 (k-NN); used by :class:`IndexedKNNClassifier`.
+
+    Examples
+    --------
+    >>> neighbour_order([[0.0], [1.0], [3.0], [3.5]], [[0.9]]).tolist()
+    [[1, 0, 2, 3]]
+    """
     X_train = np.asarray(X_train, dtype=float).reshape(len(X_train), -1)
     X_query = np.asarray(X_query, dtype=float).reshape(len(X_query), -1)
     return nearest_neighbours(X_train, X_query, X_train.shape[0])
@@ -69,31 +115,72 @@ def _normalized(m: np.ndarray, K: int) -> np.ndarray:
         return np.where(tot > 0, m / tot, 1.0 / K)
 
 
-class SoftKNNClassifier:
+class SoftKNNClassifier(BaseEstimator):
     """k-NN class probabilities from hard labels, soft labels or debiased label vectors.
 
     Parameters
     ----------
-    n_neighbors : int >= 1
-    num_classes : int >= 2
+    n_neighbors : int >= 1, default 10
+        k (cut to the number of training points).
+    num_classes : int >= 2, default 10
         K; hard labels must lie in [0, K), label vectors have K columns.
+
+    Attributes
+    ----------
+    X_ : ndarray of float, shape (n, d)
+        Training points.
+    Y_ : ndarray of float, shape (n, K)
+        Their label vectors.
+    classes_ : ndarray, shape (K,)
+        ``0..K-1``.
+
+    References
+    ----------
+    000 Section 5.1 (k-NN on vector-mechanism labels), eq. (16) (arg-max of debiased sums);
+    004 Algorithm 3 (a learner for LP-MST).
+
+    Examples
+    --------
+    >>> X, y = np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([0, 0, 1, 1])
+    >>> knn = SoftKNNClassifier(n_neighbors=3, num_classes=2).fit(X, y)
+    >>> knn.predict_proba([[0.9]]).round(4).tolist(), knn.predict([[0.9], [3.2]]).tolist()
+    ([[0.6667, 0.3333]], [0, 1])
     """
 
     def __init__(self, *, n_neighbors: int = 10, num_classes: int = 10):
         self.n_neighbors = n_neighbors
         self.num_classes = num_classes
 
-    def get_params(self, deep: bool = True) -> dict:
-        """Constructor arguments (lets ``sklearn.base.clone`` copy an unfitted instance)."""
-        return {"n_neighbors": self.n_neighbors, "num_classes": self.num_classes}
-
-    def set_params(self, **params):
-        for k, v in params.items():
-            setattr(self, k, v)
-        return self
-
     def fit(self, X, y, sample_weight=None):
-        """X (n, d) features; y (n,) int labels in [0, K) or (n, K) label vectors. Returns self."""
+        """Store the training points and their label vectors.
+
+        Parameters
+        ----------
+        X : array_like, shape (n, ...)
+            Features (flattened to rows), n >= 1.
+        y : array_like, shape (n,) or (n, K)
+            Integer labels in [0, K), or label vectors (soft or debiased).
+        sample_weight : None
+            Unused (scikit-learn's signature).
+
+        Returns
+        -------
+        SoftKNNClassifier
+            self, with ``X_``, ``Y_`` and ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If ``n_neighbors`` < 1, ``num_classes`` < 2, ``y`` has the wrong shape or labels, or X and y
+            differ in length.
+
+        Examples
+        --------
+        >>> X, y = np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([0, 0, 1, 1])
+        >>> knn = SoftKNNClassifier(n_neighbors=3, num_classes=2).fit(X, y)
+        >>> knn.Y_.tolist()
+        [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]
+        """
         check_int("n_neighbors", self.n_neighbors, low=1)
         K = check_int("num_classes", self.num_classes, low=2)
         X = np.asarray(X, dtype=float).reshape(len(X), -1)
@@ -113,11 +200,56 @@ class SoftKNNClassifier:
         return self.Y_[nb].mean(axis=1)
 
     def predict_proba(self, X) -> np.ndarray:
-        """(m, d) -> (m, K): mean neighbour label vector, clipped at 0 and normalized."""
+        """Class probabilities: the mean neighbour label vector, clipped at 0 and normalized.
+
+        Parameters
+        ----------
+        X : array_like, shape (m, ...)
+            Query points.
+
+        Returns
+        -------
+        ndarray of float, shape (m, K)
+            Rows sum to 1 (uniform where every mean entry is <= 0).
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        Examples
+        --------
+        >>> X, y = np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([0, 0, 1, 1])
+        >>> knn = SoftKNNClassifier(n_neighbors=3, num_classes=2).fit(X, y)
+        >>> knn.predict_proba([[3.2]]).round(4).tolist()  # neighbours 3.0, 3.5, 1.0
+        [[0.3333, 0.6667]]
+        """
         return _normalized(self._mean_vectors(X), self.num_classes)
 
     def predict(self, X) -> np.ndarray:
-        """(m, d) -> (m,) int64: arg-max of the mean label vector (ties: smaller class)."""
+        """Arg-max of the mean neighbour label vector (ties: the smaller class).
+
+        Parameters
+        ----------
+        X : array_like, shape (m, ...)
+            Query points.
+
+        Returns
+        -------
+        ndarray of int64, shape (m,)
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        Examples
+        --------
+        >>> X, y = np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([0, 0, 1, 1])
+        >>> knn = SoftKNNClassifier(n_neighbors=3, num_classes=2).fit(X, y)
+        >>> knn.predict([[0.0], [9.0]]).tolist()
+        [0, 1]
+        """
         return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)
 
 
@@ -176,11 +308,11 @@ def first_fitted(order, rows, fitted, k: int) -> np.ndarray:
     return out
 
 
-class IndexedKNNClassifier:
+class IndexedKNNClassifier(BaseEstimator):
     """:class:`SoftKNNClassifier` on a fixed pool of points, with every neighbour order precomputed.
 
-    Features are *indices*: ``fit(idx, y)`` trains on pool points ``idx`` (indices into the training
-    pool, 0..n-1) and ``predict_proba(q)`` answers for query rows ``q`` of ``order``. The k nearest
+    Features are *indices*: ``fit(X, y)`` trains on pool points ``X`` (indices into the training
+    pool, 0..n-1) and ``predict_proba(X)`` answers for query rows ``X`` of ``order``. The k nearest
     fitted points of a query are the first k fitted entries of its precomputed order, so the result
     equals :class:`SoftKNNClassifier` fitted on ``X_pool[idx]`` exactly (ties included) while each
     fit/predict costs a few array passes instead of a distance computation. Used when many models
@@ -189,9 +321,30 @@ class IndexedKNNClassifier:
     Parameters
     ----------
     order : ndarray (m, n) of int64
-        :func:`neighbour_order` of the pool against every query point.
-    n_neighbors : int >= 1
-    num_classes : int >= 2
+        :func:`neighbour_order` of the pool against every query point (shared, never modified).
+    n_neighbors : int >= 1, default 10
+        k (cut to the number of fitted points).
+    num_classes : int >= 2, default 10
+        K.
+
+    Attributes
+    ----------
+    Y_pool_ : ndarray of float, shape (n, K)
+        Label vectors of the fitted pool points (0 elsewhere).
+    fitted_ : ndarray of bool, shape (n,)
+        Which pool points are fitted.
+    classes_ : ndarray, shape (K,)
+
+    References
+    ----------
+    000 Section 5.1 (k-NN); 004 Algorithm 3 (the stages of LP-MST refit on subsets of one pool).
+
+    Examples
+    --------
+    >>> order = neighbour_order(np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([[0.0], [1.0], [3.0], [3.5]]))
+    >>> knn = IndexedKNNClassifier(order=order, n_neighbors=2, num_classes=2).fit(np.array([0, 1, 2]), [0, 0, 1])
+    >>> knn.predict(np.array([0, 3])).tolist()  # query 3.5: fitted neighbours 3.0 (label 1), 1.0 (label 0) tie
+    [0, 0]
     """
 
     def __init__(self, *, order, n_neighbors: int = 10, num_classes: int = 10):
@@ -199,18 +352,50 @@ class IndexedKNNClassifier:
         self.n_neighbors = n_neighbors
         self.num_classes = num_classes
 
-    def fit(self, idx, y, sample_weight=None):
-        """idx (n_fit,) pool indices; y (n_fit,) labels or (n_fit, K) label vectors. Returns self."""
+    def __sklearn_clone__(self):
+        # clone's default deep-copies array arguments; ``order`` is large and read-only, so share it
+        return type(self)(**self.get_params(deep=False))
+
+    def fit(self, X, y, sample_weight=None):
+        """Mark the pool points ``X`` as fitted with labels ``y``.
+
+        Parameters
+        ----------
+        X : array_like of int, shape (n_fit,)
+            Distinct pool indices in [0, n).
+        y : array_like, shape (n_fit,) or (n_fit, K)
+            Integer labels in [0, K), or label vectors.
+        sample_weight : None
+            Unused (scikit-learn's signature).
+
+        Returns
+        -------
+        IndexedKNNClassifier
+            self, with ``Y_pool_``, ``fitted_`` and ``classes_``.
+
+        Raises
+        ------
+        ValueError
+            If ``n_neighbors`` or ``num_classes`` is out of range, ``X`` is not distinct pool indices,
+            or ``y`` does not match it.
+
+        Examples
+        --------
+        >>> order = neighbour_order(np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([[0.0], [1.0], [3.0], [3.5]]))
+        >>> knn = IndexedKNNClassifier(order=order, n_neighbors=2, num_classes=2).fit(np.array([0, 1, 2]), [0, 0, 1])
+        >>> knn.fitted_.tolist()
+        [True, True, True, False]
+        """
         check_int("n_neighbors", self.n_neighbors, low=1)
         K = check_int("num_classes", self.num_classes, low=2)
-        idx = np.asarray(idx).ravel()
+        idx = np.asarray(X).ravel()
         n_pool = self.order.shape[1]
         if idx.size == 0 or not np.issubdtype(idx.dtype, np.integer) or idx.min() < 0 or idx.max() >= n_pool \
                 or np.unique(idx).size != idx.size:
-            raise ValueError(f"idx must be distinct pool indices in [0, {n_pool}), got idx={idx!r}")
+            raise ValueError(f"X must be distinct pool indices in [0, {n_pool}), got X={idx!r}")
         Y = _label_matrix(y, K)
         if Y.shape[0] != idx.size:
-            raise ValueError(f"idx and y must have the same number of rows, got {idx.size} and {Y.shape[0]}")
+            raise ValueError(f"X and y must have the same number of rows, got {idx.size} and {Y.shape[0]}")
         self.Y_pool_ = np.zeros((n_pool, K))
         self.Y_pool_[idx] = Y
         self.fitted_ = np.zeros(n_pool, dtype=bool)
@@ -220,7 +405,7 @@ class IndexedKNNClassifier:
 
     def _mean_vectors(self, q) -> np.ndarray:
         if not hasattr(self, "fitted_"):
-            raise ValueError("IndexedKNNClassifier is not fitted: call fit(idx, y) first")
+            raise ValueError("IndexedKNNClassifier is not fitted: call fit(X, y) first")
         q = np.asarray(q).ravel()
         k = min(self.n_neighbors, int(self.fitted_.sum()))
         nb = first_fitted(self.order, q, self.fitted_, k)  # the first k fitted points of each row
@@ -251,7 +436,7 @@ class IndexedKNNClassifier:
         [[1.0, 0.0], [0.3333333333333333, 0.6666666666666666]]
         """
         if not hasattr(self, "fitted_"):
-            raise ValueError("IndexedKNNClassifier is not fitted: call fit(idx, y) first")
+            raise ValueError("IndexedKNNClassifier is not fitted: call fit(X, y) first")
         q = np.asarray(q).ravel()
         n_fit = int(self.fitted_.sum())
         ks = np.minimum(np.asarray(ks, dtype=np.int64).ravel(), n_fit)
@@ -259,10 +444,54 @@ class IndexedKNNClassifier:
         csum = np.cumsum(self.Y_pool_[nb], axis=1)  # (m, kmax, K)
         return np.stack([csum[:, k - 1] / k for k in ks])
 
-    def predict_proba(self, q) -> np.ndarray:
-        """q (m,) query rows of ``order`` -> (m, K)."""
-        return _normalized(self._mean_vectors(q), self.num_classes)
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities at query rows ``X`` of ``order`` (mean label vector, clipped, normalized).
 
-    def predict(self, q) -> np.ndarray:
-        """q (m,) -> (m,) int64 arg-max of the mean label vector."""
-        return np.argmax(self._mean_vectors(q), axis=1).astype(np.int64)
+        Parameters
+        ----------
+        X : array_like of int, shape (m,)
+            Query rows of ``order``.
+
+        Returns
+        -------
+        ndarray of float, shape (m, K)
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        Examples
+        --------
+        >>> order = neighbour_order(np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([[0.0], [1.0], [3.0], [3.5]]))
+        >>> knn = IndexedKNNClassifier(order=order, n_neighbors=2, num_classes=2).fit(np.array([0, 1, 2]), [0, 0, 1])
+        >>> knn.predict_proba(np.array([0, 3])).tolist()
+        [[1.0, 0.0], [0.5, 0.5]]
+        """
+        return _normalized(self._mean_vectors(X), self.num_classes)
+
+    def predict(self, X) -> np.ndarray:
+        """Arg-max class at query rows ``X`` of ``order`` (ties: the smaller class).
+
+        Parameters
+        ----------
+        X : array_like of int, shape (m,)
+            Query rows of ``order``.
+
+        Returns
+        -------
+        ndarray of int64, shape (m,)
+
+        Raises
+        ------
+        ValueError
+            If the classifier is not fitted.
+
+        Examples
+        --------
+        >>> order = neighbour_order(np.array([[0.0], [1.0], [3.0], [3.5]]), np.array([[0.0], [1.0], [3.0], [3.5]]))
+        >>> knn = IndexedKNNClassifier(order=order, n_neighbors=2, num_classes=2).fit(np.array([0, 1, 2]), [0, 0, 1])
+        >>> knn.predict(np.array([1, 2])).tolist()
+        [0, 0]
+        """
+        return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)

@@ -35,6 +35,7 @@ methods with their own optimal parameters").
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_int
 from simulations.mechanisms import RRWithPrior, rr_probabilities, top_k_order
@@ -121,10 +122,10 @@ def prior_fidelity(priors, z, *, epsilon: float) -> float:
     return float(np.mean(keep * (inside.any(axis=1) - float(b) * k) / float(a - b)))
 
 
-class ValidatedKNNClassifier:
+class ValidatedKNNClassifier(BaseEstimator):
     """:class:`~simulations.learning.IndexedKNNClassifier` whose k is chosen on RR-privatized validation labels.
 
-    ``fit(idx, y)`` fits the pool points ``idx`` (labels or label vectors), predicts the validation rows
+    ``fit(X, y)`` fits the pool points ``X`` (indices) (labels or label vectors), predicts the validation rows
     ``val_rows`` at every k of ``k_grid`` and keeps the k whose arg-max predictions agree most often with
     ``val_labels`` (RR labels at the method's ε; ties: the smaller k).
 
@@ -166,12 +167,16 @@ class ValidatedKNNClassifier:
         self.val_rows = val_rows
         self.val_labels = val_labels
 
-    def fit(self, idx, y, sample_weight=None):
-        """Fit on pool points ``idx`` with labels ``y`` and choose k.
+    def __sklearn_clone__(self):
+        # clone's default deep-copies array arguments; ``order`` is large and read-only, so share it
+        return type(self)(**self.get_params(deep=False))
+
+    def fit(self, X, y, sample_weight=None):
+        """Fit on pool points ``X`` with labels ``y`` and choose k.
 
         Parameters
         ----------
-        idx : ndarray (n,) of int
+        X : ndarray (n,) of int
             Pool indices of the training points (never the validation rows).
         y : ndarray (n,) of int or (n, K) of float
             Privatized labels or label vectors.
@@ -186,7 +191,12 @@ class ValidatedKNNClassifier:
         Raises
         ------
         ValueError
-            If ``k_grid`` is not a non-empty sequence of positive integers.
+            If ``k_grid`` is not a non-empty sequence of positive integers, or ``num_classes``, ``X``
+            or ``y`` is invalid.
+
+        References
+        ----------
+        004 eq. (1) (the validation labels are RR-privatized); module docstring.
 
         Examples
         --------
@@ -203,7 +213,7 @@ class ValidatedKNNClassifier:
             raise ValueError(f"k_grid must be positive integers, got k_grid={self.k_grid!r}")
         check_int("num_classes", self.num_classes, low=2)
         knn = IndexedKNNClassifier(order=self.order, n_neighbors=int(ks.max()), num_classes=self.num_classes)
-        knn.fit(idx, y)
+        knn.fit(X, y)
         means = knn.mean_vectors_by_k(self.val_rows, ks)  # (g, v, K)
         pred = np.argmax(means, axis=2)
         self.agreement_ = (pred == np.asarray(self.val_labels)[None, :]).mean(axis=1)
@@ -213,12 +223,12 @@ class ValidatedKNNClassifier:
         self.classes_ = knn.classes_
         return self
 
-    def predict_proba(self, q) -> np.ndarray:
-        """Class probabilities at query rows ``q`` with the chosen k.
+    def predict_proba(self, X) -> np.ndarray:
+        """Class probabilities at query rows ``X`` with the chosen k.
 
         Parameters
         ----------
-        q : ndarray (m,) of int
+        X : ndarray (m,) of int
             Query rows of ``order``.
 
         Returns
@@ -235,14 +245,14 @@ class ValidatedKNNClassifier:
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).predict_proba(np.array([0])).tolist()
         [[1.0, 0.0]]
         """
-        return self.knn_.predict_proba(q)
+        return self.knn_.predict_proba(X)
 
-    def predict(self, q) -> np.ndarray:
-        """Arg-max class at query rows ``q`` with the chosen k.
+    def predict(self, X) -> np.ndarray:
+        """Arg-max class at query rows ``X`` with the chosen k.
 
         Parameters
         ----------
-        q : ndarray (m,) of int
+        X : ndarray (m,) of int
             Query rows of ``order``.
 
         Returns
@@ -259,7 +269,7 @@ class ValidatedKNNClassifier:
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).predict(np.array([0, 3])).tolist()
         [0, 1]
         """
-        return self.knn_.predict(q)
+        return self.knn_.predict(X)
 
     def proba_by_k(self, q) -> np.ndarray:
         """Class probabilities at query rows ``q`` for every k of ``k_grid`` (clipped at 0, normalized).
@@ -302,12 +312,24 @@ class TemperatureTunedLPMST(LPMST):
 
     Parameters
     ----------
-    temperatures : sequence of float > 0
+    learner : classifier with ``fit(X, y)`` and ``predict_proba(X)``
+        As in :class:`~simulations.learning.LPMST`.
+    num_classes : int >= 2
+        K.
+    epsilon : float > 0
+        The label-DP budget (each label privatized once by RRWithPrior at this ε).
+    num_stages : int >= 1, default 2
+        T.
+    stage_fractions : sequence of T positive floats summing to 1, optional
+        Default: equal.
+    filter_labels : bool, default False
+        004 Appendix B's filtering of earlier stages' labels.
+    temperatures : sequence of float > 0, default TEMPERATURE_GRID
+        The candidate prior temperatures.
     val_X : array (v, ...)
         Validation features (whatever the learner's ``predict_proba`` takes).
     val_labels : ndarray (v,) of int
         RR-privatized validation labels at this ε.
-    **lpmst : the arguments of :class:`~simulations.learning.LPMST` except ``temperature``.
 
     Attributes (after ``fit``)
     --------------------------
@@ -330,8 +352,11 @@ class TemperatureTunedLPMST(LPMST):
     (1, True)
     """
 
-    def __init__(self, *, temperatures=TEMPERATURE_GRID, val_X, val_labels, **lpmst):
-        super().__init__(**lpmst)
+    # every argument spelled out (no **kwargs): scikit-learn's get_params reads them from this signature
+    def __init__(self, *, learner, num_classes: int, epsilon: float, num_stages: int = 2, stage_fractions=None,
+                 filter_labels: bool = False, temperatures=TEMPERATURE_GRID, val_X, val_labels):
+        super().__init__(learner=learner, num_classes=num_classes, epsilon=epsilon, num_stages=num_stages,
+                         stage_fractions=stage_fractions, filter_labels=filter_labels)
         self.temperatures = temperatures
         self.val_X = val_X
         self.val_labels = val_labels

@@ -29,6 +29,7 @@ References: 000 Sections 4.1-4.3 (eq. (12)-(16), (24)), 5.2; 004 eq. (1), Algori
 from __future__ import annotations
 
 import numpy as np
+from sklearn.base import BaseEstimator
 
 from limits.validation import check_choice
 from simulations.learning import LPMST
@@ -127,7 +128,7 @@ def vector_debiased_scores(g, epsilon: float) -> np.ndarray:
     return (g - b) / (a - b)
 
 
-class TorchClassifier:
+class TorchClassifier(BaseEstimator):
     """A probabilistic classifier over uint8 images for :class:`~simulations.learning.LPMST`.
 
     ``fit(X, y)`` trains a fresh network with cross-entropy on one-hot labels (+ mixup as set in

@@ -66,3 +66,29 @@ def test_fitted_rules_are_the_plain_fits(law, d, n):
             else:
                 assert va[key] == vb[key], key
         np.testing.assert_array_equal(a.all_bits(), b.all_bits())
+
+
+def test_each_curve_bootstraps_from_its_own_stream(monkeypatch):
+    """issue 21: every curve's slope bootstrap used rng=ctx.seed, one stream for all 27 curves. Each must
+    draw from the EVAL stream keyed by its own (law, d, rule), so the keys are distinct and name the curve."""
+    import simulations.experiments.bayes_consistency as bc
+    from simulations.experiments import RunContext
+    from simulations.seeding import EVAL, stable_key
+
+    seen = []
+    real_fit = bc.fit_loglog_slope
+
+    def spy(N, values, *, rng, **kw):
+        seen.append(rng.bit_generator.seed_seq)
+        return real_fit(N, values, rng=rng, **kw)
+
+    monkeypatch.setattr(bc, "fit_loglog_slope", spy)
+    ctx = RunContext(profile="smoke", progress=False, seed=5)
+    bc.compute(ctx)
+    curves = [(law, d, rule) for law in bc.LAWS for d in (1, 2, 3) for rule, _ in bc.RULES]
+    keys = [ss.spawn_key for ss in seen]
+    assert len(seen) >= 20 and all(ss.entropy == 5 for ss in seen)
+    assert len(set(keys)) == len(keys)  # no two curves share a stream
+    expected = {(stable_key(bc.curve_key(*c)), 0, EVAL) for c in curves}
+    assert set(keys) <= expected
+    assert len({bc.curve_key(*c) for c in curves}) == 27

@@ -387,7 +387,7 @@ def test_estimators_invalid_arguments():
         LaplaceBinMeanRegressor(h=0.5, epsilon=1.0, T=0.5).fit(X, Yr, rng(0))
     with pytest.raises(ValueError, match="clip"):
         LaplaceKNNRegressor(k=3, epsilon=1.0, T=1.0, clip="yes").fit(X, Yr, rng(0))
-    with pytest.raises(ValueError, match="Y"):
+    with pytest.raises(ValueError, match="y must be"):
         BinMeanRegressor(h=0.5).fit(X, Yr[:-1])
 
 

@@ -229,3 +229,16 @@ def test_cifar_files_are_found_and_the_table_renders(tmp_path):
     assert "published (004 Table 1)" in text and "published (000 Table 2)" in text
     assert ("vector", "published (000 Table 2)", 1.0, 75.1) in list(zip(tab["method"], tab["source"], tab["epsilon"],
                                                                        tab["accuracy_percent"]))
+
+
+def test_torch_classifier_follows_the_parameter_protocol():
+    """issue 21: LP-MST clones its learner per stage; TorchClassifier's parameters survive sklearn's clone."""
+    from sklearn.base import clone
+
+    from simulations.torch_path.methods import TorchClassifier
+
+    cfg = TrainConfig(model="simple_cnn", epochs=1, batch_size=8)
+    est = TorchClassifier(config=cfg, num_classes=3, seed=5, scale=255.0)
+    copy = clone(est)
+    assert copy is not est and copy.get_params() == est.get_params()
+    assert est.set_params(seed=6).seed == 6 and clone(est).seed == 6

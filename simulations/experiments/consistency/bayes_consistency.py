@@ -29,6 +29,7 @@ from simulations.estimators.pcl import PCL
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.laws.consistency import RoughEta, SmoothEta, StepEta
 from simulations.plotting import band, figure
+from simulations.seeding import EVAL, stream
 from simulations.stats import fit_loglog_slope, t_interval
 
 LAWS = ("smooth", "step", "rough")
@@ -113,6 +114,31 @@ def consistency_trial(cfg: ConsistencyPoint, t: int, root_seed: int) -> dict:
     return out
 
 
+def curve_key(law: str, d: int, rule: str) -> str:
+    """The stream key of one curve's slope bootstrap: each curve draws from its own EVAL stream (issue 21).
+
+    Parameters
+    ----------
+    law : str
+        One of :data:`LAWS`.
+    d : int
+        Dimension.
+    rule : str
+        A rule name of :data:`RULES`.
+
+    Returns
+    -------
+    str
+        The key passed to :func:`simulations.seeding.stream`.
+
+    Examples
+    --------
+    >>> curve_key("step", 2, "pcl_eps1")
+    'bayes_consistency/slope/step/d=2/pcl_eps1'
+    """
+    return f"bayes_consistency/slope/{law}/d={d}/{rule}"
+
+
 def heuristic_exponent(law: str, d: int) -> float | None:
     """Exponent of n a plug-in argument gives for the histogram rule with r = n^{-1/(2d)} (not 001).
 
@@ -155,7 +181,8 @@ def compute(ctx) -> ExperimentResult:
                 all_down.append(down)
                 tail = [i for i, n in enumerate(ns) if n >= ns[-1] / 10 - 1]
                 if len(tail) >= 2 and all(np.mean(vals[i]) > 0 for i in tail):
-                    fit = fit_loglog_slope([ns[i] for i in tail], [vals[i] for i in tail], rng=ctx.seed, n_boot=500)
+                    fit = fit_loglog_slope([ns[i] for i in tail], [vals[i] for i in tail], n_boot=500,
+                                           rng=stream(ctx.seed, curve_key(law, d, rule), 0, EVAL))
                     slope = (fit.slope, fit.ci_low, fit.ci_high)
                 else:
                     slope = (math.nan, math.nan, math.nan)

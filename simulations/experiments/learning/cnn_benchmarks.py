@@ -56,7 +56,7 @@ from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkipped
 from simulations.experiments.learning.cnn_published import published_for
 from simulations.plotting import band, color, figure
-from simulations.seeding import DATA, PRIVACY, stable_key, stream
+from simulations.seeding import DATA, PRIVACY, stream
 from simulations.stats import EXCLUDED, HOLDS, INCONCLUSIVE, bound_verdict, holds_from, t_interval
 from simulations.torch_path import INSTALL_HINT, torch_available
 
@@ -172,7 +172,7 @@ def cnn_trial(pt: CNNPoint, trial: int, root_seed: int, *, checkpoint_dir=None, 
                       mixup_alpha=pt.mixup_alpha, flip=pt.flip)
     acc = []
     for m in pt.methods:
-        rng = np.random.default_rng(np.random.SeedSequence(root_seed, spawn_key=(key, trial, PRIVACY, stable_key(m))))
+        rng = stream(root_seed, key, trial, PRIVACY, sub=m)
         acc.append(method_accuracy(m, ds, pt.epsilon, rng, cfg, checkpoint_dir=checkpoint_dir, progress=progress))
     return {"accuracy": np.array(acc)}
 
