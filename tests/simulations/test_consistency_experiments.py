@@ -71,7 +71,7 @@ def test_fitted_rules_are_the_plain_fits(law, d, n):
 def test_each_curve_bootstraps_from_its_own_stream(monkeypatch):
     """issue 21: every curve's slope bootstrap used rng=ctx.seed, one stream for all 27 curves. Each must
     draw from the EVAL stream keyed by its own (law, d, rule), so the keys are distinct and name the curve."""
-    import simulations.experiments.bayes_consistency as bc
+    import simulations.experiments.consistency.bayes_consistency as bc
     from simulations.experiments import RunContext
     from simulations.seeding import EVAL, stable_key
 
