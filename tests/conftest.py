@@ -29,40 +29,12 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import mpmath
 import pytest
 from filelock import FileLock
-
-
-def pytest_sessionstart(session):
-    """Under pytest-xdist, compile the cached numba kernels before the workers start (controller only).
-
-    In a fresh clone numba's on-disk cache is empty, and two workers that reach one kernel at about
-    the same time each compile it. Here the controller has one process per worker (at most one per
-    core) compile a share of :data:`simulations.kernel_cache.KERNELS`, at once, and waits; the workers
-    then load every kernel from ``__pycache__``. With the cache already filled each process only
-    loads (about 1 CPU-s: the imports). Runs before xdist's own ``pytest_sessionstart``
-    (``trylast``), which starts the workers."""
-    config = session.config
-    if (hasattr(config, "workerinput") or config.getoption("collectonly")
-            or config.getoption("dist", "no") == "no" or not config.getoption("tx", None)):
-        return
-    parts = min(len(config.getoption("tx")), os.cpu_count() or 1)
-    path = [str(config.rootpath)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p]
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}  # the tree under test, as pytest imports it
-    code = "import sys; from simulations.kernel_cache import compile_cached_kernels as c; c(int(sys.argv[1]), int(sys.argv[2]))"
-    procs = [subprocess.Popen([sys.executable, "-c", code, str(i), str(parts)], env=env, cwd=config.rootpath,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) for i in range(parts)]
-    for proc in procs:
-        _, err = proc.communicate()
-        if proc.returncode:  # not fatal: the workers then compile what they call (test_kernel_cache.py fails)
-            config.pluginmanager.get_plugin("terminalreporter").write_line(
-                f"WARNING: compiling the numba kernels ahead of the xdist workers failed:\n{err}", yellow=True)
 
 
 @dataclass(frozen=True)
