@@ -65,7 +65,7 @@ def main(argv=None) -> int:
     print(f"{'sum of experiments':32s} {total:8.1f} {compute:8.1f} {total - compute:8.1f} {total_cpu:8.1f}")
     cores = args.jobs or paper_repro._cores()
     print(f"whole command: {wall:.1f} s wall ({wall - total:.1f} s outside experiments: imports, report); "
-          f"utilization {100 * total_cpu / (cores * total):.0f} % of {cores} cores")
+          f"utilization during the experiments {100 * total_cpu / (cores * total):.0f} % of {cores} cores")
     print(f"load average before {load0[0]:.2f}, after {load1[0]:.2f}; outputs in {out}")
     return code
 
