@@ -6,8 +6,11 @@
 Runs ``paper_repro.py``'s experiments into a fresh temporary folder (so no cached trial is reused
 and the committed ``figures/`` stay as they are), then reads each experiment's ``results.json``
 provenance (wall seconds, and CPU seconds of the main process plus its workers) and prints the
-table sorted by wall time, with the load average before and after: timings on a busy machine are
-not comparable with idle ones. Numbers are from one run; nothing asserts them.
+table sorted by wall time: per experiment its wall seconds split into computing (``compute_s``) and
+plotting + writing (the rest, serial in the main process), its CPU seconds, and its shares of the
+total wall and CPU seconds; then the utilization of the cores (CPU seconds / (cores x wall)) and the
+load average before and after: timings on a busy machine are not comparable with idle ones. Numbers
+are from one run; nothing asserts them.
 """
 
 from __future__ import annotations
@@ -48,15 +51,21 @@ def main(argv=None) -> int:
         r = json.loads(f.read_text())
         prov = r.get("provenance") or {}
         hold, inconclusive, fail = claim_counts(r["claims"])
-        rows.append((r["name"], prov.get("wall_s", r["runtime_s"]), prov.get("cpu_s", float("nan")),
+        wall_s = prov.get("wall_s", r["runtime_s"])
+        rows.append((r["name"], wall_s, r.get("compute_s", float("nan")), prov.get("cpu_s", float("nan")),
                      f"{hold}/{inconclusive}/{fail}"))
     rows.sort(key=lambda row: -row[1])
-    total = sum(row[1] for row in rows)
-    print(f"\n{'experiment':32s} {'wall s':>8s} {'CPU s':>8s} {'share':>6s}  claims hold/inconclusive/fail")
-    for name, w, c, claims in rows:
-        print(f"{name:32s} {w:8.1f} {c:8.1f} {100 * w / total:5.1f}%  {claims}")
-    print(f"{'sum of experiments':32s} {total:8.1f} {sum(r[2] for r in rows):8.1f}")
-    print(f"whole command: {wall:.1f} s wall ({wall - total:.1f} s outside experiments: imports, report)")
+    total, total_cpu = sum(row[1] for row in rows), sum(row[3] for row in rows)
+    print(f"\n{'experiment':32s} {'wall s':>8s} {'compute':>8s} {'plot+io':>8s} {'CPU s':>8s} {'wall %':>6s} "
+          f"{'CPU %':>6s}  claims hold/inconclusive/fail")
+    for name, w, comp, c, claims in rows:
+        print(f"{name:32s} {w:8.1f} {comp:8.1f} {w - comp:8.1f} {c:8.1f} {100 * w / total:6.1f} "
+              f"{100 * c / total_cpu:6.1f}  {claims}")
+    compute = sum(row[2] for row in rows)
+    print(f"{'sum of experiments':32s} {total:8.1f} {compute:8.1f} {total - compute:8.1f} {total_cpu:8.1f}")
+    cores = args.jobs or paper_repro._cores()
+    print(f"whole command: {wall:.1f} s wall ({wall - total:.1f} s outside experiments: imports, report); "
+          f"utilization during the experiments {100 * total_cpu / (cores * total):.0f} % of {cores} cores")
     print(f"load average before {load0[0]:.2f}, after {load1[0]:.2f}; outputs in {out}")
     return code
 
