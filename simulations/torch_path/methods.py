@@ -14,7 +14,10 @@ method          privatized training targets                  loss               
 LP-2ST reuses :class:`simulations.learning.LPMST` (stage split, RRWithPrior priors from the stage-1
 model, 004 Appendix B's label filtering) with :class:`TorchClassifier` as its learner. The prior is 004
 Algorithm 3's: the stage-1 network's softmax probabilities as they are (temperature
-:data:`LP2ST_TEMPERATURE` = 1; 004 Appendix E tunes a temperature but gives no value). Each stage
+:data:`LP2ST_TEMPERATURE` = 1; 004 Appendix E tunes a temperature but gives no value). The stage split
+is 004's, 65 % / 35 % (:data:`LP2ST_FRACTIONS`, 004 Appendix D: "Stage-1 of LP-2ST (using 65% training
+data)"); ``split="60/40"`` names the suite's earlier split (``simulations.learning.lp_mst.LP2ST_SPLITS``).
+:data:`LP2ST_RECIPE` names the recipe in every claim. Each stage
 trains a fresh network; 004 Appendix B also warm-starts stage 2 from the stage-1 weights, which this
 implementation does not do (a difference from the paper's recipe, stated in the experiment notes).
 
@@ -32,6 +35,7 @@ import numpy as np
 
 from limits.validation import check_choice
 from simulations.learning import LPMST
+from simulations.learning.lp_mst import LP2ST_SPLITS
 from simulations.mechanisms import ALIBI, RandomizedResponse, VectorMechanism
 from simulations.seeding import check_generator
 from simulations.torch_path import require_torch
@@ -39,13 +43,16 @@ from simulations.torch_path.training import TrainConfig, fit_classifier, image_t
 
 torch = require_torch()
 
-__all__ = ["LP2ST_FRACTIONS", "LP2ST_TEMPERATURE", "METHODS", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
+__all__ = ["LP2ST_FRACTIONS", "LP2ST_RECIPE", "LP2ST_TEMPERATURE", "METHODS", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
            "train_method", "vector_debiased_scores"]
 
 METHODS = ("RR", "LP-2ST", "ALIBI", "vector")
 ALL_METHODS = METHODS + ("non-private",)
-LP2ST_FRACTIONS = (0.6, 0.4)  # 004 Appendix E: "ratios slightly higher than 50 % for stage-1"
+LP2ST_SPLIT = "004"  # the default split's name in LP2ST_SPLITS
+LP2ST_FRACTIONS = LP2ST_SPLITS[LP2ST_SPLIT]  # (0.65, 0.35), 004 Appendix D: "Stage-1 of LP-2ST (using 65% training data)"
 LP2ST_TEMPERATURE = 1.0  # 004 Algorithm 3 step 3(b)i: "the probabilities predicted by" the stage-1 model
+LP2ST_RECIPE = (f"LP-2ST as 004 Alg. 3: prior = the stage-1 network's softmax as is (t = {LP2ST_TEMPERATURE:g}); "
+                f"stage split {LP2ST_FRACTIONS} (004 App. D); 004 App. B label filtering; fresh stage-2 network")
 
 
 def pixel_scale(dataset) -> float:
@@ -115,7 +122,7 @@ class TorchClassifier:
 
 
 def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
-                 checkpoint_dir=None, progress: bool = False):
+                 checkpoint_dir=None, progress: bool = False, split: str = LP2ST_SPLIT):
     """Privatize ``dataset.y_train`` for ``method`` from ``rng`` and train; returns a predictor
     ``images (m, ...) -> labels (m,)``.
 
@@ -126,15 +133,17 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
     epsilon : float > 0 (ignored for "non-private")
     rng : numpy Generator, the PRIVACY stream: every privatization and the torch seeds
     config : TrainConfig; its ``mixup_alpha`` is used for RR and LP-2ST only
+    split : a key of ``LP2ST_SPLITS``, LP-2ST's stage split ("004": 0.65 / 0.35, the default; "60/40")
     """
     check_choice("method", method, ALL_METHODS)
+    fractions = LP2ST_SPLITS[check_choice("split", split, tuple(LP2ST_SPLITS))]
     rng = check_generator(rng)
     K, scale, y = dataset.num_classes, pixel_scale(dataset), dataset.y_train
     hard = config if method in ("RR", "LP-2ST") else _without_mixup(config)
     opts = dict(checkpoint_dir=checkpoint_dir, progress=progress)
     if method == "LP-2ST":
         learner = TorchClassifier(config=hard, num_classes=K, seed=_seed(rng), scale=scale, **opts)
-        est = LPMST(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=LP2ST_FRACTIONS,
+        est = LPMST(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=fractions,
                     temperature=LP2ST_TEMPERATURE, filter_labels=True).fit(dataset.x_train, y, rng)
         return est.predict
     if method == "RR":
@@ -160,9 +169,10 @@ def predict_method(method: str, model, x, epsilon: float | None) -> np.ndarray:
 
 
 def method_accuracy(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
-                    checkpoint_dir=None, progress: bool = False) -> float:
+                    checkpoint_dir=None, progress: bool = False, split: str = LP2ST_SPLIT) -> float:
     """Test accuracy of :func:`train_method` on ``dataset.x_test``."""
-    predict = train_method(method, dataset, epsilon, rng, config, checkpoint_dir=checkpoint_dir, progress=progress)
+    predict = train_method(method, dataset, epsilon, rng, config, checkpoint_dir=checkpoint_dir, progress=progress,
+                           split=split)
     return float(np.mean(predict(dataset.x_test) == dataset.y_test))
 
 
