@@ -31,6 +31,9 @@ References: 000 Sections 4.1-4.3 (eq. (12)-(16), (24)), 5.2; 004 eq. (1), Algori
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
+
 import numpy as np
 
 from limits.validation import check_choice
@@ -43,7 +46,7 @@ from simulations.torch_path.training import TrainConfig, fit_classifier, image_t
 
 torch = require_torch()
 
-__all__ = ["LP2ST_FRACTIONS", "LP2ST_RECIPE", "LP2ST_TEMPERATURE", "METHODS", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
+__all__ = ["LP2ST_FRACTIONS", "LP2ST_RECIPE", "LP2ST_TEMPERATURE", "METHODS", "StageMixupLPMST", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
            "train_method", "vector_debiased_scores"]
 
 METHODS = ("RR", "LP-2ST", "ALIBI", "vector")
@@ -121,8 +124,39 @@ class TorchClassifier:
         return np.argmax(predict_scores(self.model_, image_tensor(X, self.scale)), axis=1).astype(np.int64)
 
 
+class StageMixupLPMST(LPMST):
+    """LP-MST over a :class:`TorchClassifier` whose stage t trains with mixup α = ``stage_mixup[t]``.
+
+    004 Figure 4(b) varies the mixup coefficient of stage 1 and stage 2 separately; everything else is
+    :class:`~simulations.learning.LPMST` (the learner's ``config`` is replaced per stage on a copy).
+
+    Parameters
+    ----------
+    stage_mixup : sequence of float >= 0, one per stage
+    **lpmst : the arguments of :class:`~simulations.learning.LPMST`; ``learner`` a :class:`TorchClassifier`
+
+    References
+    ----------
+    004 Algorithm 3, Appendix B (mixup), Appendix E ("stage-2 typically requires less regularization").
+    """
+
+    def __init__(self, *, stage_mixup, **lpmst):
+        super().__init__(**lpmst)
+        self.stage_mixup = tuple(stage_mixup)
+
+    def train_stage(self, X, z, stages, t: int, previous, k_filter):
+        """:meth:`LPMST.train_stage` with the learner's mixup α set to ``stage_mixup[t]``."""
+        base = self.learner
+        self.learner = copy.copy(base)
+        self.learner.config = replace(base.config, mixup_alpha=float(self.stage_mixup[t]))
+        try:
+            return super().train_stage(X, z, stages, t, previous, k_filter)
+        finally:
+            self.learner = base
+
+
 def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
-                 checkpoint_dir=None, progress: bool = False, split: str = LP2ST_SPLIT):
+                 checkpoint_dir=None, progress: bool = False, split: str = LP2ST_SPLIT, stage_mixup=None):
     """Privatize ``dataset.y_train`` for ``method`` from ``rng`` and train; returns a predictor
     ``images (m, ...) -> labels (m,)``.
 
@@ -134,18 +168,25 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
     rng : numpy Generator, the PRIVACY stream: every privatization and the torch seeds
     config : TrainConfig; its ``mixup_alpha`` is used for RR and LP-2ST only
     split : a key of ``LP2ST_SPLITS``, LP-2ST's stage split ("004": 0.65 / 0.35, the default; "60/40")
+    stage_mixup : None or (α1, α2), floats >= 0
+        LP-2ST only: mixup α of stage 1 and stage 2 (004 Figure 4(b)); None: ``config.mixup_alpha`` for both.
     """
     check_choice("method", method, ALL_METHODS)
     fractions = LP2ST_SPLITS[check_choice("split", split, tuple(LP2ST_SPLITS))]
+    if stage_mixup is not None and (method != "LP-2ST" or len(stage_mixup) != 2
+                                    or not all(np.isfinite(a) and a >= 0 for a in stage_mixup)):
+        raise ValueError(f"stage_mixup must be None or two mixup α >= 0 for LP-2ST, got stage_mixup={stage_mixup!r} "
+                         f"with method={method!r}")
     rng = check_generator(rng)
     K, scale, y = dataset.num_classes, pixel_scale(dataset), dataset.y_train
     hard = config if method in ("RR", "LP-2ST") else _without_mixup(config)
     opts = dict(checkpoint_dir=checkpoint_dir, progress=progress)
     if method == "LP-2ST":
         learner = TorchClassifier(config=hard, num_classes=K, seed=_seed(rng), scale=scale, **opts)
-        est = LPMST(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=fractions,
-                    temperature=LP2ST_TEMPERATURE, filter_labels=True).fit(dataset.x_train, y, rng)
-        return est.predict
+        lpmst = dict(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=fractions,
+                     temperature=LP2ST_TEMPERATURE, filter_labels=True)
+        est = LPMST(**lpmst) if stage_mixup is None else StageMixupLPMST(stage_mixup=stage_mixup, **lpmst)
+        return est.fit(dataset.x_train, y, rng).predict
     if method == "RR":
         targets, loss = _one_hot(RandomizedResponse(num_classes=K, epsilon=epsilon).sample(y, rng), K), "softmax"
     elif method == "ALIBI":
@@ -169,14 +210,12 @@ def predict_method(method: str, model, x, epsilon: float | None) -> np.ndarray:
 
 
 def method_accuracy(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
-                    checkpoint_dir=None, progress: bool = False, split: str = LP2ST_SPLIT) -> float:
+                    checkpoint_dir=None, progress: bool = False, split: str = LP2ST_SPLIT, stage_mixup=None) -> float:
     """Test accuracy of :func:`train_method` on ``dataset.x_test``."""
     predict = train_method(method, dataset, epsilon, rng, config, checkpoint_dir=checkpoint_dir, progress=progress,
-                           split=split)
+                           split=split, stage_mixup=stage_mixup)
     return float(np.mean(predict(dataset.x_test) == dataset.y_test))
 
 
 def _without_mixup(config: TrainConfig) -> TrainConfig:
-    from dataclasses import replace
-
     return replace(config, mixup_alpha=0.0) if config.mixup_alpha else config
