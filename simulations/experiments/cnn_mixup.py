@@ -169,6 +169,14 @@ def mixup_part(ctx, train: dict):
     Returns
     -------
     (list of str, dict of lists, list of Claim, dict)
+
+    Examples
+    --------
+    >>> from simulations.experiments.base import RunContext
+    >>> from simulations.experiments.cnn_benchmarks import DIGITS_TRAIN
+    >>> lines, table, claims, data = mixup_part(RunContext(profile="smoke"), DIGITS_TRAIN)  # doctest: +SKIP
+    >>> data["acc"].shape  # doctest: +SKIP
+    (1, 2, 2)
     """
     from simulations.torch_path.methods import LP2ST_RECIPE
 
@@ -205,6 +213,15 @@ def plot_mixup(fig_ax, data) -> None:
     fig_ax : (Figure, Axes)
     data : dict
         The plot data of :func:`mixup_part`.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> plot_mixup((fig, ax), {"alphas": (0.0, 4.0), "acc": np.full((3, 2, 2), 0.9)})
+    >>> ax.texts[0].get_text(), ax.get_ylabel()
+    ('90.0', 'mixup α, stage 1')
+    >>> plt.close(fig)
     """
     fig, ax = fig_ax
     alphas, mean = data["alphas"], data["acc"].mean(axis=0)

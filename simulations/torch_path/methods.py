@@ -138,6 +138,12 @@ class StageMixupLPMST(LPMST):
     References
     ----------
     004 Algorithm 3, Appendix B (mixup), Appendix E ("stage-2 typically requires less regularization").
+
+    Examples
+    --------
+    >>> learner = TorchClassifier(config=TrainConfig(mixup_alpha=0.0), num_classes=10, seed=0, scale=16.0)
+    >>> StageMixupLPMST(stage_mixup=(4.0, 1.0), learner=learner, num_classes=10, epsilon=2.0, num_stages=2).stage_mixup
+    (4.0, 1.0)
     """
 
     def __init__(self, *, stage_mixup, **lpmst):
@@ -145,7 +151,32 @@ class StageMixupLPMST(LPMST):
         self.stage_mixup = tuple(stage_mixup)
 
     def train_stage(self, X, z, stages, t: int, previous, k_filter):
-        """:meth:`LPMST.train_stage` with the learner's mixup α set to ``stage_mixup[t]``."""
+        """:meth:`LPMST.train_stage <simulations.learning.LPMST.train_stage>` with the learner's mixup α = ``stage_mixup[t]``.
+
+        Parameters
+        ----------
+        X, z, stages, t, previous, k_filter
+            As in :meth:`LPMST.train_stage <simulations.learning.LPMST.train_stage>`.
+
+        Returns
+        -------
+        (model, int)
+            M(t) and its number of training examples; the caller's learner is left as it was.
+
+        Examples
+        --------
+        >>> class Recorder:  # a stand-in learner that records the mixup α it is trained with
+        ...     config = TrainConfig(mixup_alpha=0.0)
+        ...     def fit(self, X, y):
+        ...         self.alpha = self.config.mixup_alpha
+        ...         return self
+        ...     def predict_proba(self, X):
+        ...         return np.full((len(X), 2), 0.5)
+        >>> est = StageMixupLPMST(stage_mixup=(4.0, 1.0), learner=Recorder(), num_classes=2, epsilon=1.0, num_stages=2)
+        >>> X, z, stages = np.zeros((8, 1)), np.array([0, 1] * 4), np.repeat([0, 1], 4)
+        >>> [est.train_stage(X, z, stages, t, None, None)[0].alpha for t in (0, 1)], est.learner.config.mixup_alpha
+        ([4.0, 1.0], 0.0)
+        """
         base = self.learner
         self.learner = copy.copy(base)
         self.learner.config = replace(base.config, mixup_alpha=float(self.stage_mixup[t]))
