@@ -33,7 +33,6 @@ MAX_ENTRY_LINES = 60
 #: and given profile dataclasses only. Remove an entry once its function is short; the test fails if a
 #: listed function is already short, so the list cannot go stale.
 PENDING = {
-    "simulations.experiments.learning.cluster_priors_digits:compute": "issue 22 rewrites its body",
     "simulations.experiments.learning.movielens:compute": "issue 22 rewrites its body",
 }
 OLD_SPELLINGS = ("PROFILE", "_PROFILES", "PROFILE_SIZES")

@@ -41,6 +41,12 @@ from simulations.seeding import check_generator
 __all__ = ["LPMST", "ConstantModel", "check_classifier", "check_stage_fractions", "split_stages",
            "tempered", "top_k_mask"]
 
+# LP-2ST's stage split (stage-1 share, stage-2 share), by name; "004" is the default everywhere.
+LP2ST_SPLITS = {
+    "004": (0.65, 0.35),  # 004 Appendix D: "Stage-1 of LP-2ST (using 65% training data)"
+    "60/40": (0.6, 0.4),  # the suite's earlier split (004 App. E: "ratios slightly higher than 50% for stage-1")
+}
+
 
 def check_classifier(name: str, learner) -> None:
     """Refuse a learner without ``fit`` and ``predict_proba`` (LP-MST needs a probabilistic classifier).

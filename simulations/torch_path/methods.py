@@ -14,7 +14,10 @@ method          privatized training targets                  loss               
 LP-2ST reuses :class:`simulations.learning.LPMST` (stage split, RRWithPrior priors from the stage-1
 model, 004 Appendix B's label filtering) with :class:`TorchClassifier` as its learner. The prior is 004
 Algorithm 3's: the stage-1 network's softmax probabilities as they are (temperature
-:data:`LP2ST_TEMPERATURE` = 1; 004 Appendix E tunes a temperature but gives no value). Each stage
+:data:`LP2ST_TEMPERATURE` = 1; 004 Appendix E tunes a temperature but gives no value). The stage split
+is 004's, 65 % / 35 % (:data:`LP2ST_FRACTIONS`, 004 Appendix D: "Stage-1 of LP-2ST (using 65% training
+data)"); ``split="60/40"`` names the suite's earlier split (``simulations.learning.lp_mst.LP2ST_SPLITS``).
+:data:`LP2ST_RECIPE` names the recipe in every claim. Each stage
 trains a fresh network; 004 Appendix B also warm-starts stage 2 from the stage-1 weights, which this
 implementation does not do (a difference from the paper's recipe, stated in the experiment notes).
 
@@ -28,11 +31,15 @@ References: 000 Sections 4.1-4.3 (eq. (12)-(16), (24)), 5.2; 004 eq. (1), Algori
 
 from __future__ import annotations
 
+import copy
+from dataclasses import replace
+
 import numpy as np
 from sklearn.base import BaseEstimator
 
 from limits.validation import check_choice
 from simulations.learning import LPMST
+from simulations.learning.lp_mst import LP2ST_SPLITS
 from simulations.mechanisms import ALIBI, RandomizedResponse, VectorMechanism
 from simulations.seeding import check_generator
 from simulations.torch_path import require_torch
@@ -40,13 +47,16 @@ from simulations.torch_path.training import TrainConfig, fit_classifier, image_t
 
 torch = require_torch()
 
-__all__ = ["LP2ST_FRACTIONS", "LP2ST_TEMPERATURE", "METHODS", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
+__all__ = ["LP2ST_FRACTIONS", "LP2ST_RECIPE", "LP2ST_TEMPERATURE", "METHODS", "StageMixupLPMST", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
            "train_method", "vector_debiased_scores"]
 
 METHODS = ("RR", "LP-2ST", "ALIBI", "vector")
 ALL_METHODS = METHODS + ("non-private",)
-LP2ST_FRACTIONS = (0.6, 0.4)  # 004 Appendix E: "ratios slightly higher than 50 % for stage-1"
+LP2ST_SPLIT = "004"  # the default split's name in LP2ST_SPLITS
+LP2ST_FRACTIONS = LP2ST_SPLITS[LP2ST_SPLIT]  # (0.65, 0.35), 004 Appendix D: "Stage-1 of LP-2ST (using 65% training data)"
 LP2ST_TEMPERATURE = 1.0  # 004 Algorithm 3 step 3(b)i: "the probabilities predicted by" the stage-1 model
+LP2ST_RECIPE = (f"LP-2ST as 004 Alg. 3: prior = the stage-1 network's softmax as is (t = {LP2ST_TEMPERATURE:g}); "
+                f"stage split {LP2ST_FRACTIONS} (004 App. D); 004 App. B label filtering; fresh stage-2 network")
 
 
 def pixel_scale(dataset) -> float:
@@ -270,8 +280,70 @@ class TorchClassifier(BaseEstimator):
         return np.argmax(predict_scores(self.model_, image_tensor(X, self.scale)), axis=1).astype(np.int64)
 
 
+class StageMixupLPMST(LPMST):
+    """LP-MST over a :class:`TorchClassifier` whose stage t trains with mixup α = ``stage_mixup[t]``.
+
+    004 Figure 4(b) varies the mixup coefficient of stage 1 and stage 2 separately; everything else is
+    :class:`~simulations.learning.LPMST` (the learner's ``config`` is replaced per stage on a copy).
+
+    Parameters
+    ----------
+    stage_mixup : sequence of float >= 0, one per stage
+    **lpmst : the arguments of :class:`~simulations.learning.LPMST`; ``learner`` a :class:`TorchClassifier`
+
+    References
+    ----------
+    004 Algorithm 3, Appendix B (mixup), Appendix E ("stage-2 typically requires less regularization").
+
+    Examples
+    --------
+    >>> learner = TorchClassifier(config=TrainConfig(mixup_alpha=0.0), num_classes=10, seed=0, scale=16.0)
+    >>> StageMixupLPMST(stage_mixup=(4.0, 1.0), learner=learner, num_classes=10, epsilon=2.0, num_stages=2).stage_mixup
+    (4.0, 1.0)
+    """
+
+    def __init__(self, *, stage_mixup, **lpmst):
+        super().__init__(**lpmst)
+        self.stage_mixup = tuple(stage_mixup)
+
+    def train_stage(self, X, z, stages, t: int, previous, k_filter):
+        """:meth:`LPMST.train_stage <simulations.learning.LPMST.train_stage>` with the learner's mixup α = ``stage_mixup[t]``.
+
+        Parameters
+        ----------
+        X, z, stages, t, previous, k_filter
+            As in :meth:`LPMST.train_stage <simulations.learning.LPMST.train_stage>`.
+
+        Returns
+        -------
+        (model, int)
+            M(t) and its number of training examples; the caller's learner is left as it was.
+
+        Examples
+        --------
+        >>> class Recorder:  # a stand-in learner that records the mixup α it is trained with
+        ...     config = TrainConfig(mixup_alpha=0.0)
+        ...     def fit(self, X, y):
+        ...         self.alpha = self.config.mixup_alpha
+        ...         return self
+        ...     def predict_proba(self, X):
+        ...         return np.full((len(X), 2), 0.5)
+        >>> est = StageMixupLPMST(stage_mixup=(4.0, 1.0), learner=Recorder(), num_classes=2, epsilon=1.0, num_stages=2)
+        >>> X, z, stages = np.zeros((8, 1)), np.array([0, 1] * 4), np.repeat([0, 1], 4)
+        >>> [est.train_stage(X, z, stages, t, None, None)[0].alpha for t in (0, 1)], est.learner.config.mixup_alpha
+        ([4.0, 1.0], 0.0)
+        """
+        base = self.learner
+        self.learner = copy.copy(base)
+        self.learner.config = replace(base.config, mixup_alpha=float(self.stage_mixup[t]))
+        try:
+            return super().train_stage(X, z, stages, t, previous, k_filter)
+        finally:
+            self.learner = base
+
+
 def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
-                 checkpoint_dir=None, progress: bool = False):
+                 checkpoint_dir=None, progress: bool = False, split: str = LP2ST_SPLIT, stage_mixup=None):
     """Privatize ``dataset.y_train`` for ``method`` from ``rng`` and train; returns a predictor
     ``images (m, ...) -> labels (m,)``.
 
@@ -291,6 +363,12 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
         Passed to :func:`~simulations.torch_path.training.fit_classifier`.
     progress : bool, default False
         Show a bar over epochs.
+    split : str, default LP2ST_SPLIT
+        A key of ``LP2ST_SPLITS``: LP-2ST's stage split ("004": 0.65 / 0.35, the default, 004 Appendix D;
+        "60/40" the former one).
+    stage_mixup : None or (float, float), default None
+        LP-2ST only: mixup α of stage 1 and stage 2, each >= 0 (004 Figure 4(b)); None uses
+        ``config.mixup_alpha`` for both.
 
     Returns
     -------
@@ -300,7 +378,8 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
     Raises
     ------
     ValueError
-        For an unknown ``method``, an invalid ``rng`` or ``epsilon`` (from the mechanism).
+        For an unknown ``method`` or ``split``, a ``stage_mixup`` that is not two α >= 0 for LP-2ST, an
+        invalid ``rng`` or ``epsilon`` (from the mechanism).
 
     References
     ----------
@@ -318,15 +397,21 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
     ((4,), 'int64')
     """
     check_choice("method", method, ALL_METHODS)
+    fractions = LP2ST_SPLITS[check_choice("split", split, tuple(LP2ST_SPLITS))]
+    if stage_mixup is not None and (method != "LP-2ST" or len(stage_mixup) != 2
+                                    or not all(np.isfinite(a) and a >= 0 for a in stage_mixup)):
+        raise ValueError(f"stage_mixup must be None or two mixup α >= 0 for LP-2ST, got stage_mixup={stage_mixup!r} "
+                         f"with method={method!r}")
     rng = check_generator(rng)
     K, scale, y = dataset.num_classes, pixel_scale(dataset), dataset.y_train
     hard = config if method in ("RR", "LP-2ST") else _without_mixup(config)
     opts = dict(checkpoint_dir=checkpoint_dir, progress=progress)
     if method == "LP-2ST":
         learner = TorchClassifier(config=hard, num_classes=K, seed=_seed(rng), scale=scale, **opts)
-        est = LPMST(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=LP2ST_FRACTIONS,
-                    temperature=LP2ST_TEMPERATURE, filter_labels=True).fit(dataset.x_train, y, rng)
-        return est.predict
+        lpmst = dict(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=fractions,
+                     temperature=LP2ST_TEMPERATURE, filter_labels=True)
+        est = LPMST(**lpmst) if stage_mixup is None else StageMixupLPMST(stage_mixup=stage_mixup, **lpmst)
+        return est.fit(dataset.x_train, y, rng).predict
     if method == "RR":
         targets, loss = _one_hot(RandomizedResponse(num_classes=K, epsilon=epsilon).sample(y, rng), K), "softmax"
     elif method == "ALIBI":
@@ -377,7 +462,7 @@ def predict_method(method: str, model, x, epsilon: float | None) -> np.ndarray:
 
 
 def method_accuracy(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig, *,
-                    checkpoint_dir=None, progress: bool = False) -> float:
+                    checkpoint_dir=None, progress: bool = False, split: str = LP2ST_SPLIT, stage_mixup=None) -> float:
     """Test accuracy of :func:`train_method` on ``dataset.x_test``.
 
     Parameters
@@ -396,6 +481,10 @@ def method_accuracy(method: str, dataset, epsilon: float | None, rng: np.random.
         Passed to :func:`~simulations.torch_path.training.fit_classifier`.
     progress : bool, default False
         Show a bar over epochs.
+    split : str, default LP2ST_SPLIT
+        As :func:`train_method`.
+    stage_mixup : None or (float, float), default None
+        As :func:`train_method`.
 
     Returns
     -------
@@ -421,11 +510,10 @@ def method_accuracy(method: str, dataset, epsilon: float | None, rng: np.random.
     >>> 0.0 <= acc <= 1.0 and acc * 4 == int(acc * 4)     # a multiple of 1/4 on 4 test images
     True
     """
-    predict = train_method(method, dataset, epsilon, rng, config, checkpoint_dir=checkpoint_dir, progress=progress)
+    predict = train_method(method, dataset, epsilon, rng, config, checkpoint_dir=checkpoint_dir, progress=progress,
+                           split=split, stage_mixup=stage_mixup)
     return float(np.mean(predict(dataset.x_test) == dataset.y_test))
 
 
 def _without_mixup(config: TrainConfig) -> TrainConfig:
-    from dataclasses import replace
-
     return replace(config, mixup_alpha=0.0) if config.mixup_alpha else config

@@ -184,6 +184,32 @@ def test_bad_method_epsilon_and_model():
         build_model("alexnet", in_channels=1, image_size=28, num_classes=10)
 
 
+def test_stage_mixup_trains_each_stage_with_its_alpha(monkeypatch):
+    """004 Figure 4(b) varies mixup per stage: LP-2ST with stage_mixup=(α1, α2) trains stage 1 with α1, stage 2 with α2;
+    without it both stages use the config's α. Bad values are refused before any training."""
+    from simulations.torch_path import methods
+
+    seen = []
+    real = methods.fit_classifier
+
+    def spy(x, targets, *, config, **kw):
+        seen.append(config.mixup_alpha)
+        return real(x, targets, config=config, **kw)
+
+    monkeypatch.setattr(methods, "fit_classifier", spy)
+    ds = tiny_digits()
+    train_method("LP-2ST", ds, 2.0, np.random.default_rng(0), CFG, stage_mixup=(4.0, 1.0))
+    assert seen == [4.0, 1.0]
+    seen.clear()
+    train_method("LP-2ST", ds, 2.0, np.random.default_rng(0), CFG)
+    assert seen == [CFG.mixup_alpha] * 2
+    seen.clear()
+    for bad, method in (((4.0,), "LP-2ST"), ((-1.0, 0.0), "LP-2ST"), ((1.0, 1.0), "RR")):
+        with pytest.raises(ValueError, match="stage_mixup"):
+            train_method(method, ds, 2.0, np.random.default_rng(0), CFG, stage_mixup=bad)
+    assert seen == []
+
+
 def test_data_dir_without_expected_files(tmp_path):
     (tmp_path / "something_else.txt").write_text("x")
     with pytest.raises(ValueError, match="data_dir=.*holds none of the image data sets"):
@@ -207,7 +233,10 @@ def test_cnn_benchmarks_on_tiny_mnist_files_renders_published_vs_measured(tmp_pa
     assert all(0.0 <= r[3] <= 100.0 for r in measured)
     assert "published (000 Table 1(a))" in res.notes and "measured here" in res.notes
     figs = cb.plot(res)
-    assert set(figs) == {"cnn_benchmarks_digits", "cnn_benchmarks_mnist"}
+    assert set(figs) == {"cnn_benchmarks_digits", "cnn_benchmarks_mnist", "cnn_benchmarks_lp2st_mixup"}
+    grid = res.tables["digits_lp2st_mixup"]  # 004 Figure 4(b): the smoke grid α ∈ {0, 4} per stage, ε = 2
+    assert list(zip(grid["alpha_stage1"], grid["alpha_stage2"])) == [(0.0, 0.0), (0.0, 4.0), (4.0, 0.0), (4.0, 4.0)]
+    assert set(grid["epsilon"]) == {2.0} and all(0.0 <= m <= 1.0 for m in grid["mean"])
     # a second run resumes from the cache: same numbers
     again = cb.compute(RunContext(profile="smoke", data_dir=tmp_path / "data", cache_dir=tmp_path / "c", progress=False))
     assert again.tables["mnist_published_vs_measured"]["accuracy_percent"] == tab["accuracy_percent"]

@@ -9,15 +9,29 @@ available offline, and pixels cluster the digits reasonably well). Two panels:
    every test point is predicted as its cluster's noisy arg-max class.
 2. **RRWithPrior with cluster priors vs plain RR** (004 Section 5.2, Figure 1(b)): for a total budget
    ε, the training labels are privatized by RRWithPrior at ε - ε_p under the cluster priors (C = 50
-   clusters of the training pixels), and the same k-NN (k = 20) as ``lp_mst_digits`` is trained on
-   them; plain RR at ε is the baseline (its numbers match ``lp_mst_digits``'s RR up to the trials).
+   clusters of the training pixels), and a k-NN is trained on them; plain RR at ε is the baseline.
+
+**Fair tuning, never on the test set** (issue 22, as in ``lp_mst_digits`` and with its code,
+:func:`~simulations.experiments.learning.lp_mst_digits.tuned_knn`): each trial carves a label-independent 20 %
+validation split V out of the 1347 training images (the DATA stream). V's labels are privatized once
+per total ε by randomized response at ε, shared by both methods, and never trained on. Each method's
+k of the k-NN is the k of :data:`~simulations.experiments.learning.lp_mst_digits.K_GRID` whose predictions
+agree most often with those RR labels (an increasing affine function of the true accuracy). The
+cluster histograms are computed on the other 80 % only, so every label is used by exactly one
+ε-label-DP release: the fit labels by the histogram (ε_p) and RRWithPrior (ε - ε_p), V's by RR at ε
+(parallel composition): each method with its tuning is ε-label DP, no privacy cost is ignored. The
+number of clusters C and ε_p are not tuned (comparing candidates would query the same labels' histogram
+once per candidate, ε_p each by composition); ε_p is a swept axis instead. The chosen k per (method, ε,
+ε_p, trial) are in ``chosen_hyperparameters.csv``; each method's test accuracy at every fixed k of the
+grid (one set of privatized labels serves every k: k is post-processing) is in ``k_sensitivity.csv``
+and its figure. The suite's earlier version used k = 20 for both methods.
 
 The k-means partitions are public and label-free: each is computed once per run (per C, from a
-stream of the root seed) and shared by the trials, which differ in the histogram noise and the
-randomized response (PRIVACY stream); the CIs are over that privatization randomness.
+stream of the root seed) and shared by the trials, which differ in the validation split, the histogram
+noise and the randomized response; the CIs are over that randomness.
 
 Scale matters: 004 used ε_p = 0.05 with ~500 CIFAR-10 training images per cluster; the digits have
-1347 training images, ~27 per cluster at C = 50, so the same noise (scale 2/ε_p per count) needs an
+1347 training images, ~27 per cluster at C = 50 (~22 in panel 2, after the validation split), so the same noise (scale 2/ε_p per count) needs an
 ε_p about 20 times larger to be as informative. Both the paper's ε_p and larger ones are run.
 
 References: 004 Algorithm 4, Section 5.2, Appendix B (Figure 2), Figure 1(b).
@@ -34,47 +48,89 @@ from limits.validation import check_choice
 from simulations.datasets import load_digits
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.learning.lp_mst_digits import N_NEIGHBORS, digits_pool
-from simulations.learning import ClusterPriors, IndexedKNNClassifier, cluster_prior_rr, kmeans_clusters
+from simulations.experiments.learning.lp_mst_digits import (K_GRID, OLD_K, VALIDATION_FRACTION, _substream, digits_pool,
+                                                   tuned_knn, validation_split)
+from simulations.learning import ClusterPriors, cluster_prior_rr, kmeans_clusters
 from simulations.mechanisms import RandomizedResponse
 from simulations.plotting import band, figure
 from simulations.seeding import DATA, stream
 from simulations.stats import bound_verdict, holds_from, t_interval
 
-__all__ = ["ClusterPoint", "cluster_trial"]
+__all__ = ["ClusterPoint", "PROFILES", "Profile", "cluster_trial"]
 
+PRIOR_CLUSTERS = 50
+METHODS = ("RR", "cluster prior + RRWithPrior")
+TUNED = "(each method's k chosen on RR-privatized validation labels)"
+_VAL = 99  # privacy sub-stream of the validation RR labels (the methods' streams are 0 .. len(eps_p_rr))
 
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Grids of one profile: panel 1 is accuracy vs ε_p per cluster count, panel 2 accuracy vs total ε."""
+    """What one profile runs.
+
+    Parameters
+    ----------
+    trials : int >= 1
+    clusters : tuple of int
+        Cluster counts C of panel 1 (the histogram query alone).
+    eps_p : tuple of float > 0
+        Histogram budgets ε_p of panel 1.
+    eps_total : tuple of float > 0
+        Total budgets ε of panel 2 (RR vs cluster-prior RRWithPrior).
+    eps_p_rr : tuple of float > 0
+        Histogram budgets ε_p of panel 2 (run where ε_p < ε).
+
+    Examples
+    --------
+    >>> PROFILES["quick"].trials, PROFILES["quick"].eps_total
+    (20, (0.5, 1.0, 2.0, 4.0))
+    """
 
     trials: int
-    cluster_counts: tuple[int, ...]  # panel 1
-    eps_p: tuple[float, ...]  # panel 1: the ε_p grid
-    eps_total: tuple[float, ...]  # panel 2: total ε
-    eps_p_rr: tuple[float, ...]  # panel 2: the ε_p spent on the prior
+    clusters: tuple
+    eps_p: tuple
+    eps_total: tuple
+    eps_p_rr: tuple
 
 
 PROFILES = {
-    "smoke": Profile(trials=2, cluster_counts=(10, 50), eps_p=(0.05, 1.0), eps_total=(1.0,), eps_p_rr=(0.05,)),
-    "quick": Profile(trials=20, cluster_counts=(10, 20, 50, 100), eps_p=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0),
+    "smoke": Profile(trials=2, clusters=(10, 50), eps_p=(0.05, 1.0), eps_total=(1.0,), eps_p_rr=(0.05,)),
+    "quick": Profile(trials=20, clusters=(10, 20, 50, 100), eps_p=(0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0),
                      eps_total=(0.5, 1.0, 2.0, 4.0), eps_p_rr=(0.05, 0.1, 0.25, 0.5)),
-    "paper": Profile(trials=50, cluster_counts=(10, 20, 50, 100),
+    "paper": Profile(trials=50, clusters=(10, 20, 50, 100),
                      eps_p=(0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
                      eps_total=(0.5, 1.0, 2.0, 4.0, 8.0), eps_p_rr=(0.025, 0.05, 0.1, 0.25, 0.5)),
 }
-PRIOR_CLUSTERS = 50
 
 
 @dataclass(frozen=True, slots=True)
 class ClusterPoint:
+    """One run of both panels (the whole experiment is one config of :func:`cluster_trial`).
+
+    Parameters
+    ----------
+    clusters, eps_p, eps_total, eps_p_rr : tuple
+        As in :class:`Profile`.
+    prior_clusters : int >= 2
+        C of the cluster priors of panel 2.
+    k_grid : tuple of int >= 1
+        Candidate k of the k-NN, chosen per method on validation.
+    validation_fraction : float in (0, 1)
+        Share of the training images carved out as the validation split.
+
+    Examples
+    --------
+    >>> ClusterPoint(clusters=(10,), eps_p=(1.0,), eps_total=(1.0,), eps_p_rr=(0.05,)).k_grid
+    (5, 10, 20, 40, 80, 160)
+    """
+
     clusters: tuple
     eps_p: tuple
     eps_total: tuple
     eps_p_rr: tuple
     prior_clusters: int = PRIOR_CLUSTERS
-    n_neighbors: int = N_NEIGHBORS
+    k_grid: tuple = K_GRID
+    validation_fraction: float = VALIDATION_FRACTION
 
 
 @functools.lru_cache(maxsize=16)
@@ -92,31 +148,67 @@ def _pixels():
     return xtr, xte, ds.y_train, ds.y_test
 
 
-def cluster_trial(pt: ClusterPoint, trial: int, root_seed: int) -> dict:
-    """``hist_acc`` (clusters, ε_p): Figure-2 accuracy; ``rr_acc`` (ε, 1 + len(ε_p)): plain RR then
-    cluster-prior RRWithPrior at each ε_p (NaN where ε_p >= ε)."""
-    _, privacy, _ = trial_streams(pt, trial, root_seed)
+def _histogram_panel(pt: ClusterPoint, rng, root_seed: int) -> np.ndarray:
+    """Panel 1: test accuracy (clusters, ε_p) of the noisy cluster vote, histograms of all training labels."""
     _, _, ytr, yte = _pixels()
     n = ytr.size
     hist = np.empty((len(pt.clusters), len(pt.eps_p)))
     for i, C in enumerate(pt.clusters):
         lab = _partition(C, "joint", root_seed)
         for j, e in enumerate(pt.eps_p):
-            cp = ClusterPriors(num_classes=10, epsilon_prior=e).fit(lab[:n], ytr, privacy, num_clusters=C)
+            cp = ClusterPriors(num_classes=10, epsilon_prior=e).fit(lab[:n], ytr, rng, num_clusters=C)
             hist[i, j] = np.mean(cp.predict(lab[n:]) == yte)
-    order, _, _, _ = digits_pool()
-    knn = IndexedKNNClassifier(order=order, n_neighbors=pt.n_neighbors, num_classes=10)
-    train, q = np.arange(n), np.arange(n, n + yte.size)
-    lab = _partition(pt.prior_clusters, "train", root_seed)
-    rr = np.full((len(pt.eps_total), 1 + len(pt.eps_p_rr)), np.nan)
+    return hist
+
+
+def cluster_trial(pt: ClusterPoint, trial: int, root_seed: int) -> dict:
+    """One trial of both panels, every method's k chosen on the trial's validation split.
+
+    Parameters
+    ----------
+    pt : ClusterPoint
+    trial : int >= 0
+    root_seed : int >= 0
+
+    Returns
+    -------
+    dict
+        ``hist_acc`` (clusters, ε_p): panel 1's accuracy; ``rr_acc`` (ε, 1 + len(eps_p_rr)): tuned test
+        accuracy of plain RR (column 0) then of cluster-prior RRWithPrior at each ε_p (NaN where ε_p >= ε);
+        ``rr_k``, same shape: the chosen k (NaN likewise); ``rr_by_k`` (ε, 1 + len(eps_p_rr), len(k_grid)):
+        test accuracy at every k. The validation split comes from the DATA stream, panel 1's noise from
+        the PRIVACY stream, V's RR labels at the i-th ε from the privacy sub-stream (i, 99) and method j's
+        privatization from (i, j): every draw has its own stream.
+
+    References
+    ----------
+    004 Algorithm 4, Section 5.2, Appendix B; eq. (1).
+
+    Examples
+    --------
+    >>> pt = ClusterPoint(clusters=(10,), eps_p=(1.0,), eps_total=(1.0,), eps_p_rr=(0.05,), k_grid=(5, 20))
+    >>> out = cluster_trial(pt, 0, 1)
+    >>> out["rr_acc"].shape, out["rr_by_k"].shape, set(out["rr_k"].ravel().tolist()) <= {5.0, 20.0}
+    ((1, 2), (1, 2, 2), True)
+    """
+    data, privacy, _ = trial_streams(pt, trial, root_seed)
+    _, _, ytr, _ = _pixels()
+    hist = _histogram_panel(pt, privacy, root_seed)
+    fit, val = validation_split(ytr.size, pt.validation_fraction, data)
+    lab = _partition(pt.prior_clusters, "train", root_seed)[fit]
+    shape = (len(pt.eps_total), 1 + len(pt.eps_p_rr))
+    acc, k_chosen, by_k = np.full(shape, np.nan), np.full(shape, np.nan), np.full(shape + (len(pt.k_grid),), np.nan)
     for i, e in enumerate(pt.eps_total):
-        z = RandomizedResponse(num_classes=10, epsilon=e).sample(ytr, privacy)
-        rr[i, 0] = np.mean(knn.fit(train, z).predict(q) == yte)
-        for j, ep in enumerate(pt.eps_p_rr):
-            if ep < e:
-                z, _ = cluster_prior_rr(lab, ytr, num_classes=10, epsilon=e, epsilon_prior=ep, rng=privacy)
-                rr[i, 1 + j] = np.mean(knn.fit(train, z).predict(q) == yte)
-    return {"hist_acc": hist, "rr_acc": rr}
+        rr = RandomizedResponse(num_classes=10, epsilon=e)
+        z_val = rr.sample(ytr[val], _substream(pt, trial, root_seed, i, _VAL))
+        targets = {0: rr.sample(ytr[fit], _substream(pt, trial, root_seed, i, 0))}
+        for j, ep in enumerate(pt.eps_p_rr, start=1):
+            if ep < e:  # the histogram on the fit labels only: V's labels pay RR at ε alone
+                targets[j], _ = cluster_prior_rr(lab, ytr[fit], num_classes=10, epsilon=e, epsilon_prior=ep,
+                                                 rng=_substream(pt, trial, root_seed, i, j))
+        for j, z in targets.items():
+            acc[i, j], k_chosen[i, j], by_k[i, j] = tuned_knn(z, fit, val, z_val, pt.k_grid)
+    return {"hist_acc": hist, "rr_acc": acc, "rr_k": k_chosen, "rr_by_k": by_k}
 
 
 def _sign(lo, hi, side, bound=0.0):
@@ -126,102 +218,147 @@ def _sign(lo, hi, side, bound=0.0):
     return holds_from(bound_verdict(bound, lo, hi, 0.0, side=side))
 
 
-def compute(ctx) -> ExperimentResult:
-    check_choice("profile", ctx.profile, tuple(PROFILES))
-    prof = PROFILES[ctx.profile]
-    trials, Cs, eps_p, eps_tot, eps_p_rr = prof.trials, prof.cluster_counts, prof.eps_p, prof.eps_total, prof.eps_p_rr
-    pt = ClusterPoint(clusters=Cs, eps_p=eps_p, eps_total=eps_tot, eps_p_rr=eps_p_rr)
-    res = run_trials(cluster_trial, [pt], trials, version="cluster_priors_digits/v2", **engine_options(ctx))
-    hist, rr = res.per_config[0]["hist_acc"], res.per_config[0]["rr_acc"]
+def _columns(pt: ClusterPoint) -> list[tuple[int, str, float]]:
+    """(column of ``rr_acc``, method, ε_p) of panel 2: plain RR (ε_p = 0) then cluster priors at each ε_p."""
+    return [(0, METHODS[0], 0.0)] + [(j, METHODS[1], ep) for j, ep in enumerate(pt.eps_p_rr, start=1)]
+
+
+def _tables(pt, hist, acc, kc, by_k, trials) -> dict:
     t1 = {k: [] for k in ("clusters", "epsilon_p", "trials", "mean", "ci_low", "ci_high")}
-    for i, C in enumerate(Cs):
-        for j, e in enumerate(eps_p):
+    for i, C in enumerate(pt.clusters):
+        for j, e in enumerate(pt.eps_p):
             m, _, n, lo, hi = t_interval(hist[:, i, j])
             for k, v in zip(t1, (C, e, n, m, lo, hi)):
                 t1[k].append(v)
-    t2 = {k: [] for k in ("epsilon", "method", "epsilon_p", "trials", "mean", "ci_low", "ci_high")}
-    for i, e in enumerate(eps_tot):
-        for j in range(1 + len(eps_p_rr)):
-            v = rr[:, i, j]
-            if np.all(np.isnan(v)):
+    t2 = {k: [] for k in ("epsilon", "method", "epsilon_p", "trials", "mean", "ci_low", "ci_high", "k_median")}
+    chosen = {k: [] for k in ("method", "epsilon", "epsilon_p", "trial", "test_accuracy", "k")}
+    sens = {k: [] for k in ("method", "epsilon", "epsilon_p", "k", "trials", "mean", "ci_low", "ci_high")}
+    for i, e in enumerate(pt.eps_total):
+        for j, meth, ep in _columns(pt):
+            if np.all(np.isnan(acc[:, i, j])):
                 continue
-            m, _, n, lo, hi = t_interval(v)
-            meth = "RR" if j == 0 else "cluster prior + RRWithPrior"
-            for k, val in zip(t2, (e, meth, 0.0 if j == 0 else eps_p_rr[j - 1], n, m, lo, hi)):
-                t2[k].append(val)
+            m, _, n, lo, hi = t_interval(acc[:, i, j])
+            for k, v in zip(t2, (e, meth, ep, n, m, lo, hi, float(np.median(kc[:, i, j])))):
+                t2[k].append(v)
+            for t in range(trials):
+                for k, v in zip(chosen, (meth, e, ep, t, acc[t, i, j], int(kc[t, i, j]))):
+                    chosen[k].append(v)
+            for g, kk in enumerate(pt.k_grid):
+                m, _, n, lo, hi = t_interval(by_k[:, i, j, g])
+                for k, v in zip(sens, (meth, e, ep, kk, n, m, lo, hi)):
+                    sens[k].append(v)
+    return {"histogram_accuracy": t1, "rr_vs_cluster_prior": t2, "chosen_hyperparameters": chosen,
+            "k_sensitivity": sens}
 
+
+def _histogram_claims(pt, hist) -> list[Claim]:
+    Cs, eps_p, claims = pt.clusters, pt.eps_p, []
+    iC = Cs.index(50)
+    lo_e, hi_e = eps_p.index(0.01), eps_p.index(1.0)
+    m0, m1 = hist[:, iC, lo_e].mean(), hist[:, iC, hi_e].mean()
+    md, _, n, dl, dh = t_interval(hist[:, iC, hi_e] - hist[:, iC, lo_e])
+    claims.append(Claim(
+        claim="histogram-query accuracy grows with ε_p (C = 50): ε_p = 1 beats ε_p = 0.01 (004 Figure 2)",
+        holds=_sign(dl, dh, "at_least"), measured=md,
+        detail=f"accuracy {m0:.3f} at ε_p = 0.01 -> {m1:.3f} at ε_p = 1; paired difference 95% CI [{dl:+.3f}, {dh:+.3f}]"))
+    small, large, ie = Cs.index(10), Cs.index(100), eps_p.index(1.0)
+    md, _, n, dl, dh = t_interval(hist[:, large, ie] - hist[:, small, ie])
+    claims.append(Claim(
+        claim="with a large ε_p, smaller clusters (C = 100) give a more accurate histogram query than C = 10 "
+              "(004 Appendix B: 'accuracy is higher with smaller clusters')",
+        holds=_sign(dl, dh, "at_least"), measured=md,
+        detail=f"paired difference C=100 minus C=10 at ε_p = 1: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}]"))
+    # at 004's own ε_p = 0.05 (at ε_p = 0.01 both C are near chance, 0.1, and the sign of their small
+    # difference is not resolved by the trials: it flipped between seeds)
+    ie0 = eps_p.index(0.05)
+    md, _, n, dl, dh = t_interval(hist[:, large, ie0] - hist[:, small, ie0])
+    claims.append(Claim(
+        claim="at a small ε_p (0.05, 004's value), small clusters (C = 100) are hurt more by the noise than "
+              "C = 10 (004 Appendix B: 'but at the same time sensitive to noise')",
+        holds=_sign(dl, dh, "at_most"), measured=md,
+        detail=(f"paired difference C=100 minus C=10 at ε_p = 0.05: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over "
+                f"{n} trials (at ε_p = 0.01 both are near chance and the difference is not resolved)")))
+    return claims
+
+
+def _prior_claim(pt, acc, kc, by_k, e, ep, side, bound, claim) -> Claim:
+    """Paired claim on (cluster prior at ε_p) − RR at total ε, tuned; the fixed-k = 20 difference beside it."""
+    i, j, g = pt.eps_total.index(e), 1 + pt.eps_p_rr.index(ep), pt.k_grid.index(OLD_K)
+    md, _, n, dl, dh = t_interval(acc[:, i, j] - acc[:, i, 0])
+    fixed = t_interval(by_k[:, i, j, g] - by_k[:, i, 0, g])
+    rule = (f"holds iff the CI lies {'above' if side == 'at_least' else 'below'} {bound:+g}, fails iff it lies "
+            f"{'below' if side == 'at_least' else 'above'}, else inconclusive")
+    return Claim(
+        claim=f"{claim} {TUNED}", holds=_sign(dl, dh, side, bound=bound), measured=md,
+        detail=(f"paired accuracy difference (cluster prior − RR) {md:+.4f}, 95% CI [{dl:+.4f}, {dh:+.4f}] over {n} "
+                f"trials ({rule}); accuracy RR {np.mean(acc[:, i, 0]):.3f}, cluster prior {np.mean(acc[:, i, j]):.3f}; "
+                f"chosen k (median) RR {np.median(kc[:, i, 0]):g}, cluster prior {np.median(kc[:, i, j]):g}; with "
+                f"k = {OLD_K} for both (the earlier version) the difference is {fixed[0]:+.4f} "
+                f"[{fixed[3]:+.4f}, {fixed[4]:+.4f}]"))
+
+
+def _prior_claims(pt, acc, kc, by_k) -> list[Claim]:
     claims = []
-    if ctx.profile != "smoke":
-        iC = Cs.index(50)
-        lo_e, hi_e = eps_p.index(0.01), eps_p.index(1.0)
-        m0, m1 = hist[:, iC, lo_e].mean(), hist[:, iC, hi_e].mean()
-        d = hist[:, iC, hi_e] - hist[:, iC, lo_e]
-        md, _, n, dl, dh = t_interval(d)
-        claims.append(Claim(
-            claim="histogram-query accuracy grows with ε_p (C = 50): ε_p = 1 beats ε_p = 0.01 (004 Figure 2)",
-            holds=_sign(dl, dh, "at_least"), measured=md,
-            detail=f"accuracy {m0:.3f} at ε_p = 0.01 -> {m1:.3f} at ε_p = 1; paired difference 95% CI [{dl:+.3f}, {dh:+.3f}]"))
-        small, large = Cs.index(10), Cs.index(100)
-        ie = eps_p.index(1.0)
-        md, _, n, dl, dh = t_interval(hist[:, large, ie] - hist[:, small, ie])
-        claims.append(Claim(
-            claim="with a large ε_p, smaller clusters (C = 100) give a more accurate histogram query than C = 10 "
-                  "(004 Appendix B: 'accuracy is higher with smaller clusters')",
-            holds=_sign(dl, dh, "at_least"), measured=md,
-            detail=f"paired difference C=100 minus C=10 at ε_p = 1: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}]"))
-        # at 004's own ε_p = 0.05 (at ε_p = 0.01 both C are near chance, 0.1, and the sign of their small
-        # difference is not resolved by the trials: it flipped between seeds)
-        ie0 = eps_p.index(0.05)
-        md, _, n, dl, dh = t_interval(hist[:, large, ie0] - hist[:, small, ie0])
-        claims.append(Claim(
-            claim="at a small ε_p (0.05, 004's value), small clusters (C = 100) are hurt more by the noise than "
-                  "C = 10 (004 Appendix B: 'but at the same time sensitive to noise')",
-            holds=_sign(dl, dh, "at_most"), measured=md,
-            detail=(f"paired difference C=100 minus C=10 at ε_p = 0.05: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over "
-                    f"{n} trials (at ε_p = 0.01 both are near chance and the difference is not resolved)")))
-        for ep in (0.05, 0.25):
-            for e in (0.5, 1.0):
-                i, j = eps_tot.index(e), 1 + eps_p_rr.index(ep)
-                md, _, n, dl, dh = t_interval(rr[:, i, j] - rr[:, i, 0])
-                claims.append(Claim(
-                    claim=f"at ε = {e:g}, RRWithPrior with cluster priors (ε_p = {ep:g}, C = 50) beats plain RR by at "
-                          "least 1 accuracy point (004 Section 5.2: priors from public features help most at small ε"
-                          + ("; ε_p = 0.05 is 004's value for BYOL/CIFAR-10)" if ep == 0.05 else ")"),
-                    holds=_sign(dl, dh, "at_least", bound=0.01), measured=md,
-                    detail=(f"paired accuracy difference {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over {n} trials "
-                            "(holds iff the CI lies above +0.01, fails iff it lies below, else inconclusive: at ε_p = 0.05, ε = 0.5 the mean gap is within "
-                            "±0.02 of 0 and changes sign between seeds, so a bare 'CI above 0' could flip)")))
-        i, j = eps_tot.index(4.0), 1 + eps_p_rr.index(0.25)
-        md, _, n, dl, dh = t_interval(rr[:, i, j] - rr[:, i, 0])
-        claims.append(Claim(
-            claim="at ε = 4 cluster priors (ε_p = 0.25) underperform plain RR (004 Section 5.2: at ε = 8 the SSL priors "
-                  "underperform the uniform prior)",
-            holds=_sign(dl, dh, "at_most"), measured=md,
-            detail=f"paired accuracy difference (cluster prior - RR) {md:+.4f}, 95% CI [{dl:+.4f}, {dh:+.4f}]"))
+    # "beats by at least 1 point": holds iff the CI lies above +0.01 (at ε_p = 0.05, ε = 0.5 the mean gap is
+    # within ±0.02 of 0 and changes sign between seeds, so a bare "CI above 0" could flip)
+    for ep in (0.05, 0.25):
+        for e in (0.5, 1.0):
+            claims.append(_prior_claim(
+                pt, acc, kc, by_k, e, ep, "at_least", 0.01,
+                f"at ε = {e:g}, RRWithPrior with cluster priors (ε_p = {ep:g}, C = 50) beats plain RR by at least 1 "
+                "accuracy point (004 Section 5.2: priors from public features help most at small ε"
+                + ("; ε_p = 0.05 is 004's value for BYOL/CIFAR-10)" if ep == 0.05 else ")")))
+    claims.append(_prior_claim(pt, acc, kc, by_k, 4.0, 0.25, "at_most", 0.0,
+                               "at ε = 4 cluster priors (ε_p = 0.25) underperform plain RR (004 Section 5.2: at ε = 8 "
+                               "the SSL priors underperform the uniform prior)"))
+    return claims
 
+
+def compute(ctx) -> ExperimentResult:
+    prof = PROFILES[check_choice("profile", ctx.profile, tuple(PROFILES))]
+    pt = ClusterPoint(clusters=prof.clusters, eps_p=prof.eps_p, eps_total=prof.eps_total, eps_p_rr=prof.eps_p_rr)
+    res = run_trials(cluster_trial, [pt], prof.trials, version="cluster_priors_digits/v3", **engine_options(ctx))
+    r = res.per_config[0]
+    hist, acc, kc, by_k = r["hist_acc"], r["rr_acc"], r["rr_k"], r["rr_by_k"]
+    claims = [] if ctx.profile == "smoke" else _histogram_claims(pt, hist) + _prior_claims(pt, acc, kc, by_k)
+    return ExperimentResult(tables=_tables(pt, hist, acc, kc, by_k, prof.trials), claims=claims,
+                            notes=_notes(pt, hist, acc, kc, by_k),
+                            data={"pt": pt, "hist": hist, "rr": acc, "by_k": by_k})
+
+
+def _notes(pt, hist, acc, kc, by_k) -> str:
+    eps_p, eps_p_rr = pt.eps_p, pt.eps_p_rr
     notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "",
              "**Histogram-query accuracy (mean over trials)**", "",
              "| C | " + " | ".join(f"ε_p={e:g}" for e in eps_p) + " |", "|---|" + "---|" * len(eps_p)]
-    for i, C in enumerate(Cs):
+    for i, C in enumerate(pt.clusters):
         notes.append(f"| {C} | " + " | ".join(f"{hist[:, i, j].mean():.3f}" for j in range(len(eps_p))) + " |")
-    notes += ["", "**k-NN accuracy: RR vs cluster-prior RRWithPrior (mean [95% CI])**", "",
+    notes += ["", f"**k-NN accuracy: RR vs cluster-prior RRWithPrior, each k tuned on validation (mean [95% CI], "
+                  "chosen k: median)**", "",
               "| ε | RR | " + " | ".join(f"ε_p={e:g}" for e in eps_p_rr) + " |", "|---|---|" + "---|" * len(eps_p_rr)]
-    for i, e in enumerate(eps_tot):
+    for i, e in enumerate(pt.eps_total):
         cells = []
-        for j in range(1 + len(eps_p_rr)):
-            v = rr[:, i, j]
-            if np.all(np.isnan(v)):
+        for j, _, _ in _columns(pt):
+            if np.all(np.isnan(acc[:, i, j])):
                 cells.append("–")
-            else:
-                m, _, _, lo, hi = t_interval(v)
-                cells.append(f"{m:.3f} [{lo:.3f}, {hi:.3f}]")
+                continue
+            m, _, _, lo, hi = t_interval(acc[:, i, j])
+            cells.append(f"{m:.3f} [{lo:.3f}, {hi:.3f}] k={np.median(kc[:, i, j]):g}")
         notes.append(f"| {e:g} | " + " | ".join(cells) + " |")
-    return ExperimentResult(tables={"histogram_accuracy": t1, "rr_vs_cluster_prior": t2}, claims=claims,
-                            notes="\n".join(notes), data={"pt": pt, "hist": hist, "rr": rr})
+    notes += ["", "**k sensitivity** (test accuracy at a fixed k, mean over trials; the earlier version used "
+                  f"k = {OLD_K} for both methods):", "",
+              "| ε | method | ε_p | " + " | ".join(f"k={k}" for k in pt.k_grid) + " |",
+              "|---|---|---|" + "---|" * len(pt.k_grid)]
+    for i, e in enumerate(pt.eps_total):
+        for j, meth, ep in _columns(pt):
+            if not np.all(np.isnan(acc[:, i, j])):
+                notes.append(f"| {e:g} | {meth} | {ep:g} | " + " | ".join(f"{x:.3f}" for x in by_k[:, i, j].mean(axis=0))
+                             + " |")
+    return "\n".join(notes)
 
 
 def plot(result) -> dict:
-    pt, hist, rr = result.data["pt"], result.data["hist"], result.data["rr"]
+    pt, hist, rr, by_k = result.data["pt"], result.data["hist"], result.data["rr"], result.data["by_k"]
     fig, axes = figure(1, 2, width=4.6, title="Digits: priors from k-means clusters of the pixels (004 Algorithm 4)")
     ax = axes[0]
     for i, C in enumerate(pt.clusters):
@@ -233,20 +370,36 @@ def plot(result) -> dict:
     ax.set_title("histogram query alone (cf. 004 Figure 2)")
     ax.legend(loc="lower right")
     ax = axes[1]
-    for j in range(1 + len(pt.eps_p_rr)):
+    for j, _, ep in _columns(pt):
         ok = ~np.all(np.isnan(rr[:, :, j]), axis=0)
         if not ok.any():
             continue
         x = np.array(pt.eps_total)[ok]
         st = np.array([t_interval(rr[:, i, j]) for i in np.flatnonzero(ok)])
-        band(ax, x, st[:, 0], st[:, 3], st[:, 4], i=j,
-             label="plain RR" if j == 0 else f"cluster prior, ε_p = {pt.eps_p_rr[j - 1]:g}")
+        band(ax, x, st[:, 0], st[:, 3], st[:, 4], i=j, label="plain RR" if j == 0 else f"cluster prior, ε_p = {ep:g}")
     ax.set_xscale("log")
     ax.set_xlabel("total ε")
     ax.set_ylabel("k-NN test accuracy (mean, 95 % CI)")
-    ax.set_title(f"RRWithPrior at ε − ε_p with C = {pt.prior_clusters} cluster priors")
+    ax.set_title(f"RRWithPrior at ε − ε_p, C = {pt.prior_clusters}; k tuned on validation", fontsize=9)
     ax.legend(loc="lower right", fontsize=7)
-    return {"cluster_priors_digits": fig}
+    fig2, axes2 = figure(1, len(pt.eps_total), width=3.6,
+                         title="Digits: k-NN test accuracy against k (fixed), RR vs cluster-prior RRWithPrior")
+    for ax, i, e in zip(np.atleast_1d(axes2), range(len(pt.eps_total)), pt.eps_total):
+        for j, _, ep in _columns(pt):
+            if np.all(np.isnan(rr[:, i, j])):
+                continue
+            st = np.array([t_interval(by_k[:, i, j, g]) for g in range(len(pt.k_grid))])
+            band(ax, pt.k_grid, st[:, 0], st[:, 3], st[:, 4], i=j,
+                 label="plain RR" if j == 0 else f"cluster prior, ε_p = {ep:g}")
+        ax.axvline(OLD_K, color="gray", lw=0.8, ls=":", label=f"old fixed k = {OLD_K}")
+        ax.set_xscale("log")
+        ax.set_xticks(pt.k_grid)
+        ax.set_xticklabels([str(k) for k in pt.k_grid])
+        ax.set_xlabel("k of the k-NN")
+        ax.set_ylabel("test accuracy (mean, 95 % CI)")
+        ax.set_title(f"ε = {e:g}")
+        ax.legend(loc="best", fontsize=6)
+    return {"cluster_priors_digits": fig, "k_sensitivity": fig2}
 
 
 # Registered through simulations/experiments/catalogue.py ("cluster_priors_digits"):

