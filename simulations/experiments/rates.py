@@ -119,6 +119,12 @@ class Sizes:
     inconclusive with the root seed (issue 23). These cases are cheap (2 bumps, ``g^d`` cells with
     ``g ∝ N^{1/(2β+d)}``), so more trials and the paper profile's 7 decades (fewer where the case caps
     them, e.g. the central cases at εN = 10^6) cost a few CPU seconds.
+
+    Point-level (kNN) trials at the quick profile: 48 per point (12 before issue 23's second pass). With 12
+    the slope CIs of the d = 2 cells of 003 Theorems 6 and 10 were about as wide as the band (half-widths
+    0.02-0.05 against ±0.03), so their verdicts moved between holds and inconclusive with the root seed;
+    4x the trials halves the half-widths. The cost is paid mostly by the plane's grid k-NN path of
+    :class:`~simulations.estimators.knn.KNNRegressor` (2-3x faster than the kd-tree at these k).
     """
 
     points: int
@@ -139,7 +145,7 @@ PROFILE_SIZES = {
     "smoke": Sizes(points=3, trials=4, decades_d1=0.6, decades_d2=0.6, start_factor=0.3, n_eval=256,
                    trials_counts=8, decades_counts=1.0, max_cells=400, margin=0.1, trials_fixed_bumps=8,
                    decades_fixed_bumps=1.0),
-    "quick": Sizes(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
+    "quick": Sizes(points=5, trials=48, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
                    trials_counts=100, decades_counts=4.0, max_cells=20000, margin=0.03, trials_fixed_bumps=400,
                    decades_fixed_bumps=7.0),
     "paper": Sizes(points=8, trials=100, decades_d1=2.5, decades_d2=1.5, n_eval=4096,
