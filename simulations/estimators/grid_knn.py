@@ -20,6 +20,8 @@ References: 000 Section 5.1 and eq. (29) (the kNN average); 004 Algorithm 3 (LP-
 
 from __future__ import annotations
 
+import math
+
 import numba
 import numpy as np
 
@@ -140,11 +142,15 @@ class GridIndex:
         The indexed points.
     k : int >= 1
         The number of neighbours the queries will ask for; sets the cell size (any k may be queried).
+    cell : float > 0 or None
+        The cell side; None (default) sets it from pilot queries (half the median distance to the k-th
+        neighbour). Any positive side gives the same (exact) answers; it only moves the cost. A caller
+        that knows the points' density passes it and skips the pilot's ``64 N`` distances.
 
     Raises
     ------
     ValueError
-        If ``X`` is not finite of shape (N, 2) with N >= 1, or k < 1.
+        If ``X`` is not finite of shape (N, 2) with N >= 1, k < 1, or ``cell`` is not > 0.
 
     References
     ----------
@@ -158,22 +164,25 @@ class GridIndex:
     ([[1, 0]], [[0.1414, 0.9055]])
     """
 
-    def __init__(self, X, k: int):
+    def __init__(self, X, k: int, *, cell: float | None = None):
         X = np.ascontiguousarray(X, dtype=np.float64)
         if X.ndim != 2 or X.shape[1] != 2 or X.shape[0] < 1:
             raise ValueError(f"X must have shape (N, 2) with N >= 1, got shape {X.shape}")
         if not np.all(np.isfinite(X)):
             raise ValueError("X must be finite")
         k = check_int("k", k, low=1)
+        if cell is not None and not (isinstance(cell, (int, float, np.floating)) and math.isfinite(cell) and cell > 0):
+            raise ValueError(f"cell must be a finite float > 0 or None, got cell={cell!r}")
         N = X.shape[0]
         lo, hi = X.min(axis=0), X.max(axis=0)
         span = float(max(hi[0] - lo[0], hi[1] - lo[1], 1e-12))
-        # pilot: median distance to the k-th neighbour of evenly spaced indexed points (brute force)
-        pilot = X[np.linspace(0, N - 1, min(_PILOT, N)).astype(np.int64)]
-        kk = min(k, N) - 1
-        d2 = (pilot[:, 0, None] - X[None, :, 0]) ** 2 + (pilot[:, 1, None] - X[None, :, 1]) ** 2
-        r_k = float(np.median(np.sqrt(np.partition(d2, kk, axis=1)[:, kk])))
-        h = max(r_k / 2.0, span / 2048.0)  # at most 2048 x 2048 cells
+        if cell is None:
+            # pilot: median distance to the k-th neighbour of evenly spaced indexed points (brute force)
+            pilot = X[np.linspace(0, N - 1, min(_PILOT, N)).astype(np.int64)]
+            kk = min(k, N) - 1
+            d2 = (pilot[:, 0, None] - X[None, :, 0]) ** 2 + (pilot[:, 1, None] - X[None, :, 1]) ** 2
+            cell = float(np.median(np.sqrt(np.partition(d2, kk, axis=1)[:, kk]))) / 2.0
+        h = max(float(cell), span / 2048.0)  # at most 2048 x 2048 cells
         self.h = h
         self.x0, self.y0 = float(lo[0]), float(lo[1])
         self.nx = int((hi[0] - lo[0]) / h) + 1

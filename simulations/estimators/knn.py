@@ -7,17 +7,31 @@ the mechanism description in ``mechanism_``.
 
 Neighbours come from ``scipy.spatial.cKDTree(leafsize=32, balanced_tree=False,
 compact_nodes=False)``, the fastest build/query combination measured for d <= 5 and k <= 200
-(DESIGN.md), and on the line (d = 1) from :class:`~simulations.estimators.line_knn.LineIndex`, a
-sorted array walked outwards from each query: the same neighbours in the same nearest-first order,
-hence the same predictions bit for bit, 13-23x faster than tree + average at N = 3·10^4-10^5,
-k = 10^3-10^4 (one run, ``benchmarks/bench_rates.py --line-knn``), the sizes 003 Theorem 10's
-tuning asks for. Elsewhere the neighbour average is the numba kernel :func:`simulations.kernels.neighbour_mean`.
-Queries use ``workers`` threads (default 1: the engine parallelizes over trials, not inside one).
+(DESIGN.md), except on the line and in the plane:
+
+* d = 1: :class:`~simulations.estimators.line_knn.LineIndex`, a sorted array walked outwards from
+  each query: the same neighbours in the same nearest-first order, hence the same predictions bit for
+  bit, 13-23x faster than tree + average at N = 3·10^4-10^5, k = 10^3-10^4 (one run,
+  ``benchmarks/bench_rates.py --line-knn``), the sizes 003 Theorem 10's tuning asks for;
+* d = 2: :class:`~simulations.estimators.grid_knn.GridIndex`, the exact grid search, its cell side
+  set from the sample's density (half the radius that holds k points on average over the bounding
+  box) instead of pilot queries. :meth:`KNNRegressor.neighbours` returns the same nearest-first lists
+  as the tree; :meth:`KNNRegressor.predict` averages the same k neighbours taken in the grid's
+  candidate order, without sorting them (the sort was most of the query at the k of 003 Theorem 10's
+  d = 2 cells: 1.6-3x faster than tree + average at N ≈ 4·10^4, k = 200-1300,
+  ``benchmarks/bench_rates.py --plane-knn``). The neighbour set is the tree's; only the summation
+  order differs, so the mean differs from the tree's nearest-first sum by at most the float
+  summation bound ``2 (k − 1) u mean|Z|`` (u = 2^-53), which the tests assert.
+
+Elsewhere the neighbour average is the numba kernel :func:`simulations.kernels.neighbour_mean`.
+Tree queries use ``workers`` threads (default 1: the engine parallelizes over trials, not inside one).
 
 References: 003 eq. (20), Theorem 6, Theorem 10.
 """
 
 from __future__ import annotations
+
+import math
 
 import numpy as np
 from scipy.spatial import cKDTree
@@ -26,10 +40,11 @@ from sklearn.base import BaseEstimator
 from limits.validation import check_int
 from simulations import kernels
 from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
+from simulations.estimators.grid_knn import GridIndex
 from simulations.estimators.line_knn import LineIndex
 from simulations.mechanisms import ClippedLaplaceLabels, LaplaceLabels
 
-__all__ = ["KNNRegressor", "LaplaceKNNRegressor", "build_tree"]
+__all__ = ["KNNRegressor", "LaplaceKNNRegressor", "build_tree", "plane_index"]
 
 TREE_OPTIONS = {"leafsize": 32, "balanced_tree": False, "compact_nodes": False}
 
@@ -60,6 +75,40 @@ def build_tree(X) -> cKDTree:
     return cKDTree(X, **TREE_OPTIONS)
 
 
+def plane_index(X, k: int) -> GridIndex:
+    """The exact grid k-NN index of points in the plane, cell side from their density.
+
+    Parameters
+    ----------
+    X : array (N, 2), finite
+        The indexed points.
+    k : int >= 1
+        The number of neighbours the queries will ask for.
+
+    Returns
+    -------
+    GridIndex
+        With cell side ``r_k / 2``, ``r_k = sqrt(k A / (π N))`` the radius that holds k of N points spread
+        uniformly over the bounding box of area A (what GridIndex's pilot queries estimate for uniform
+        points, without their 64 N distances). The answers do not depend on the side.
+
+    References
+    ----------
+    003 eq. (20) (the k-NN average of Theorems 6 and 10).
+
+    Examples
+    --------
+    >>> X = np.array([[0.0, 0.0], [1.0, 0.0], [0.0, 1.0], [1.0, 1.0]])
+    >>> plane_index(X, 1).query(np.array([[0.9, 0.8]]), 2)[1]
+    array([[3, 1]])
+    """
+    X = np.ascontiguousarray(X, dtype=np.float64)
+    ext = X.max(axis=0) - X.min(axis=0) if X.size else np.zeros(2)
+    area = float(ext[0] * ext[1]) if X.ndim == 2 and X.shape[1:] == (2,) else 0.0
+    r_k = math.sqrt(k * area / (math.pi * max(X.shape[0], 1)))
+    return GridIndex(X, k, cell=r_k / 2.0 if r_k > 0 else None)
+
+
 class KNNRegressor(BaseEstimator):
     """Non-private k-NN regressor: :math:`\\hat\\eta(x) = \\frac{1}{k} \\sum_{i \\in N_k(x)} Y_i`.
 
@@ -72,8 +121,9 @@ class KNNRegressor(BaseEstimator):
 
     Attributes
     ----------
-    index_ : scipy.spatial.cKDTree or LineIndex
-        Neighbour index of the training points (a sorted line for d = 1).
+    index_ : scipy.spatial.cKDTree, LineIndex or GridIndex
+        Neighbour index of the training points (a sorted line for d = 1, the exact planar grid of
+        :func:`plane_index` for d = 2, a kd-tree above).
     targets_ : ndarray of float, shape (n,)
         The labels averaged by ``predict``.
     n_features_ : int
@@ -104,7 +154,8 @@ class KNNRegressor(BaseEstimator):
         if self.k > X.shape[0]:
             raise ValueError(f"k must be <= the number of training points {X.shape[0]}, got k={self.k}")
         self.n_features_ = X.shape[1]
-        self.index_ = LineIndex(X) if X.shape[1] == 1 else build_tree(X)
+        d = X.shape[1]
+        self.index_ = LineIndex(X) if d == 1 else (plane_index(X, self.k) if d == 2 else build_tree(X))
         return y
 
     def fit(self, X, y, rng=None):
@@ -167,7 +218,7 @@ class KNNRegressor(BaseEstimator):
         """
         check_fitted(self, "targets_")
         X = check_features(X, unit_cube=False, d=self.n_features_)
-        if isinstance(self.index_, LineIndex):
+        if isinstance(self.index_, (LineIndex, GridIndex)):
             _, idx = self.index_.query(X, self.k)
         else:
             _, idx = self.index_.query(X, k=self.k, workers=self.workers)
@@ -199,6 +250,9 @@ class KNNRegressor(BaseEstimator):
         if isinstance(self.index_, LineIndex):  # same floats as the lists below, without them
             X = check_features(X, unit_cube=False, d=self.n_features_)
             return self.index_.neighbour_mean(X, self.k, self.targets_)
+        if isinstance(self.index_, GridIndex):  # the same neighbours, unsorted: the mean needs no order
+            X = check_features(X, unit_cube=False, d=self.n_features_)
+            return kernels.neighbour_mean(self.targets_, self.index_.query(X, self.k, sort=False)[1])
         return kernels.neighbour_mean(self.targets_, self.neighbours(X))
 
 

@@ -60,3 +60,41 @@ def test_guards():
         GridIndex(np.zeros((5, 3)), 2)
     with pytest.raises(ValueError, match="finite"):
         GridIndex(X, 2).query(np.array([[np.nan, 0.0]]), 1)
+
+
+@pytest.mark.parametrize("N,M,k", [(3000, 400, 1), (5000, 300, 64), (20000, 200, 1300), (40, 30, 40)])
+def test_knn_regressors_in_the_plane_average_the_tree_neighbours(N, M, k):
+    """The estimators' plane path (grid, density cell, unsorted lists) against the kd-tree oracle: the same
+    nearest-first lists from ``neighbours``, and ``predict`` within the float summation bound of the tree's
+    nearest-first mean (the same k values added in another order: |difference| <= 2 (k−1) u max|Z|)."""
+    from simulations import kernels
+    from simulations.estimators import KNNRegressor, LaplaceKNNRegressor
+
+    rng = np.random.default_rng(N + k)
+    X, Y = rng.random((N, 2)), rng.uniform(-1, 1, N)
+    Xq = np.vstack([rng.uniform(-0.1, 1.1, size=(M, 2)), X[:3]])  # outside the sample's box too, and indexed points
+    _assert_no_near_ties(X, Xq, k)
+    for est in (KNNRegressor(k=k), LaplaceKNNRegressor(k=k, epsilon=1.0, T=1.0),
+                LaplaceKNNRegressor(k=k, epsilon=0.5, T=0.5, clip=True)):
+        est.fit(X, Y, np.random.default_rng(7))
+        assert isinstance(est.index_, GridIndex)
+        _, i_ref = cKDTree(X).query(Xq, k=k)
+        i_ref = np.asarray(i_ref).reshape(len(Xq), k)
+        np.testing.assert_array_equal(est.neighbours(Xq), i_ref)
+        want = kernels.neighbour_mean_numpy(est.targets_, i_ref)
+        bound = 2 * (k - 1) * 2.0 ** -53 * np.abs(est.targets_).max()
+        assert np.all(np.abs(est.predict(Xq) - want) <= bound)
+        if k == 1:  # one neighbour: no summation, the same float
+            np.testing.assert_array_equal(est.predict(Xq), want)
+
+
+def test_cell_side_does_not_change_the_answer():
+    rng = np.random.default_rng(11)
+    X, Q = rng.random((2000, 2)), rng.random((100, 2))
+    _assert_no_near_ties(X, Q, 50)
+    ref = GridIndex(X, 50).query(Q, 50)[1]
+    for cell in (1e-4, 0.01, 0.3, 5.0):
+        np.testing.assert_array_equal(GridIndex(X, 50, cell=cell).query(Q, 50)[1], ref)
+    for bad in (0.0, -1.0, float("nan"), float("inf"), "0.1"):
+        with pytest.raises(ValueError, match="cell"):
+            GridIndex(X, 50, cell=bad)

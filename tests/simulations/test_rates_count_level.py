@@ -151,8 +151,11 @@ def test_fixed_bump_cases_get_the_longer_grid_and_more_trials():
         else:
             assert case_trials(c, sizes) == sizes.trials_counts
             assert span <= sizes.decades_counts + 0.75  # g rounded outwards at both ends
-    knn = rates_regression._local_cases()[0]
-    assert not fixed_bump_count(knn) and case_trials(knn, sizes) == sizes.trials
+    knn_line, knn_plane = (c for c in rates_regression._local_cases() if c.beta == 0.5)  # d = 1, d = 2
+    assert not fixed_bump_count(knn_line) and case_trials(knn_line, sizes) == sizes.trials_line == 192
+    assert case_trials(knn_plane, sizes) == sizes.trials == 48
+    paper = PROFILES["paper"]  # the paper profile runs one trial count for every k-NN cell
+    assert case_trials(knn_line, paper) == case_trials(knn_plane, paper) == paper.trials
     more = [c for c in rates_heavy_tailed._cases() if c.trials_factor > 1]  # the spread heavy-tailed central cells
     assert {(c.d, c.beta, c.p) for c in more} == set(rates_heavy_tailed.CENTRAL_MORE_TRIALS)
     assert all(case_trials(c, sizes) == c.trials_factor * sizes.trials_counts for c in more)

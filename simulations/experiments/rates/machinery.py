@@ -119,6 +119,16 @@ class Profile:
     inconclusive with the root seed (issue 23). These cases are cheap (2 bumps, ``g^d`` cells with
     ``g ∝ N^{1/(2β+d)}``), so more trials and the paper profile's 7 decades (fewer where the case caps
     them, e.g. the central cases at εN = 10^6) cost a few CPU seconds.
+
+    Point-level (kNN) trials at the quick profile: 48 per point (12 before issue 23's second pass). With 12
+    the slope CIs of the d = 2 cells of 003 Theorems 6 and 10 were about as wide as the band (half-widths
+    0.02-0.05 against ±0.03), so their verdicts moved between holds and inconclusive with the root seed;
+    4x the trials halves the half-widths. The cost is paid mostly by the plane's grid k-NN path of
+    :class:`~simulations.estimators.knn.KNNRegressor` (2-3x faster than the kd-tree at these k).
+    ``trials_line`` (None: ``trials``): point-level trials of the d = 1 cells, which use the exact sorted-line
+    search (:class:`~simulations.estimators.line_knn.LineIndex`, 1-3 ms per trial at the quick sizes). At 48
+    trials their CIs (half-widths 0.023-0.05) still met the band's edge at some seeds (local regression
+    d = 1 β = ½, heavy-tailed d = 1 β = ½ p = 4, the regression curves of the ε collapse); 192 cost seconds.
     """
 
     points: int
@@ -133,15 +143,16 @@ class Profile:
     margin: float = 0.03
     trials_fixed_bumps: int = 400
     decades_fixed_bumps: float = 7.0
+    trials_line: int | None = None
 
 
 PROFILES = {
     "smoke": Profile(points=3, trials=4, decades_d1=0.6, decades_d2=0.6, start_factor=0.3, n_eval=256,
                    trials_counts=8, decades_counts=1.0, max_cells=400, margin=0.1, trials_fixed_bumps=8,
                    decades_fixed_bumps=1.0),
-    "quick": Profile(points=5, trials=12, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
+    "quick": Profile(points=5, trials=48, decades_d1=1.5, decades_d2=1.5, n_eval=1024,
                    trials_counts=100, decades_counts=4.0, max_cells=20000, margin=0.03, trials_fixed_bumps=400,
-                   decades_fixed_bumps=7.0),
+                   decades_fixed_bumps=7.0, trials_line=192),
     "paper": Profile(points=8, trials=100, decades_d1=2.5, decades_d2=1.5, n_eval=4096,
                    trials_counts=200, decades_counts=7.0, max_cells=30000, margin=0.02, trials_fixed_bumps=400,
                    decades_fixed_bumps=7.0),
@@ -427,7 +438,8 @@ def fixed_bump_count(case: RateCase) -> bool:
 
 
 def case_trials(case: RateCase, sizes: Profile) -> int:
-    """Trials per grid point of a case: ``sizes.trials`` (kNN, point level), ``sizes.trials_fixed_bumps``
+    """Trials per grid point of a case: ``sizes.trials`` (kNN, point level; ``sizes.trials_line`` for d = 1
+    when set), ``sizes.trials_fixed_bumps``
     (a :func:`fixed_bump_count` case) or ``sizes.trials_counts`` (other count-level cases); count-level
     trials times the case's ``trials_factor``.
 
@@ -447,7 +459,7 @@ def case_trials(case: RateCase, sizes: Profile) -> int:
     (400, 100)
     """
     if case.kind != "bins":
-        return sizes.trials
+        return sizes.trials_line if case.d == 1 and sizes.trials_line is not None else sizes.trials
     return case.trials_factor * (sizes.trials_fixed_bumps if fixed_bump_count(case) else sizes.trials_counts)
 
 
