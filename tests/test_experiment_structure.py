@@ -28,13 +28,9 @@ from simulations.experiments import catalogue as sim_catalogue
 #: The longest an experiment's entry point may be (issue 21: "no compute over 60 lines"): a reader sees
 #: the whole function on one screen, and the steps it calls carry the names of what they compute.
 MAX_ENTRY_LINES = 60
-#: Entry points whose split is left to another change: the compute bodies of cluster_priors_digits and
-#: movielens are being rewritten under issue 22 (fair tuning of k; the stage split), so they were moved
-#: and given profile dataclasses only. Remove an entry once its function is short; the test fails if a
-#: listed function is already short, so the list cannot go stale.
-PENDING = {
-    "simulations.experiments.learning.movielens:compute": "issue 22 rewrites its body",
-}
+#: Entry points whose split is left to another change ("module:function" -> why); none at present. The test
+#: fails if a listed function is already short, so the list cannot go stale.
+PENDING: dict[str, str] = {}
 OLD_SPELLINGS = ("PROFILE", "_PROFILES", "PROFILE_SIZES")
 PROFILE_KEYS = {"smoke", "quick", "paper"}
 ROOT = Path(__file__).resolve().parents[1]

@@ -488,45 +488,40 @@ def _paired(values: np.ndarray):
     return mean, lo, hi, n
 
 
-def compute(ctx) -> ExperimentResult:
-    """Run the experiment at ``ctx.profile`` (see the module docstring); raises :class:`ExperimentSkipped`
-    without data. Tables ``rmse``, ``hyperparameters``, ``paired``; claims from quick on.
+def _hp_cells(c) -> list[str]:
+    """Chosen (embedding dim, learning rate, epochs) of one cell, per trial joined by ";", stages by "/".
 
-    References: 004 Table 3, Section 5.1, Appendix B.
-    """
-    pt, prof, label = _point(ctx)
-    trials = prof.trials
-    res = run_trials(movielens_trial, [pt], trials, version="movielens_table3/v2", **engine_options(ctx))
-    r = res.per_config[0]
-    acc, npv, chosen, chosen_np, kmean = (r["rmse"], r["rmse_nonprivate"], r["chosen"], r["chosen_nonprivate"],
-                                          r["k_mean"])
-    eps = pt.epsilons
+    ``c``: array (trials, stages, 4) of the chosen values (NaN where a stage does not exist)."""
+    cells = []
+    for col in range(3):
+        per = []
+        for t in range(c.shape[0]):
+            vals = [c[t, s, col] for s in range(c.shape[1]) if np.isfinite(c[t, s, col])]
+            per.append("/".join(f"{v:g}" for v in vals))
+        cells.append(";".join(per))
+    return cells
 
+
+def _rmse_table(label, eps, acc, npv, chosen, chosen_np) -> dict:
+    """Test RMSE per method and ε (and the non-private model) beside 004 Table 3, with the chosen hyperparameters."""
     table = {k: [] for k in ("data", "method", "epsilon", "n_trials", "mean_rmse", "std", "ci_low", "ci_high",
                              "published_rmse_ml1m", "embedding_dims_chosen", "learning_rates_chosen", "epochs_chosen")}
-
-    def hp_cells(c):  # c: (trials, stages, 4) -> per-trial strings, stages joined by "/"
-        cells = []
-        for col in range(3):
-            per = []
-            for t in range(c.shape[0]):
-                vals = [c[t, s, col] for s in range(c.shape[1]) if np.isfinite(c[t, s, col])]
-                per.append("/".join(f"{v:g}" for v in vals))
-            cells.append(";".join(per))
-        return cells
-
     for m_i, m in enumerate(METHODS):
         for j, e in enumerate(eps):
             mean, std, n, lo, hi = t_interval(acc[:, m_i, j])
             pub = TABLE3[_PUBLISHED_NAME[m]].get(e, float("nan"))
-            row = (label, m, e, n, mean, std, lo, hi, pub, *hp_cells(chosen[:, m_i, j]))
+            row = (label, m, e, n, mean, std, lo, hi, pub, *_hp_cells(chosen[:, m_i, j]))
             for k, v in zip(table, row):
                 table[k].append(v)
     mean, std, n, lo, hi = t_interval(npv)
-    row = (label, "non-private", INF, n, mean, std, lo, hi, TABLE3["LP-1ST"][INF], *hp_cells(chosen_np[:, None, :]))
+    row = (label, "non-private", INF, n, mean, std, lo, hi, TABLE3["LP-1ST"][INF], *_hp_cells(chosen_np[:, None, :]))
     for k, v in zip(table, row):
         table[k].append(v)
+    return table
 
+
+def _hp_table(trials, eps, chosen, chosen_np) -> dict:
+    """One row per (trial, method, ε, stage): the hyperparameters chosen on the validation split V."""
     hp = {k: [] for k in ("trial", "method", "epsilon", "stage", "embedding_dim", "learning_rate", "epochs",
                           "validation_score")}
     for t in range(trials):
@@ -540,10 +535,14 @@ def compute(ctx) -> ExperimentResult:
         c = chosen_np[t]
         for k, v in zip(hp, (t, "non-private", INF, 1, int(c[0]), c[1], int(c[2]), c[3])):
             hp[k].append(v)
+    return hp
 
+
+def _paired_table(ctx, eps, acc, kmean, label, recipe) -> tuple[dict, list[Claim]]:
+    """Paired LP-2ST − RR RMSE differences per ε, and the claims "LP-2ST's RMSE is at most RR's" (from quick on)."""
     paired = {k: [] for k in ("epsilon", "lp2st_minus_rr_mean", "ci_low", "ci_high", "n_trials", "published_difference",
                               "lp2st_mean_k_star")}
-    claims, recipe = [], lp2st_recipe(pt)
+    claims = []
     for j, e in enumerate(eps):
         d_mean, d_lo, d_hi, n = _paired(acc[:, 1, j] - acc[:, 0, j])
         pub = TABLE3["LP-2ST"][e] - TABLE3["LP-1ST"][e] if e in TABLE3["LP-2ST"] else float("nan")
@@ -560,38 +559,54 @@ def compute(ctx) -> ExperimentResult:
                     f"trials; published difference {pub:+.3f}; rule: bound_verdict(0, CI, margin {MARGIN_RMSE}, "
                     f"at_most) = {verdict} (holds iff the CI lies below +{MARGIN_RMSE}, fails iff above); recipe: "
                     f"{recipe}")))
-    if ctx.profile != "smoke":
-        for e in IMPROVEMENT_EPS:
-            if e not in eps:
-                continue
-            j = eps.index(e)
-            d_mean, d_lo, d_hi, n = _paired(acc[:, 1, j] - acc[:, 0, j])
-            pub = TABLE3["LP-2ST"][e] - TABLE3["LP-1ST"][e]
-            verdict = bound_verdict(0.0, d_lo, d_hi, 0.0, side="at_most")
-            claims.append(Claim(
-                claim=f"LP-2ST improves on RR (LP-1ST): strictly lower test RMSE at ε = {e:g} (004 Section 5.1: "
-                      f"'improvements via LP-MST', Table 3 gap {pub:+.3f} on ML-1M); measured on {label} [{recipe}]",
-                holds=holds_from(verdict), expected=pub, measured=d_mean,
-                detail=(f"paired RMSE difference LP-2ST − RR {d_mean:+.4f}, 95% t-CI [{d_lo:+.4f}, {d_hi:+.4f}] over "
-                        f"{n} trials; rule: bound_verdict(0, CI, margin 0, at_most) = {verdict} (a strict ordering: "
-                        "holds iff the CI lies below 0, fails iff above 0); the measured gain is "
-                        f"{abs(d_mean) / abs(pub):.0%} of the published one (different data set unless ML-1M)")))
-        for m_i, m in enumerate(METHODS):
-            verdicts, parts = [], []
-            for j in range(len(eps) - 1):
-                d_mean, d_lo, d_hi, n = _paired(acc[:, m_i, j + 1] - acc[:, m_i, j])
-                v = bound_verdict(0.0, d_lo, d_hi, MARGIN_RMSE, side="at_most")
-                verdicts.append(v)
-                parts.append(f"ε {eps[j]:g}→{eps[j + 1]:g}: {d_mean:+.4f} [{d_lo:+.4f}, {d_hi:+.4f}] {v}")
-            holds = (False if "excluded" in verdicts else (True if all(v == "holds" for v in verdicts) else None))
-            claims.append(Claim(
-                claim=f"{m}'s test RMSE does not increase with ε over 004 Table 3's grid {list(eps)} (measured on "
-                      f"{label})",
-                holds=holds, expected=None, measured=float(acc[:, m_i, -1].mean() - acc[:, m_i, 0].mean()),
-                detail=("paired differences RMSE(next ε) − RMSE(ε), 95% t-CIs; each step holds iff its CI lies below "
-                        f"+{MARGIN_RMSE}, fails iff above; the claim holds iff every step holds, fails iff one "
-                        "fails: " + "; ".join(parts))))
+    return paired, claims
 
+
+def _improvement_claims(eps, acc, label, recipe) -> list[Claim]:
+    """004 Section 5.1's "improvements via LP-MST": a strictly lower LP-2ST RMSE at the ε of IMPROVEMENT_EPS."""
+    claims = []
+    for e in IMPROVEMENT_EPS:
+        if e not in eps:
+            continue
+        j = eps.index(e)
+        d_mean, d_lo, d_hi, n = _paired(acc[:, 1, j] - acc[:, 0, j])
+        pub = TABLE3["LP-2ST"][e] - TABLE3["LP-1ST"][e]
+        verdict = bound_verdict(0.0, d_lo, d_hi, 0.0, side="at_most")
+        claims.append(Claim(
+            claim=f"LP-2ST improves on RR (LP-1ST): strictly lower test RMSE at ε = {e:g} (004 Section 5.1: "
+                  f"'improvements via LP-MST', Table 3 gap {pub:+.3f} on ML-1M); measured on {label} [{recipe}]",
+            holds=holds_from(verdict), expected=pub, measured=d_mean,
+            detail=(f"paired RMSE difference LP-2ST − RR {d_mean:+.4f}, 95% t-CI [{d_lo:+.4f}, {d_hi:+.4f}] over "
+                    f"{n} trials; rule: bound_verdict(0, CI, margin 0, at_most) = {verdict} (a strict ordering: "
+                    "holds iff the CI lies below 0, fails iff above 0); the measured gain is "
+                    f"{abs(d_mean) / abs(pub):.0%} of the published one (different data set unless ML-1M)")))
+    return claims
+
+
+def _monotone_claims(eps, acc, label) -> list[Claim]:
+    """Each method's RMSE does not increase with ε over the grid (every paired step decided by the one rule)."""
+    claims = []
+    for m_i, m in enumerate(METHODS):
+        verdicts, parts = [], []
+        for j in range(len(eps) - 1):
+            d_mean, d_lo, d_hi, n = _paired(acc[:, m_i, j + 1] - acc[:, m_i, j])
+            v = bound_verdict(0.0, d_lo, d_hi, MARGIN_RMSE, side="at_most")
+            verdicts.append(v)
+            parts.append(f"ε {eps[j]:g}→{eps[j + 1]:g}: {d_mean:+.4f} [{d_lo:+.4f}, {d_hi:+.4f}] {v}")
+        holds = (False if "excluded" in verdicts else (True if all(v == "holds" for v in verdicts) else None))
+        claims.append(Claim(
+            claim=f"{m}'s test RMSE does not increase with ε over 004 Table 3's grid {list(eps)} (measured on "
+                  f"{label})",
+            holds=holds, expected=None, measured=float(acc[:, m_i, -1].mean() - acc[:, m_i, 0].mean()),
+            detail=("paired differences RMSE(next ε) − RMSE(ε), 95% t-CIs; each step holds iff its CI lies below "
+                    f"+{MARGIN_RMSE}, fails iff above; the claim holds iff every step holds, fails iff one "
+                    "fails: " + "; ".join(parts))))
+    return claims
+
+
+def _notes(ctx, pt, label, recipe, trials, acc, npv, kmean, table) -> str:
+    """The report's text: data, recipe, the RMSE table beside 004 Table 3, the hyperparameters chosen on V."""
+    eps = pt.epsilons
     rows_md = [f"| method | " + " | ".join(f"ε={e:g}" for e in eps) + " | ε=∞ |", "|---|" + "---|" * (len(eps) + 1)]
     for m_i, m in enumerate(METHODS):
         cells = []
@@ -600,7 +615,7 @@ def compute(ctx) -> ExperimentResult:
             cells.append(f"{mean:.3f} [{lo:.3f}, {hi:.3f}] (004: {TABLE3[_PUBLISHED_NAME[m]][e]:.3f})")
         np_cell = "" if m_i else f"{npv.mean():.3f} (non-private model; 004 LP-1ST: {TABLE3['LP-1ST'][INF]:.3f})"
         rows_md.append(f"| {m} | " + " | ".join(cells) + f" | {np_cell} |")
-    notes = "\n".join([
+    return "\n".join([
         __doc__.split("\n\n", 1)[1].split("References")[0].strip(), "",
         f"**Data: {label}.** Published numbers are 004 Table 3 on MovieLens-1M"
         + ("" if label.startswith("MovieLens-1M") else " (a different data set: beside, not targets)") + ".", "",
@@ -616,6 +631,27 @@ def compute(ctx) -> ExperimentResult:
         *(f"| {m} | {e:g} | {dims} | {lrs} | {eps_} |" for m, e, dims, lrs, eps_ in
           zip(table["method"], table["epsilon"], table["embedding_dims_chosen"], table["learning_rates_chosen"],
               table["epochs_chosen"]))])
+
+
+def compute(ctx) -> ExperimentResult:
+    """Run the experiment at ``ctx.profile`` (see the module docstring); raises :class:`ExperimentSkipped`
+    without data. Tables ``rmse``, ``hyperparameters``, ``paired``; claims from quick on.
+
+    References: 004 Table 3, Section 5.1, Appendix B.
+    """
+    pt, prof, label = _point(ctx)
+    trials = prof.trials
+    res = run_trials(movielens_trial, [pt], trials, version="movielens_table3/v2", **engine_options(ctx))
+    r = res.per_config[0]
+    acc, npv, chosen, chosen_np, kmean = (r["rmse"], r["rmse_nonprivate"], r["chosen"], r["chosen_nonprivate"],
+                                          r["k_mean"])
+    eps, recipe = pt.epsilons, lp2st_recipe(pt)
+    table = _rmse_table(label, eps, acc, npv, chosen, chosen_np)
+    hp = _hp_table(trials, eps, chosen, chosen_np)
+    paired, claims = _paired_table(ctx, eps, acc, kmean, label, recipe)
+    if ctx.profile != "smoke":
+        claims += _improvement_claims(eps, acc, label, recipe) + _monotone_claims(eps, acc, label)
+    notes = _notes(ctx, pt, label, recipe, trials, acc, npv, kmean, table)
     data = {"eps": list(eps), "rmse": acc, "rmse_nonprivate": npv, "label": label, "trials": trials,
             "chosen": chosen, "chosen_nonprivate": chosen_np, "k_mean": kmean}
     return ExperimentResult(tables={"rmse": table, "hyperparameters": hp, "paired": paired}, claims=claims,
