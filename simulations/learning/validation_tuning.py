@@ -140,9 +140,9 @@ class ValidatedKNNClassifier(BaseEstimator):
     val_labels : ndarray (v,) of int
         Their RR-privatized labels.
 
-    Attributes (after ``fit``)
-    --------------------------
-    k_ : int, the chosen k
+    Attributes
+    ----------
+    k_ : int, the chosen k (set by ``fit``, as every attribute below)
     agreement_ : ndarray (len(k_grid),), agreement with ``val_labels`` per k
     classes_ : ndarray (K,)
 
@@ -331,9 +331,9 @@ class TemperatureTunedLPMST(LPMST):
     val_labels : ndarray (v,) of int
         RR-privatized validation labels at this ε.
 
-    Attributes (after ``fit``)
-    --------------------------
-    temperatures_ : list of float, the temperature used at stages 2..T (empty for T = 1)
+    Attributes
+    ----------
+    temperatures_ : list of float, the temperature used at stages 2..T (empty for T = 1); set by ``fit``, as below
     prior_ks_ : list of int, the k of M(t−1) used for the prior at stages 2..T (-1: the model's own)
     plus those of :class:`~simulations.learning.LPMST`.
 
