@@ -98,7 +98,10 @@ _LN2 = math.log(2.0)
 class LowerBound:
     """One evaluated lower bound and its ingredients.
 
-    Attributes
+    Returned by :func:`lower_bound` and the ``theorem*_bound`` functions; the parameters are kept as
+    attributes. Instances are frozen; nothing is validated here (the functions that build them do).
+
+    Parameters
     ----------
     theorem : str
         ``"003 Theorem 1"`` ... ``"003 Theorem 11"``.
@@ -130,6 +133,21 @@ class LowerBound:
         Central: Chernoff lower bound on ``P(16 C_E² < n_k < n_max)``.
     berry_esseen : float or None
         Central: ``C_E``.
+
+    References
+    ----------
+    003 Theorems 1, 3, 5, 7, 9, 11: eqs. (43), (99), (127), (143), (163) and Appendix L (the product
+    ``cubes × loss_per_cube × per_cube_error``); eq. (45) (Assouad's per-cube error).
+
+    Examples
+    --------
+    With ``δ = 0`` Assouad's per-cube error is ``½ max(1/2, 1) = ½``; 4 cubes losing 0.01 each give
+    ``4 · 0.01 · ½ = 0.02``, and the minimax bound is the larger of that and the non-private term:
+
+    >>> lb = LowerBound(theorem="003 Theorem 5", N=100.0, epsilon=1.0, h=0.25, cubes=4.0, loss_per_cube=0.01,
+    ...                 per_cube_error=0.5, divergence=0.0, bound=0.02, nonprivate=0.005)
+    >>> lb.minimax, lb.T is None
+    (0.02, True)
     """
 
     theorem: str
@@ -149,7 +167,24 @@ class LowerBound:
 
     @property
     def minimax(self) -> float:
-        """``max(bound, nonprivate)``: the explicit lower bound on the minimax excess risk."""
+        """``max(bound, nonprivate)``: the explicit lower bound on the minimax excess risk.
+
+        Returns
+        -------
+        float
+            The private bound or the theorem's non-private term, whichever is larger (both hold for every
+            estimator, so their maximum does too).
+
+        References
+        ----------
+        003 Theorems 1, 3, 5, 7, 9, 11 (each a maximum of a private and a non-private term, e.g. eq. (25)).
+
+        Examples
+        --------
+        >>> lb = theorem5_bound(1e6, 1.0, d=1, beta=1.0, h="optimal")
+        >>> lb.minimax == max(lb.bound, lb.nonprivate)
+        True
+        """
         return max(self.bound, self.nonprivate)
 
 

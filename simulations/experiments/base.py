@@ -31,12 +31,14 @@ class ExperimentSkipped(Exception):
     """Raised by ``compute`` when the experiment cannot run here (an optional extra is missing).
 
     The runner then leaves the experiment's earlier outputs untouched and lists it at the end of
-    the run as skipped, with this message (which should carry the install line).
+    the run as skipped, with this message (which should carry the install line). It takes one
+    argument, the reason: why, and how to make it run, e.g.
+    ``"torch not installed: pip install -e '.[torch]'"`` (no Parameters section: the signature is
+    ``Exception``'s, which numpydoc cannot read).
 
-    Parameters
+    References
     ----------
-    reason : str
-        Why, and how to make it run, e.g. ``"torch not installed: pip install -e '.[torch]'"``.
+    DESIGN.md, "Experiments and their outputs" (a skipped experiment keeps its earlier outputs).
 
     Examples
     --------
@@ -52,7 +54,30 @@ class Claim:
     ``holds`` is True (the claim holds), False (it fails: the measurement excludes it) or None
     (inconclusive: the interval neither confirms nor excludes it at the stated margin, see
     :func:`simulations.stats.interval_verdict`). ``verdict`` spells the same as
-    ``"holds"`` / ``"fails"`` / ``"inconclusive"``.
+    ``"holds"`` / ``"fails"`` / ``"inconclusive"``. Instances are frozen; nothing is validated here.
+
+    Parameters
+    ----------
+    claim : str
+        The statement checked, naming the paper and equation (e.g. ``"003 Table 1: slope = -1/2"``).
+    holds : bool or None
+        True (holds), False (fails) or None (inconclusive).
+    expected : float or None, default None
+        The paper's number (e.g. a rate exponent of 003 Table 1); None when the claim has none.
+    measured : float or None, default None
+        The measured number compared with ``expected``; None when there is none.
+    detail : str, default ""
+        How it was measured: the interval, the margin, the grid.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (the ``claims`` list of ``results.json``).
+
+    Examples
+    --------
+    >>> c = Claim("003 Table 1: slope = -1/2", holds=None, expected=-0.5, measured=-0.47)
+    >>> c.verdict
+    'inconclusive'
     """
 
     claim: str
@@ -62,6 +87,20 @@ class Claim:
     detail: str = ""
 
     def to_json(self) -> dict:
+        """The claim as the JSON object written to ``results.json``.
+
+        Returns
+        -------
+        dict
+            Keys ``claim``, ``expected``, ``measured``, ``holds``, ``verdict``, ``detail``; numbers as
+            floats, infinities and NaN as the strings ``"inf"``, ``"-inf"``, ``"nan"`` (JSON has none),
+            ``holds`` as a plain bool or None.
+
+        Examples
+        --------
+        >>> Claim("x", True, expected=float("inf"), measured=2).to_json()
+        {'claim': 'x', 'expected': 'inf', 'measured': 2.0, 'holds': True, 'verdict': 'holds', 'detail': ''}
+        """
         def num(x):
             if x is None:
                 return None
@@ -74,7 +113,18 @@ class Claim:
 
     @property
     def verdict(self) -> str:
-        """``"holds"``, ``"fails"`` or ``"inconclusive"`` (``holds`` is None)."""
+        """``"holds"``, ``"fails"`` or ``"inconclusive"`` (``holds`` is None).
+
+        Returns
+        -------
+        str
+            The verdict spelled out, as in the report's claims table.
+
+        Examples
+        --------
+        >>> Claim("a", True).verdict, Claim("b", False).verdict, Claim("c", None).verdict
+        ('holds', 'fails', 'inconclusive')
+        """
         return "inconclusive" if self.holds is None else ("holds" if self.holds else "fails")
 
 
@@ -82,11 +132,30 @@ class Claim:
 class ExperimentResult:
     """What ``compute`` returns.
 
-    tables : name -> {column: 1-D sequence}; each is written to ``<name>.csv`` (data only: no
+    The runner writes it out (DESIGN.md, "Experiments and their outputs"); nothing is validated here.
+
+    Parameters
+    ----------
+    tables : dict of str to dict of str to sequence, default {}
+        name -> {column: 1-D sequence}; each is written to ``<name>.csv`` (data only: no
         timings, dates or host names, so the same seed gives byte-identical files).
-    claims : the paper claims checked, with expected and measured numbers.
-    notes : Markdown placed in the report (e.g. a rendered table, which distribution and why).
-    data : anything else the plot function needs.
+    claims : list of Claim, default []
+        The paper claims checked, with expected and measured numbers.
+    notes : str, default ""
+        Markdown placed in the report (e.g. a rendered table, which distribution and why).
+    data : dict, default {}
+        Anything else the plot function needs.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs".
+
+    Examples
+    --------
+    >>> r = ExperimentResult(tables={"slopes": {"N": [10, 100], "risk": [0.1, 0.01]}},
+    ...                      claims=[Claim("slope = -1", True, expected=-1.0, measured=-1.0)])
+    >>> sorted(r.tables["slopes"]), [c.verdict for c in r.claims], r.notes
+    (['N', 'risk'], ['holds'], '')
     """
 
     tables: dict[str, dict[str, Any]] = field(default_factory=dict)
@@ -99,11 +168,40 @@ class ExperimentResult:
 class RunContext:
     """Settings of one run, passed to ``compute``.
 
-    ``seed`` is the root seed of every stream (see :mod:`simulations.seeding`); ``jobs`` and
-    ``scheduler`` choose the executor of the Monte Carlo engine; ``cache_dir`` keeps per-chunk
-    results so an interrupted run resumes (``force`` ignores them). ``data_dir`` is where the
-    loaders of :mod:`simulations.datasets` look for MNIST, CIFAR, ... (the bundled digits need none).
-``figure_formats`` are the files written per figure (``"png"``, ``"pdf"``).
+    Instances are frozen; the values are checked by ``paper_repro.py`` and the engine that uses them,
+    not here.
+
+    Parameters
+    ----------
+    profile : {"smoke", "quick", "paper"}, default "quick"
+        Size of the run (:data:`PROFILES`): grids, trials and sample sizes grow from smoke to paper.
+    seed : int, default 20261122
+        Root seed of every stream (see :mod:`simulations.seeding`).
+    jobs : int, default 1
+        Worker processes of the Monte Carlo engine.
+    scheduler : str or None, default None
+        Executor of the engine (None: its default for ``jobs``).
+    force : bool, default False
+        Ignore cached chunk results and recompute.
+    cache_dir : pathlib.Path or None, default None
+        Where per-chunk results are kept so an interrupted run resumes; None: no cache.
+    progress : bool, default True
+        Show progress bars.
+    data_dir : pathlib.Path or None, default None
+        Where the loaders of :mod:`simulations.datasets` look for MNIST, CIFAR, ... (the bundled digits
+        need none); never downloaded into.
+    figure_formats : tuple of str, default ("png", "pdf")
+        The files written per figure.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (same seed, same numbers whatever ``jobs``).
+
+    Examples
+    --------
+    >>> ctx = RunContext(profile="smoke", seed=1)
+    >>> ctx.profile in PROFILES, ctx.jobs, ctx.figure_formats
+    (True, 1, ('png', 'pdf'))
     """
 
     profile: str = "quick"
@@ -123,8 +221,37 @@ class RunContext:
 def resolve_reference(ref: str) -> Callable:
     """Import ``"package.module:function"`` and return the callable it names.
 
-    Raises ``ImportError`` if the module cannot be imported, ``AttributeError`` if it does not define
-    the name, ``TypeError`` if the name is not callable.
+    Parameters
+    ----------
+    ref : str
+        ``"package.module:function"``: a dotted module path, a colon, a name the module defines.
+
+    Returns
+    -------
+    callable
+        ``getattr(importlib.import_module("package.module"), "function")``.
+
+    Raises
+    ------
+    ImportError
+        If the module cannot be imported.
+    AttributeError
+        If the module does not define the name.
+    TypeError
+        If the name is not callable.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (catalogues list experiments without importing them).
+
+    Examples
+    --------
+    >>> resolve_reference("math:sqrt")(16.0)
+    4.0
+    >>> resolve_reference("math:pi")
+    Traceback (most recent call last):
+    ...
+    TypeError: 'math:pi' must name a callable, got float
     """
     module, _, attr = ref.partition(":")
     fn = getattr(importlib.import_module(module), attr)
@@ -160,8 +287,35 @@ class Experiment:
     order : int, default 100
         Position in the report (rates table first; ties broken by name).
 
+    Raises
+    ------
+    TypeError
+        If ``compute`` or ``plot`` is neither a callable nor a string.
+    ValueError
+        If a string is not of the form ``"package.module:function"``.
+
+    See Also
+    --------
+    register : add an experiment to :data:`REGISTRY`.
+
+    Notes
+    -----
     ``compute_ref`` / ``plot_ref`` hold what was passed (the callable or the string). Instances are
     immutable, compare and hash by those five values, and pickle by their constructor arguments.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs"; ``reproduces`` names the paper's claim (e.g. 003 Table 1).
+
+    Examples
+    --------
+    >>> exp = Experiment("demo", "003 Table 1", compute="math:sqrt", plot="math:floor")
+    >>> exp.compute(9.0), exp.compute_ref
+    (3.0, 'math:sqrt')
+    >>> Experiment("bad", "x", compute="no colon", plot="math:floor")
+    Traceback (most recent call last):
+    ...
+    ValueError: compute must be a callable or a 'package.module:function' string, got 'no colon'
     """
 
     __slots__ = ("name", "reproduces", "compute_ref", "plot_ref", "order", "_resolved")
@@ -185,10 +339,34 @@ class Experiment:
 
     @property
     def compute(self) -> Callable[[RunContext], ExperimentResult]:
+        """The compute function, imported from its reference on first access and cached.
+
+        Returns
+        -------
+        callable
+            ``(RunContext) -> ExperimentResult``.
+
+        Examples
+        --------
+        >>> Experiment("demo", "x", compute="math:sqrt", plot="math:floor").compute(4.0)
+        2.0
+        """
         return self._get("compute")
 
     @property
     def plot(self) -> Callable[[ExperimentResult], dict]:
+        """The plot function, imported from its reference on first access and cached.
+
+        Returns
+        -------
+        callable
+            ``(ExperimentResult) -> dict`` of figure name -> matplotlib Figure.
+
+        Examples
+        --------
+        >>> Experiment("demo", "x", compute="math:sqrt", plot="math:floor").plot(2.5)
+        2
+        """
         return self._get("plot")
 
     def _key(self) -> tuple:
@@ -218,6 +396,38 @@ REGISTRY: dict[str, Experiment] = {}
 
 
 def register(experiment: Experiment) -> Experiment:
+    """Add an experiment to :data:`REGISTRY` under its name.
+
+    Parameters
+    ----------
+    experiment : Experiment
+        Its ``name`` must not be registered yet.
+
+    Returns
+    -------
+    Experiment
+        ``experiment`` itself (so it can be used as ``X = register(Experiment(...))``).
+
+    Raises
+    ------
+    ValueError
+        If an experiment of that name is already registered.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs".
+
+    Examples
+    --------
+    The suite's experiments are registered on import of :mod:`simulations.experiments`; a second
+    registration under a used name is refused:
+
+    >>> import simulations.experiments
+    >>> register(REGISTRY["rates_table"])
+    Traceback (most recent call last):
+    ...
+    ValueError: experiment name already registered: 'rates_table'
+    """
     if experiment.name in REGISTRY:
         raise ValueError(f"experiment name already registered: {experiment.name!r}")
     REGISTRY[experiment.name] = experiment

@@ -281,6 +281,16 @@ def claim_counts(claims) -> tuple[int, int, int]:
 def claim_counts_text(hold: int, inconclusive: int, fail: int) -> str:
     """``"16 hold, 1 inconclusive, 1 fail"`` (the per-experiment line and the report's summary).
 
+    Parameters
+    ----------
+    hold, inconclusive, fail : int
+        Numbers of claims with each verdict (see :func:`claim_counts`); printed as given, not checked.
+
+    Returns
+    -------
+    str
+        ``"<hold> hold, <inconclusive> inconclusive, <fail> fail"``.
+
     Examples
     --------
     >>> claim_counts_text(16, 1, 1)
@@ -397,17 +407,35 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
 class Outcome:
     """What happened to one experiment in :func:`run_all`.
 
-    Attributes
+    Built by :func:`run_all` (one per experiment run) and read by :func:`summary_table`; the parameters
+    are kept as attributes. Nothing is validated (it is a record, not an input).
+
+    Parameters
     ----------
     name : str
+        The experiment's name (its output folder ``figures/<name>/``).
     status : {"ok", "crashed", "skipped", "interrupted"}
-    holding, n_claims : int
+        How the run ended.
+    holding, n_claims : int, default 0
         Claims that hold / all claims (0 unless ``status == "ok"``).
-    wall_s : float
-    reason : str
+    wall_s : float, default 0.0
+        Wall-clock seconds the experiment took (reported, never written to its CSV files).
+    reason : str, default ""
         Why it was skipped (with the install line), crashed or interrupted; empty when ok.
-    inconclusive : int
+    inconclusive : int, default 0
         Claims whose verdict is inconclusive (``holds`` None); the others of ``n_claims`` fail.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (claims hold, fail or are inconclusive).
+
+    Examples
+    --------
+    Of 4 claims, 2 hold and 1 is inconclusive, so 4 − 2 − 1 = 1 fails:
+
+    >>> o = Outcome("rates_table", "ok", holding=2, n_claims=4, wall_s=1.5, inconclusive=1)
+    >>> o.failing, o.reason
+    (1, '')
     """
 
     name: str
@@ -420,7 +448,20 @@ class Outcome:
 
     @property
     def failing(self) -> int:
-        """Claims that fail (neither hold nor are inconclusive)."""
+        """Claims that fail (neither hold nor are inconclusive).
+
+        Returns
+        -------
+        int
+            ``n_claims − holding − inconclusive``; 0 for an experiment that did not run.
+
+        Examples
+        --------
+        >>> Outcome("a", "ok", holding=16, n_claims=18, inconclusive=1).failing
+        1
+        >>> Outcome("b", "skipped", reason="pip install x").failing
+        0
+        """
         return self.n_claims - self.holding - self.inconclusive
 
 

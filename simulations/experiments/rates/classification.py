@@ -63,19 +63,145 @@ def _central_cases():
 
 
 def compute_local(ctx):
+    """Run the ``rates_local_classification`` experiment: local label DP classification (vector mechanism + bins, ε = 1), the slope of the excess risk in N against ``−β(γ+1)/(2β+d)``.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile, root seed, executor and cache of the run.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``excess_vs_N``, ``slopes`` (and ``risk_terms`` for count-level cases), one claim per case
+        on the slope (and one on 003's printed exponent where it differs), the notes
+        (:func:`~simulations.experiments.rates.machinery.compute_rate_study`).
+
+    Raises
+    ------
+    ValueError
+        If ``ctx.profile`` is not ``"smoke"``, ``"quick"`` or ``"paper"``.
+
+    References
+    ----------
+    003 Table 1 (classification, local); Theorems 1–2, eqs. (10), (14); construction eqs. (36)-(37).
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only rates_local_classification``); an unknown profile is refused before
+    any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute_local(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+    """
     return compute_rate_study(ctx, "rates_local_classification", _local_cases(), intro=_WHY_LOCAL)
 
 
 def compute_central(ctx):
+    """Run the ``rates_central_classification`` experiment: central label DP classification (exponential mechanism per bin), privacy-branch slopes against ``−β(γ+1)/(β+d)`` and Theorem 4's own tuning against its three-term prediction.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile, root seed, executor and cache of the run.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``excess_vs_N``, ``slopes`` (and ``risk_terms`` for count-level cases), one claim per case
+        on the slope (and one on 003's printed exponent where it differs), the notes
+        (:func:`~simulations.experiments.rates.machinery.compute_rate_study`).
+
+    Raises
+    ------
+    ValueError
+        If ``ctx.profile`` is not ``"smoke"``, ``"quick"`` or ``"paper"``.
+
+    References
+    ----------
+    003 Table 1 (classification, central); Theorems 3–4, eqs. (16), (18); construction eqs. (36)-(37), (100)-(101).
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only rates_central_classification``); an unknown profile is refused before
+    any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute_central(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+    """
     return compute_rate_study(ctx, "rates_central_classification", _central_cases(), intro=_WHY_CENTRAL)
 
 
 def plot_local(result):
+    """The ``rates_local_classification`` figure: log–log excess risk vs N per case, fit and theory slope.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by ``compute`` (reads ``data["fits"]`` and ``data["name"]``).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        One figure, ``"rates_local_classification"``
+        (:func:`~simulations.experiments.rates.machinery.plot_rate_study`).
+
+    References
+    ----------
+    003 Table 1 (classification, local); Theorems 1–2, eqs. (10), (14); construction eqs. (36)-(37).
+
+    Examples
+    --------
+    On a one-case smoke study (the experiment itself takes minutes):
+
+    >>> from simulations.experiments.base import RunContext
+    >>> from simulations.experiments.rates.machinery import compute_rate_study
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")   # a tiny stand-in for the experiment's cases
+    >>> res = compute_rate_study(RunContext(profile="smoke", progress=False), "rates_local_classification", [case], intro="")
+    >>> list(plot_local(res))
+    ['rates_local_classification']
+    """
     return plot_rate_study(result, ncols=2, title="Local label DP classification (vector mechanism + bins, ε = 1): "
                                                   "excess risk vs N on the 003 construction")
 
 
 def plot_central(result):
+    """The ``rates_central_classification`` figure: log–log excess risk vs N per case, fit and theory slope.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by ``compute`` (reads ``data["fits"]`` and ``data["name"]``).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        One figure, ``"rates_central_classification"``
+        (:func:`~simulations.experiments.rates.machinery.plot_rate_study`).
+
+    References
+    ----------
+    003 Table 1 (classification, central); Theorems 3–4, eqs. (16), (18); construction eqs. (36)-(37), (100)-(101).
+
+    Examples
+    --------
+    On a one-case smoke study (the experiment itself takes minutes):
+
+    >>> from simulations.experiments.base import RunContext
+    >>> from simulations.experiments.rates.machinery import compute_rate_study
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")   # a tiny stand-in for the experiment's cases
+    >>> res = compute_rate_study(RunContext(profile="smoke", progress=False), "rates_central_classification", [case], intro="")
+    >>> list(plot_central(res))
+    ['rates_central_classification']
+    """
     title = (f"Central label DP classification (exponential mechanism per bin, ε = {CENTRAL_EPS}, {CENTRAL_EPS_D1B1} "
              "at d=1 β=1): excess risk vs N on the 003 construction")
     return plot_rate_study(result, ncols=3, title=title)

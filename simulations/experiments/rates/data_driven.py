@@ -104,16 +104,35 @@ LOCAL_RATIO_BOUND = 2.0
 class DataDrivenCase(AlgorithmFacts):
     """One task: the theorem's algorithm, its law, its grids per profile.
 
-    algorithm : key of :data:`limits.ALGORITHMS`.
-    d, beta, gamma, eps : dimension, smoothness and margin exponents of the law, privacy parameter.
-    term : Table 1 term the slopes are compared with (None: the dominant one as N → ∞).
-    pinned : profile -> the theorem's tuned bins per axis at the grid points (histograms; N solves
+    A frozen record; nothing is validated here (:data:`CASES` holds the suite's four).
+
+    Parameters
+    ----------
+    name : str
+        Task label, e.g. ``"central regression"``.
+    algorithm : str
+        Key of :data:`limits.ALGORITHMS`.
+    d : int
+        Dimension, >= 1.
+    beta : float
+        Smoothness exponent of the law, > 0.
+    eps : float
+        Privacy parameter ε > 0.
+    pinned : dict
+        Profile -> the theorem's tuned bins per axis at the grid points (histograms; N solves
         ``h(N) = 1/g``, so the pinned width is exactly 1/g), or the sample sizes (kNN).
-    candidates : profile -> fixed grid of bins per axis (histograms) or of neighbourhood fractions
+    candidates : dict
+        Profile -> fixed grid of bins per axis (histograms) or of neighbourhood fractions
         ``k/N`` (kNN), the same at every N.
-    fine : profile -> cells per axis of the count-level grid, a multiple of every candidate and pinned
+    trials : dict
+        Profile -> trials per grid point.
+    fine : dict or None, default None
+        Profile -> cells per axis of the count-level grid, a multiple of every candidate and pinned
         bins (histograms only).
-    trials : profile -> trials per grid point.
+    gamma : float or None, default None
+        Margin exponent of the law (classification).
+    term : str or None, default None
+        Table 1 term the slopes are compared with (None: the dominant one as N → ∞).
 
     References
     ----------
@@ -139,10 +158,51 @@ class DataDrivenCase(AlgorithmFacts):
     term: str | None = None
 
     def exponent(self, variant: str = "derived") -> float:
+        """The Table 1 exponent the slopes are compared with: excess risk ≍ N^(−exponent).
+
+        Parameters
+        ----------
+        variant : {"derived", "printed"}, default "derived"
+            The re-derived exponent or 003 Table 1 as printed (:func:`limits.rate_exponent`).
+
+        Returns
+        -------
+        float
+            The exponent, > 0.
+
+        Raises
+        ------
+        ValueError
+            If ``variant`` is not one of the two.
+
+        References
+        ----------
+        003 Table 1; Theorems 1-2 (local classification: ``β(γ+1)/(2β+d)``).
+
+        Examples
+        --------
+        Local classification, d = 1, β = γ = 1: ``β(γ+1)/(2β+d) = 2/3``:
+
+        >>> c = CASES[0]
+        >>> c.name, (c.d, c.beta, c.gamma), round(c.exponent(), 6)
+        ('local classification', (1, 1.0, 1.0), 0.666667)
+        """
         return limits.rate_exponent(self.task, self.privacy, beta=self.beta, d=self.d, gamma=self.gamma,
                                     term=self.term, variant=variant)
 
     def source(self) -> str:
+        """Where 003 states the task's rate: the theorems and equations of its Table 1 cell.
+
+        Returns
+        -------
+        str
+            ``limits.cell(task, privacy).source``.
+
+        Examples
+        --------
+        >>> CASES[3].source()
+        '003 Theorems 7-8, eq. (22), (24)'
+        """
         return limits.cell(self.task, self.privacy).source
 
 
@@ -241,6 +301,10 @@ class FineTable:
     fine : int, cells per axis of the fine grid.
     d : int, dimension.
 
+    References
+    ----------
+    003 Theorems 2, 4, 8 (the histogram estimators whose counts are tabulated).
+
     Examples
     --------
     >>> FineTable(np.arange(6).reshape(6, 1), 6, 1).coarse(3).ravel().tolist()
@@ -257,7 +321,28 @@ class FineTable:
 
     def coarse(self, bins: int) -> np.ndarray:
         """The table summed over the cells of the grid with ``bins`` cells per axis (``bins`` divides
-        ``fine``): array (bins^d, M)."""
+        ``fine``).
+
+        Parameters
+        ----------
+        bins : int
+            Cells per axis of the coarse grid, a divisor of ``fine`` (not checked: another value sums
+            misaligned blocks).
+
+        Returns
+        -------
+        numpy.ndarray, shape (bins^d, M)
+            One row per coarse cell (C order), the sums of its fine cells.
+
+        Examples
+        --------
+        A 4 × 4 grid of ones (d = 2) summed into 2 × 2 blocks: 4 fine cells per block:
+
+        >>> FineTable(np.ones((16, 1)), 4, 2).coarse(2).ravel().tolist()
+        [4.0, 4.0, 4.0, 4.0]
+        >>> FineTable(np.arange(6).reshape(6, 1), 6, 1).coarse(2).ravel().tolist()   # 0+1+2, 3+4+5
+        [3, 12]
+        """
         edges = np.arange(bins + 1) * (self.fine // bins)
         if self.d == 1:
             return np.diff(self.S[edges], axis=0)
@@ -272,11 +357,36 @@ class FineTable:
 class DataDrivenPoint:
     """One grid point (the engine's config): a task at sample size N.
 
-    pinned : the theorem's bins per axis (histograms) or neighbours k (kNN) at N.
-    candidates : the fixed grid (bins per axis, or fractions k/N).
-    fine : the count-level grid (histograms), None for kNN.
-    n_eval : evaluation points of the kNN excess risk.
-    holdout, select_share : share of the sample held out; share of a central ε given to the selection.
+    A frozen record; :func:`grid_points` builds consistent ones.
+
+    Parameters
+    ----------
+    algorithm : str
+        Key of :data:`limits.ALGORITHMS`.
+    d : int
+        Dimension.
+    beta : float
+        Smoothness exponent of the law.
+    eps : float
+        Privacy parameter ε.
+    N : int
+        Sample size.
+    pinned : int
+        The theorem's bins per axis (histograms) or neighbours k (kNN) at N.
+    candidates : tuple
+        The fixed grid (bins per axis, or fractions k/N).
+    fine : int or None, default None
+        The count-level grid (histograms), None for kNN.
+    n_eval : int or None, default None
+        Evaluation points of the kNN excess risk.
+    holdout : float, default 0.2
+        Share of the sample held out for the choice of h.
+    select_share : float, default 0.5
+        Share of a central ε given to the selection.
+
+    References
+    ----------
+    003 Theorems 2, 4, 6, 8 (the tunings the pinned scale follows).
 
     Examples
     --------
@@ -796,7 +906,8 @@ def compute(ctx) -> ExperimentResult:
 
     Parameters
     ----------
-    ctx : RunContext (profile "smoke", "quick" or "paper"; seed; jobs; cache).
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
 
     Returns
     -------
@@ -814,6 +925,17 @@ def compute(ctx) -> ExperimentResult:
     References
     ----------
     003 Table 1; Theorems 2, 4, 6, 8.
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only rates_data_driven``); an unknown profile is refused
+    before any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     check_choice("profile", ctx.profile, tuple(N_EVAL))
     grids = [grid_points(c, ctx.profile) for c in CASES]
@@ -852,11 +974,25 @@ def plot(result) -> dict:
 
     Parameters
     ----------
-    result : ExperimentResult of :func:`compute`.
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["results"]``).
 
     Returns
     -------
-    dict ``{"rates_data_driven": Figure}``.
+    dict
+        ``{"rates_data_driven": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    003 Table 1 (the dashed slopes); Theorems 2, 4, 6, 8.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['rates_data_driven']
     """
     results = result.data["results"]
     title = ("Excess risk vs N: h chosen from data (privatized 80/20 hold-out), pinned to the theorem's tuning, "

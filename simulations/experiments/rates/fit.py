@@ -40,7 +40,55 @@ class CaseFit:
     """One fitted case of a rate experiment: per-N means with 95% t-intervals, the log-log slope with its
     bootstrap 95% CI, the reference slope and (where it differs) 003's printed one, the diagnostics, and
     the verdicts :attr:`verdict` / :attr:`printed_verdict` of the one rule with margin ``margin``.
-    Built by :func:`fit_case`; slopes are negative (``−exponent``).
+    Built by :func:`fit_case`; slopes are negative (``−exponent``). Frozen; nothing is validated here.
+
+    Parameters
+    ----------
+    case : RateCase
+        The curve fitted.
+    N, g : numpy.ndarray, shape (n,)
+        Sample sizes and cubes per axis of the grid points.
+    mean, ci_low, ci_high : numpy.ndarray, shape (n,)
+        Per-point mean excess risk and its 95% t-interval.
+    slope, intercept : float
+        Log-log least-squares fit (NaN when a mean is 0).
+    slope_low, slope_high : float
+        Bootstrap 95% CI of the slope.
+    theory : float
+        The reference slope (negative): −exponent, or the predicted three-term slope.
+    implied : float
+        OLS slope of ``−θ log g`` on ``log N`` (the slope the tuning alone implies).
+    upper_half : float
+        OLS slope over the larger half of the grid.
+    trials : int
+        Trials per point.
+    margin : float, default 0.0
+        Equivalence margin of both verdicts (``Profile.margin``).
+    printed : float or None, default None
+        −(003's printed exponent) where it differs from the derived one.
+    terms : dict of str to numpy.ndarray or None, default None
+        Term -> per-point mean (count-level cases).
+    predicted_terms : dict of str to numpy.ndarray or None, default None
+        Term -> per-point predicted value (reference ``"predicted"``).
+
+    References
+    ----------
+    003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
+    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+
+    Examples
+    --------
+    A noise-free curve ``excess = 1/N`` (two equal trials per point) at ``N = g²``: the slope is −1
+    exactly and its bootstrap CI is the single point −1.
+
+    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+    >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+    >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+    >>> f.slope_low == f.slope_high, round(f.slope, 6), f.theory, round(f.printed, 6), round(f.decades, 4)
+    (True, -1.0, -1.0, -0.666667, 1.2041)
+    >>> f.verdict, f.printed_verdict
+    ('holds', 'excluded')
     """
 
     case: RateCase
@@ -64,44 +112,203 @@ class CaseFit:
 
     @property
     def se(self) -> float:
-        """Standard error of the slope from the bootstrap 95% interval (half-width / 1.96)."""
+        """Standard error of the slope from the bootstrap 95% interval (half-width / 1.96).
+
+        Returns
+        -------
+        float
+            ``(slope_high − slope_low) / (2 · 1.959964)``.
+
+        Examples
+        --------
+        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+        >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+        >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+        >>> from dataclasses import replace
+        >>> round(replace(f, slope_low=-1.0392, slope_high=-0.9608).se, 5)   # 0.0784 / 3.919928
+        0.02
+        """
         return (self.slope_high - self.slope_low) / (2.0 * 1.959964)
 
     @property
     def verdict(self) -> str:
-        """The reference slope against the CI: ``interval_verdict(theory, CI, margin)``."""
+        """The reference slope against the CI: ``interval_verdict(theory, CI, margin)``.
+
+        Returns
+        -------
+        str
+            ``"holds"`` (CI inside ``theory ± margin``), ``"excluded"`` (disjoint from it) or
+            ``"inconclusive"``.
+
+        Examples
+        --------
+        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+        >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+        >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+        >>> from dataclasses import replace
+        >>> f.verdict, replace(f, slope_low=-1.05, slope_high=-0.99).verdict   # band [-1.02, -0.98]
+        ('holds', 'inconclusive')
+        """
         return interval_verdict(self.theory, self.slope_low, self.slope_high, self.margin)
 
     @property
     def printed_verdict(self) -> str | None:
-        """003's printed slope against the same CI and margin (None where it equals the derived one)."""
+        """003's printed slope against the same CI and margin (None where it equals the derived one).
+
+        Returns
+        -------
+        str or None
+            ``interval_verdict(printed, CI, margin)``, or None without a printed slope.
+
+        Examples
+        --------
+        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+        >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+        >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+        >>> f.printed_verdict   # CI [-1, -1] is disjoint from -2/3 ± 0.02
+        'excluded'
+        """
         return None if self.printed is None else interval_verdict(self.printed, self.slope_low, self.slope_high,
                                                                    self.margin)
 
     @property
     def holds(self) -> bool | None:
-        """``Claim.holds`` of "the N-exponent is the reference": True / False / None (inconclusive)."""
+        """``Claim.holds`` of "the N-exponent is the reference": True / False / None (inconclusive).
+
+        Returns
+        -------
+        bool or None
+            From :attr:`verdict` through :func:`simulations.stats.holds_from`.
+
+        Examples
+        --------
+        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+        >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+        >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+        >>> f.holds
+        True
+        """
         return holds_from(self.verdict)
 
     @property
     def printed_excluded(self) -> bool | None:
         """``Claim.holds`` of "003's printed exponent is excluded": True when the rule excludes it, False
-        when it confirms it, None when inconclusive or when there is no printed exponent to test."""
+        when it confirms it, None when inconclusive or when there is no printed exponent to test.
+
+        Returns
+        -------
+        bool or None
+            From :attr:`printed_verdict` with the claim "excluded".
+
+        Examples
+        --------
+        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+        >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+        >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+        >>> f.printed_excluded
+        True
+        """
         return None if self.printed is None else holds_from(self.printed_verdict, claim_is=EXCLUDED)
 
     def z(self, value: float) -> float:
-        """``(slope − value)/se``: by how many standard errors ``value`` is away from the fitted slope."""
+        """``(slope − value)/se``: by how many standard errors ``value`` is away from the fitted slope.
+
+        Parameters
+        ----------
+        value : float
+            A reference slope (e.g. :attr:`theory` or :attr:`printed`).
+
+        Returns
+        -------
+        float
+            The distance in standard errors; ``inf`` when ``se`` is 0.
+
+        Examples
+        --------
+        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+        >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+        >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+        >>> from dataclasses import replace
+        >>> round(replace(f, slope_low=-1.0392, slope_high=-0.9608).z(-2 / 3), 2)   # (−1 + 2/3) / 0.02
+        -16.67
+        >>> f.z(-2 / 3)   # the CI is a point: se = 0
+        inf
+        """
         return (self.slope - value) / self.se if self.se > 0 else float("inf")
 
     @property
     def decades(self) -> float:
+        """Decades of N spanned by the grid.
+
+        Returns
+        -------
+        float
+            ``log10(N[-1] / N[0])``.
+
+        Examples
+        --------
+        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+        >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+        >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+        >>> round(f.decades, 4)   # log10(1600 / 100)
+        1.2041
+        """
         return float(np.log10(self.N[-1] / self.N[0]))
 
 
 def fit_case(case: RateCase, points, values, *, seed: int, key: str, margin: float = 0.0, terms=None,
              predicted=None) -> CaseFit:
-    """Slope fit with bootstrap CI and the diagnostics of one case (``values``: per-point trial arrays;
-    ``terms``: per-point dicts of per-trial term arrays; ``predicted``: per-point dicts of predicted terms)."""
+    """Slope fit with bootstrap CI and the diagnostics of one case.
+
+    Parameters
+    ----------
+    case : RateCase
+        The curve.
+    points : sequence of RatePoint, length n >= 2
+        The grid (reads ``N`` and ``g``).
+    values : sequence of array_like, length n
+        Per point, the trials' excess risks (the same number of trials at every point, >= 1).
+    seed : int
+        Root seed; the bootstrap draws from the stream ``slope/<key>``.
+    key : str
+        Stream key of the case (unique within the run).
+    margin : float, default 0.0
+        Equivalence margin of the verdicts.
+    terms : sequence of dict or None, default None
+        Per point, term -> per-trial array (count-level cases).
+    predicted : sequence of dict or None, default None
+        Per point, term -> predicted value; required when ``case.reference == "predicted"`` (the
+        theory slope is then the OLS slope of their sum).
+
+    Returns
+    -------
+    CaseFit
+        Slope NaN (and no bootstrap) when a point's mean is 0.
+
+    References
+    ----------
+    003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
+    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+
+    Examples
+    --------
+    A noise-free curve ``excess = 1/N`` (two equal trials per point) at ``N = g²``: the slope is −1
+    exactly and its bootstrap CI is the single point −1.
+
+    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+    >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+    >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+    >>> round(f.slope, 6), round(f.implied, 6), f.trials   # implied: −θ log g with θ = 2β = 2, g = N^(1/2)
+    (-1.0, -1.0, 2)
+    """
     N = np.array([p.N for p in points], float)
     g = np.array([p.g for p in points], float)
     stats = [np.asarray(v, float) for v in values]
@@ -134,7 +341,32 @@ def fit_case(case: RateCase, points, values, *, seed: int, key: str, margin: flo
 
 def slope_table_markdown(fits: list[CaseFit]) -> str:
     """The report's slope table: per case the fit, and the verdict of the reference slope and of 003's
-    printed one (holds / excluded / inconclusive, one rule and one margin for both)."""
+    printed one (holds / excluded / inconclusive, one rule and one margin for both).
+
+    Parameters
+    ----------
+    fits : list of CaseFit
+        One row each.
+
+    Returns
+    -------
+    str
+        A Markdown table: a header, a rule, one row per fit.
+
+    References
+    ----------
+    003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
+    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+
+    Examples
+    --------
+    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+    >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+    >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+    >>> print(slope_table_markdown([f]).splitlines()[2])
+    | central: d=1, β=1, ε=1 | -1.000 | -1.000 [-1.000, -1.000] | ... | holds (±0.02) | -0.667, ...: excluded | -1.000 | -1.000 | 100–1.6e+03 (1.20) |
+    """
     lines = ["| case | reference slope | fitted slope [95% CI] | (fit − ref)/se | reference: verdict (± margin) "
              "| printed slope, (fit − printed)/se: verdict | implied by tuning | larger-half slope "
              "| N range (decades) |",
@@ -154,7 +386,37 @@ def slope_table_markdown(fits: list[CaseFit]) -> str:
 
 def terms_table(fits: list[CaseFit]) -> dict:
     """Per case and N: measured mean excess risk, its three measured terms and (where computed) the
-    predicted ones, and the non-private share ``sampling / excess``."""
+    predicted ones, and the non-private share ``sampling / excess``.
+
+    Parameters
+    ----------
+    fits : list of CaseFit
+        Fits without ``terms`` (kNN cases) are left out.
+
+    Returns
+    -------
+    dict of str to list
+        Columns ``case, N, g, excess, bias, sampling, privacy, sampling_share, pred_bias,
+        pred_sampling, pred_privacy`` (the ``pred_*`` cells are ``""`` without predicted terms).
+
+    References
+    ----------
+    003 proofs of Theorems 4, 8, 12 (the three terms; see :mod:`simulations.experiments.rates.terms`).
+
+    Examples
+    --------
+    Terms that are 0, 10% and 90% of the excess risk at every point:
+
+    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+    >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+    >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo",
+    ...              terms=[{"bias": [0.0] * 2, "sampling": [0.1 / (g * g)] * 2, "privacy": [0.9 / (g * g)] * 2}
+    ...                     for g in (10, 20, 40)])
+    >>> cols = terms_table([f])
+    >>> cols["N"], [round(float(s), 12) for s in cols["sampling_share"]], cols["pred_bias"]
+    ([100, 400, 1600], [0.1, 0.1, 0.1], ['', '', ''])
+    """
     cols = {k: [] for k in ("case", "N", "g", "excess", "bias", "sampling", "privacy", "sampling_share",
                             "pred_bias", "pred_sampling", "pred_privacy")}
     for f in fits:
@@ -172,7 +434,37 @@ def terms_table(fits: list[CaseFit]) -> dict:
 
 def diagnose(f: CaseFit) -> str:
     """Why a fitted slope does not confirm the reference (verdict excluded or inconclusive), from the
-    diagnostics (a sentence for the notes)."""
+    diagnostics (a sentence for the notes).
+
+    Parameters
+    ----------
+    f : CaseFit
+        A fit whose :attr:`CaseFit.verdict` is not ``"holds"`` (others get a sentence too, not meant
+        for them).
+
+    Returns
+    -------
+    str
+        A Markdown list item: the verdict, the fit, and the likely causes (CI wider than the band,
+        a two-term tuning, a pre-asymptotic drift).
+
+    References
+    ----------
+    003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
+    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+
+    Examples
+    --------
+    A CI of width 0.06 cannot lie inside a band of width 2 × 0.02:
+
+    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+    >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+    >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+    >>> from dataclasses import replace
+    >>> print(diagnose(replace(f, slope_low=-1.05, slope_high=-0.99)))
+    - central: d=1, β=1, ε=1: inconclusive, ...: the CI is 0.060 wide (2 trials per point), wider than the band (2 × 0.02): more trials would decide; ...
+    """
     why = []
     if f.case.reference == "predicted":
         why.append("the three-term prediction is an expansion (normal approximation of the counts, n_l ≈ N h^d); "
@@ -197,7 +489,32 @@ def case_claims(f: CaseFit) -> list[Claim]:
     """The claims of one fitted case: the slope against its reference, and 003's printed exponent
     excluded where it differs from the derived one; both decided by
     :func:`~simulations.stats.interval_verdict` on the same CI with the same margin (``holds`` None:
-    inconclusive)."""
+    inconclusive).
+
+    Parameters
+    ----------
+    f : CaseFit
+        The fitted case.
+
+    Returns
+    -------
+    list of Claim
+        One claim, or two where 003's printed exponent differs from the derived one.
+
+    References
+    ----------
+    003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
+    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+
+    Examples
+    --------
+    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
+    >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
+    >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
+    >>> [(c.expected, c.verdict) for c in case_claims(f)]
+    [(-1.0, 'holds'), (-0.6666666666666666, 'holds')]
+    """
     c = f.case
     term = f" ({c.term} term)" if c.term else ""
     base = (f"bootstrap 95% CI [{f.slope_low:.3f}, {f.slope_high:.3f}], se {f.se:.4f}; N {int(f.N[0]):.3g}–"

@@ -51,10 +51,73 @@ def _cases():
 
 
 def compute(ctx):
+    """Run the ``rates_heavy_tailed`` experiment: heavy-tailed regression (three-point law) under local (k-NN) and central (count-level bins) label DP, privacy-term slopes in N.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile, root seed, executor and cache of the run.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``excess_vs_N``, ``slopes`` (and ``risk_terms`` for count-level cases), one claim per case
+        on the slope (and one on 003's printed exponent where it differs), the notes
+        (:func:`~simulations.experiments.rates.machinery.compute_rate_study`).
+
+    Raises
+    ------
+    ValueError
+        If ``ctx.profile`` is not ``"smoke"``, ``"quick"`` or ``"paper"``.
+
+    References
+    ----------
+    003 Table 1 (heavy-tailed regression); Theorems 9–12, eqs. (25)-(27), (29); law and scales eqs. (156), (159), (180), (195).
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only rates_heavy_tailed``); an unknown profile is refused before
+    any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+    """
     return compute_rate_study(ctx, "rates_heavy_tailed", _cases(), intro=_WHY)
 
 
 def plot(result):
+    """The ``rates_heavy_tailed`` figure: log–log excess risk vs N per case, fit and theory slope.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by ``compute`` (reads ``data["fits"]`` and ``data["name"]``).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        One figure, ``"rates_heavy_tailed"``
+        (:func:`~simulations.experiments.rates.machinery.plot_rate_study`).
+
+    References
+    ----------
+    003 Table 1 (heavy-tailed regression); Theorems 9–12, eqs. (25)-(27), (29); law and scales eqs. (156), (159), (180), (195).
+
+    Examples
+    --------
+    On a one-case smoke study (the experiment itself takes minutes):
+
+    >>> from simulations.experiments.base import RunContext
+    >>> from simulations.experiments.rates.machinery import compute_rate_study
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")   # a tiny stand-in for the experiment's cases
+    >>> res = compute_rate_study(RunContext(profile="smoke", progress=False), "rates_heavy_tailed", [case], intro="")
+    >>> list(plot(res))
+    ['rates_heavy_tailed']
+    """
     title = ("Heavy-tailed labels (three-point law, 003 eq. (156)): rows 1–2 local (clip + Laplace + k-NN, ε = 1), "
              f"rows 3–5 central (clipped bin mean + Laplace, ε = {CENTRAL_EPS}, h = privacy branch)")
     return plot_rate_study(result, ncols=4, title=title)

@@ -177,6 +177,42 @@ class KGammaPoint:
 
     The estimator's bin width is ``1/g``, the law's cubes too; ``amplitude`` is A of the construction;
     ``sampled_bumps``: simulate that many of the active cubes per trial (None: all; see :func:`k_gamma_trial`).
+    A frozen record (the engine's config); nothing is validated here.
+
+    Parameters
+    ----------
+    algorithm : {"local_classification", "central_classification"}
+        Theorem 2's or Theorem 4's estimator.
+    d : int
+        Dimension (1 in this experiment).
+    beta : float
+        Hölder exponent (1/2 here).
+    gamma : float
+        Margin exponent γ of the construction.
+    K : int
+        Number of classes, >= 2.
+    eps : float
+        Privacy parameter ε > 0.
+    N : int
+        Sample size.
+    g : int
+        Bins (= cubes) per axis.
+    C_M : float
+        Bump-count constant of 003 eq. (37).
+    amplitude : float, default 1.0
+        A of the construction (003 eq. (37) is A = 1).
+    sampled_bumps : int or None, default None
+        Active cubes simulated per trial (None: all).
+
+    References
+    ----------
+    003 eqs. (36)-(37), Assumption 1(b); Theorems 2, 4.
+
+    Examples
+    --------
+    >>> pt = KGammaPoint("local_classification", d=1, beta=0.5, gamma=1.0, K=4, eps=1.0, N=799, g=24, C_M=2.0)
+    >>> pt.amplitude, pt.sampled_bumps
+    (1.0, None)
     """
 
     algorithm: str
@@ -373,7 +409,34 @@ def _case(algorithm: str, gamma: float) -> RateCase:
 
 
 def slope_points(algorithm: str, gamma: float, prof: Profile) -> list[KGammaPoint]:
-    """Part (i): a geometric grid of integer g in [g_min, g_max], N solving ``tuned_width = 1/g`` at K = 4."""
+    """Part (i): a geometric grid of integer g in [g_min, g_max], N solving ``tuned_width = 1/g`` at K = 4.
+
+    Parameters
+    ----------
+    algorithm : {"local_classification", "central_classification"}
+        The estimator.
+    gamma : float
+        Margin exponent, one of :data:`GAMMAS`.
+    prof : Profile
+        ``slope_points``, ``g_min``, ``g_max``.
+
+    Returns
+    -------
+    list of KGammaPoint
+        One per distinct integer g, increasing.
+
+    References
+    ----------
+    003 Theorem 2 (tuning ``h = (N(ε²∧1)/ln K)^{−1/(2β+d)}``, eq. (84)), Theorem 4 (privacy branch, eq. (119)).
+
+    Examples
+    --------
+    Smoke profile, local, ε = 1, β = 1/2, d = 1: ``h = (N/ln 4)^{−1/2} = 1/g`` gives N = g² ln 4, e.g.
+    576 · 1.386294 = 798.5 -> 799 at g = 24 (and g = round(sqrt(24 · 48)) = 34 in the middle):
+
+    >>> [(pt.g, pt.N) for pt in slope_points("local_classification", 1.0, PROFILES["smoke"])]
+    [(24, 799), (34, 1603), (48, 3194)]
+    """
     gs = sorted({int(round(x)) for x in np.geomspace(prof.g_min, prof.g_max, prof.slope_points)})
     eps = EPS[algorithm]
     return [KGammaPoint(algorithm=algorithm, d=D, beta=BETA, gamma=gamma, K=K_SLOPES, eps=eps,
@@ -383,7 +446,35 @@ def slope_points(algorithm: str, gamma: float, prof: Profile) -> list[KGammaPoin
 
 def growth_points(algorithm: str, gamma: float, prof: Profile) -> list[list[KGammaPoint]]:
     """Part (ii): per K (rows), the laws of every amplitude (columns) at the fixed N, bins of the tuned width
-    ``1/round(1/h(K))``."""
+    ``1/round(1/h(K))``.
+
+    Parameters
+    ----------
+    algorithm : {"local_classification", "central_classification"}
+        The estimator.
+    gamma : float
+        Margin exponent, one of :data:`GAMMAS`.
+    prof : Profile
+        ``growth_Ks`` and ``amplitudes``.
+
+    Returns
+    -------
+    list of list of KGammaPoint
+        ``[K][amplitude]``, N = :data:`N_GROWTH` and ``sampled_bumps = max(16, BUMP_BUDGET // K)``.
+
+    References
+    ----------
+    003 eqs. (14), (18), (84), (119).
+
+    Examples
+    --------
+    Local, N = 4·10^5, ε = 1: ``1/h = (N/ln K)^{1/2}``, 759.7 -> 760 at K = 2, 537.2 -> 537 at K = 4,
+    379.8 -> 380 at K = 16:
+
+    >>> rows = growth_points("local_classification", 1.0, PROFILES["smoke"])
+    >>> [(row[0].K, row[0].g, row[0].sampled_bumps) for row in rows], [pt.amplitude for pt in rows[0]]
+    ([(2, 760, 2048), (4, 537, 1024), (16, 380, 256)], [2.0, 4.0])
+    """
     eps, N = EPS[algorithm], N_GROWTH[algorithm]
     out = []
     for K in prof.growth_Ks:
@@ -408,6 +499,31 @@ def bound_power(algorithm: str, gamma: float, *, beta: float = BETA, d: int = D)
     """The power of ln K in 003's bound at the theorem's tuned width (module docstring): ``β(γ+1)/(2β+d)``
     (local, eq. (14)) or ``β(γ+1)/(β+d)`` (central privacy term, eq. (18)), read off the symbolic rate.
 
+    Parameters
+    ----------
+    algorithm : {"local_classification", "central_classification"}
+        Which theorem's bound.
+    gamma : float
+        Margin exponent γ.
+    beta : float, default 1/2
+        Hölder exponent.
+    d : int, default 1
+        Dimension.
+
+    Returns
+    -------
+    float
+        The exponent of ln K.
+
+    Raises
+    ------
+    ValueError
+        If ``algorithm`` is not one of the two.
+
+    References
+    ----------
+    003 eqs. (14), (18).
+
     Examples
     --------
     >>> bound_power("local_classification", 1.0), round(bound_power("central_classification", 2.0), 12)
@@ -421,7 +537,34 @@ def bound_power(algorithm: str, gamma: float, *, beta: float = BETA, d: int = D)
 def margin_check_laws(gamma: float, prof: Profile, seed: int) -> list[MulticlassBumps]:
     """The laws whose margin is checked at ``gamma``: one draw at every (g, A) the experiment uses (part (i)
     of both algorithms at A = 1, part (ii) at every amplitude; ``prof.margin_laws`` of them spread evenly
-    over the sorted (g, A) at the smoke and quick profiles), from a stream of its own."""
+    over the sorted (g, A) at the smoke and quick profiles), from a stream of its own.
+
+    Parameters
+    ----------
+    gamma : float
+        Margin exponent, one of :data:`GAMMAS`.
+    prof : Profile
+        The profile whose grids are checked (``margin_laws`` caps the count).
+    seed : int
+        Root seed.
+
+    Returns
+    -------
+    list of MulticlassBumps
+        With K = 4 classes, sorted by (g, A).
+
+    References
+    ----------
+    003 Assumption 1(b), eq. (37).
+
+    Examples
+    --------
+    The smoke profile checks 2 laws: the smallest (g, A) used (part (i), g = 24, A = 1) and the largest:
+
+    >>> laws = margin_check_laws(1.0, PROFILES["smoke"], seed=1)
+    >>> len(laws), (laws[0].g, laws[0].amplitude), laws[0].gamma
+    (2, (24, 1.0), 1.0)
+    """
     keys = sorted({(p.g, p.amplitude) for alg in ALGORITHMS for p in slope_points(alg, gamma, prof)}
                   | {(p.g, p.amplitude) for alg in ALGORITHMS for row in growth_points(alg, gamma, prof) for p in row})
     if prof.margin_laws is not None and len(keys) > prof.margin_laws:  # an even spread over the sorted (g, A)
@@ -525,6 +668,17 @@ def compute(ctx) -> ExperimentResult:
     References
     ----------
     003 Theorems 2, 4; eqs. (14), (18), (37); Assumption 1.
+
+    Examples
+    --------
+    The full run takes minutes (``paper_repro.py --only rates_k_gamma``); an unknown profile is refused
+    before any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     prof = PROFILES[ctx.profile]
@@ -662,7 +816,30 @@ def _log_axes(ax, *, k_ticks=None):
 def plot(result) -> dict:
     """2 × 3 panels: excess risk vs N (local, central) with fits; worst risk vs ln K at fixed N (local,
     central) with the bound's (ln K)^power; Assumption 1(b): the margin probability over ``C_T t^γ``;
-    W(K), the worst risk over ``h(K)^{β(γ+1)}``."""
+    W(K), the worst risk over ``h(K)^{β(γ+1)}``.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["fits"]``, ``data["growth"]``, ``data["margin"]``).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        One figure, ``"rates_k_gamma"``.
+
+    References
+    ----------
+    003 Theorems 2, 4; eqs. (14), (18); Assumption 1(b).
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> figs = plot(compute(RunContext(profile="smoke")))  # doctest: +SKIP
+    >>> list(figs)  # doctest: +SKIP
+    ['rates_k_gamma']
+    """
     fits, growth, margin = result.data["fits"], result.data["growth"], result.data["margin"]
     fig, axes = figure(2, 3, width=5.0, height=3.7,
                        title="003 Theorems 2 and 4 beyond K = 2, γ = 1 (d = 1, β = 1/2, K-class construction): "

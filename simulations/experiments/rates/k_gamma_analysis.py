@@ -98,6 +98,20 @@ def margin_claims(gamma: float, rows: list[dict], C_M: float) -> list[Claim]:
     Returns
     -------
     list of two :class:`~simulations.experiments.base.Claim`.
+
+    References
+    ----------
+    003 Assumption 1(b), eq. (37).
+
+    Examples
+    --------
+    Hand-made rows: a sup ratio 0.99 of C_T and slopes exactly γ hold; a ratio 1.5 fails the bound:
+
+    >>> row = {"sup_ratio": 1.98, "C_T": 2.0, "slope": 2.0, "closed_form_error": 0.0}
+    >>> [c.verdict for c in margin_claims(2.0, [row], C_M=2.0)]
+    ['holds', 'holds']
+    >>> [c.verdict for c in margin_claims(2.0, [row, dict(row, sup_ratio=3.0)], C_M=2.0)]
+    ['fails', 'holds']
     """
     ratio = np.array([r["sup_ratio"] / r["C_T"] for r in rows])
     slopes = np.array([r["slope"] for r in rows])
@@ -186,6 +200,23 @@ def predicted_growth(grid) -> tuple[float, list[float]]:
     Returns
     -------
     (slope, worst amplitude per K).
+
+    References
+    ----------
+    003 eqs. (14), (18) (the ln K growth of the bounds); (17) (exponential mechanism).
+
+    Examples
+    --------
+    With ε = 1e-12 the exponential mechanism is a uniform guess, wrong with probability (K − 1)/K; on the
+    same bins the risk grows like (K − 1)/K, so from K = 2 to 4 the slope on log ln K is
+    ``ln(1.5)/ln 2 = 0.58496``, and the larger amplitude (more, taller bumps) is the worse:
+
+    >>> from simulations.experiments.rates.k_gamma import KGammaPoint
+    >>> grid = [[KGammaPoint("central_classification", d=1, beta=0.5, gamma=1.0, K=K, eps=1e-12, N=10**6, g=16,
+    ...                      C_M=2.0, amplitude=A) for A in (1.0, 2.0)] for K in (2, 4)]
+    >>> slope, best = predicted_growth(grid)
+    >>> round(slope, 5), best
+    (0.58496, [2.0, 2.0])
     """
     worst = [max(predicted_risk(p) for p in row) for row in grid]
     best = [row[int(np.argmax([predicted_risk(p) for p in row]))].amplitude for row in grid]
@@ -201,9 +232,29 @@ def worst_growth_slope(x, values, *, rng, n_boot: int = 1000):
     resampling: trials resampled independently for every (x, law)); ``values[i][j]`` are the trials at
     ``x_i`` under law j.
 
+    Parameters
+    ----------
+    x : array_like, shape (n,)
+        The regressor (ln K in :mod:`~simulations.experiments.rates.k_gamma`), > 0.
+    values : sequence of sequences of array_like
+        ``values[i][j]``: trials at ``x_i`` under law j (positive means).
+    rng : numpy.random.Generator
+        Stream of the bootstrap.
+    n_boot : int, default 1000
+        Bootstrap replicates, >= 1.
+
     Returns
     -------
     slope, ci_low, ci_high, worst (the max over laws of the mean at each x).
+
+    Raises
+    ------
+    ValueError
+        If ``n_boot`` is not an integer >= 1.
+
+    References
+    ----------
+    003 eqs. (14), (18) (the growth in ln K the slope is compared with).
 
     Examples
     --------

@@ -129,6 +129,47 @@ class Profile:
     search (:class:`~simulations.estimators.line_knn.LineIndex`, 1-3 ms per trial at the quick sizes). At 48
     trials their CIs (half-widths 0.023-0.05) still met the band's edge at some seeds (local regression
     d = 1 β = ½, heavy-tailed d = 1 β = ½ p = 4, the regression curves of the ε collapse); 192 cost seconds.
+
+    Parameters
+    ----------
+    points : int
+        Grid points per case (sample sizes N).
+    trials : int
+        Trials per point of the point-level (kNN) cases.
+    decades_d1, decades_d2 : float
+        Decades of N spanned by a point-level grid for d = 1 / d >= 2.
+    start_factor : float, default 1.0
+        Factor on each case's smallest N (``RateCase.n_start``).
+    n_eval : int, default 4096
+        Uniform evaluation points of the kNN excess risk.
+    trials_counts : int, default 200
+        Trials per point of the count-level (histogram) cases.
+    decades_counts : float, default 4.0
+        Decades of N of a count-level grid.
+    max_cells : int, default 20000
+        Cap on the cells ``g^d`` of a count-level grid.
+    margin : float, default 0.03
+        Equivalence margin of every exponent verdict (see above).
+    trials_fixed_bumps : int, default 400
+        Trials per point of a :func:`fixed_bump_count` case.
+    decades_fixed_bumps : float, default 7.0
+        Decades of N of a :func:`fixed_bump_count` case (capped by the case's ``decades``).
+    trials_line : int or None, default None
+        Trials per point of the d = 1 point-level cases (None: ``trials``); see above.
+
+    References
+    ----------
+    003 Table 1 (the exponents the verdicts test) and eq. (37) (the bump count); DESIGN.md,
+    "Experiments and their outputs" (profiles smoke / quick / paper).
+
+    Examples
+    --------
+    >>> PROFILES["quick"].margin, PROFILES["paper"].margin, PROFILES["smoke"].points
+    (0.03, 0.02, 3)
+    >>> Profile(points=2, trials=2, decades_d1=0.5, decades_d2=0.5).trials_counts   # the default
+    200
+    >>> PROFILES["quick"].trials, PROFILES["quick"].trials_line, PROFILES["paper"].trials_line
+    (48, 192, None)
     """
 
     points: int
@@ -164,19 +205,52 @@ PROFILES = {
 class RatePoint:
     """One experiment point (the engine's config): algorithm, construction and sample size.
 
-    algorithm : a key of :data:`limits.ALGORITHMS` (its task, privacy model and bins/kNN are read there).
-    d, beta, gamma, p, eps : dimension, Hölder exponent, margin exponent (classification), moment
-        order (heavy tails), privacy parameter.
-    N : sample size.
-    g : cubes per axis of the construction (``h = 1/g``); also the bins per axis of histogram
+    A frozen, hashable record (the engine keys its streams and caches on it); nothing is validated
+    here: :func:`grid_for_case` builds consistent points, and the laws and estimators check their
+    own arguments when a trial runs.
+
+    Parameters
+    ----------
+    algorithm : str
+        A key of :data:`limits.ALGORITHMS` (its task, privacy model and bins/kNN are read there).
+    d : int
+        Dimension of the features, >= 1.
+    beta : float
+        Hölder exponent of the construction, > 0.
+    eps : float
+        Privacy parameter ε > 0.
+    N : int
+        Sample size.
+    g : int
+        Cubes per axis of the construction (``h = 1/g``); also the bins per axis of histogram
         estimators.
-    k : neighbours of the kNN estimators (None for histograms).
-    C_M : bump-count constant of 003 eq. (37) (classification).
-    M_p : p-th moment of the three-point law, 003 eq. (156)-(157) (heavy tails).
-    n_eval : uniform evaluation points for the kNN excess risk.
-    law_g : cubes per axis of the construction when it is not drawn at the estimator's scale
+    gamma : float or None, default None
+        Margin exponent (classification).
+    p : float or None, default None
+        Moment order (heavy-tailed regression).
+    k : int or None, default None
+        Neighbours of the kNN estimators (None for histograms).
+    C_M : float or None, default None
+        Bump-count constant of 003 eq. (37) (classification).
+    M_p : float or None, default None
+        p-th moment of the three-point law, 003 eq. (156)-(157) (heavy tails).
+    n_eval : int or None, default None
+        Uniform evaluation points for the kNN excess risk.
+    law_g : int or None, default None
+        Cubes per axis of the construction when it is not drawn at the estimator's scale
         (None: ``g``); :mod:`simulations.experiments.rates.upper` uses ``g/2`` and ``2g``.
-    benchmark : draw from the fixed benchmark law of the task instead (:func:`benchmark_law`).
+    benchmark : bool, default False
+        Draw from the fixed benchmark law of the task instead (:func:`benchmark_law`).
+
+    References
+    ----------
+    003 eqs. (36)-(37), (121), (156) (the constructions drawn at ``h = 1/g``).
+
+    Examples
+    --------
+    >>> pt = RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=100, g=10)
+    >>> pt.k is None, pt == RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=100, g=10)
+    (True, True)
     """
 
     algorithm: str
@@ -264,6 +338,37 @@ def rate_trial(pt: RatePoint, trial: int, root_seed: int) -> dict:
     as sampling N points, cost independent of N) and return the exact excess risk with its three
     terms (:func:`simulations.experiments.rates.terms.count_level_terms`). kNN estimators sample the
     N points and average the squared error over EVAL points.
+
+    Parameters
+    ----------
+    pt : RatePoint
+        The point (algorithm, construction, N).
+    trial : int
+        Trial index, >= 0; with ``root_seed`` it selects the DATA, PRIVACY and EVAL streams
+        (:func:`simulations.engine.trial_streams`).
+    root_seed : int
+        Root seed of the run.
+
+    Returns
+    -------
+    dict of str to float
+        ``excess`` (the excess risk of the fitted estimator); for histogram estimators also ``bias``,
+        ``sampling`` and ``privacy``, which add up to ``excess``.
+
+    References
+    ----------
+    003 eqs. (36)-(37), (121), (156) (the constructions); Theorems 2, 4, 6, 8, 10, 12 (the estimators).
+
+    Examples
+    --------
+    Central regression at N = 100 on 10 cubes runs at count level; the same seed gives the same trial:
+
+    >>> pt = RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=100, g=10)
+    >>> out = rate_trial(pt, 0, 1)
+    >>> sorted(out), abs(out["bias"] + out["sampling"] + out["privacy"] - out["excess"]) < 1e-12
+    (['bias', 'excess', 'privacy', 'sampling'], True)
+    >>> rate_trial(pt, 0, 1) == out
+    True
     """
     data, privacy, ev = trial_streams(pt, trial, root_seed)
     law = construction(pt, data)
@@ -282,7 +387,33 @@ def point_level_excess(pt: RatePoint, law, data, privacy, ev) -> dict:
 
 
 def rate_trial_point_level(pt: RatePoint, trial: int, root_seed: int) -> dict:
-    """:func:`rate_trial` with every estimator on the point-level path (tests and benchmarks)."""
+    """:func:`rate_trial` with every estimator on the point-level path (tests and benchmarks).
+
+    Parameters
+    ----------
+    pt : RatePoint
+        The point (algorithm, construction, N); cost O(N).
+    trial : int
+        Trial index, >= 0.
+    root_seed : int
+        Root seed of the run.
+
+    Returns
+    -------
+    dict of str to float
+        ``{"excess": ...}``: exact for histograms, the mean over ``pt.n_eval`` EVAL points for kNN.
+
+    References
+    ----------
+    003 eqs. (36)-(37), (121), (156) (the constructions).
+
+    Examples
+    --------
+    >>> pt = RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=100, g=10)
+    >>> out = rate_trial_point_level(pt, 0, 1)
+    >>> list(out), out["excess"] >= 0
+    (['excess'], True)
+    """
     data, privacy, ev = trial_streams(pt, trial, root_seed)
     return point_level_excess(pt, construction(pt, data), data, privacy, ev)
 
@@ -290,20 +421,70 @@ def rate_trial_point_level(pt: RatePoint, trial: int, root_seed: int) -> dict:
 # ------------------------------------------------------------------------------------ the grid
 class AlgorithmFacts:
     """``task``, ``privacy`` and ``kind`` (bins / kNN) of ``self.algorithm``, read off
-    :data:`limits.ALGORITHMS` in one place for every case type of the rate experiments."""
+    :data:`limits.ALGORITHMS` in one place for every case type of the rate experiments.
+
+    A mixin without state: the subclass provides ``algorithm`` (a key of :data:`limits.ALGORITHMS`).
+
+    References
+    ----------
+    003 Table 1 (task x privacy model cells) and Theorems 2-12 (the algorithms).
+
+    Examples
+    --------
+    >>> c = RateCase(algorithm="local_regression", d=1, beta=1.0, eps=1.0, n_start=100.0)
+    >>> c.task, c.privacy, c.kind
+    ('regression', 'local', 'knn')
+    """
 
     __slots__ = ()
 
     @property
     def task(self) -> str:
+        """The task of the algorithm: ``"classification"``, ``"regression"`` or
+        ``"regression_heavy_tailed"``.
+
+        Returns
+        -------
+        str
+            ``limits.ALGORITHMS[self.algorithm].task``.
+
+        Examples
+        --------
+        >>> RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0).task
+        'regression'
+        """
         return limits.ALGORITHMS[self.algorithm].task
 
     @property
     def privacy(self) -> str:
+        """The privacy model of the algorithm: ``"local"``, ``"central"`` or ``"nonprivate"``.
+
+        Returns
+        -------
+        str
+            ``limits.ALGORITHMS[self.algorithm].privacy``.
+
+        Examples
+        --------
+        >>> RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0).privacy
+        'central'
+        """
         return limits.ALGORITHMS[self.algorithm].privacy
 
     @property
     def kind(self) -> str:
+        """How the algorithm localizes: ``"bins"`` (histogram) or ``"knn"``.
+
+        Returns
+        -------
+        str
+            ``limits.ALGORITHMS[self.algorithm].neighbourhood``.
+
+        Examples
+        --------
+        >>> RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0).kind
+        'bins'
+        """
         return limits.ALGORITHMS[self.algorithm].neighbourhood
 
 
@@ -311,20 +492,58 @@ class AlgorithmFacts:
 class RateCase(AlgorithmFacts):
     """One curve of a rate experiment: an algorithm on its construction at fixed (d, β, γ/p, ε).
 
-    n_start : smallest N of the quick/paper grids (times ``Profile.start_factor``).
-    term : the Table 1 term whose exponent is the theory (None: the dominant one as N → ∞).
-    branch : None — the theorem's own tuning of the scale; "privacy" — the bin width pinned to the
+    A frozen record; nothing is validated here (the grid and the trials check what they use).
+
+    Parameters
+    ----------
+    algorithm : str
+        A key of :data:`limits.ALGORITHMS`.
+    d : int
+        Dimension, >= 1.
+    beta : float
+        Hölder exponent, > 0.
+    eps : float
+        Privacy parameter ε > 0.
+    n_start : float
+        Smallest N of the quick/paper grids (times ``Profile.start_factor``).
+    gamma : float or None, default None
+        Margin exponent (classification).
+    p : float or None, default None
+        Moment order (heavy-tailed regression).
+    C_M : float or None, default None
+        Bump-count constant of 003 eq. (37) (classification).
+    M_p : float or None, default None
+        p-th moment of the three-point law (heavy tails, 003 eq. (156)-(157)).
+    term : str or None, default None
+        The Table 1 term whose exponent is the theory (None: the dominant one as N → ∞).
+    branch : {None, "privacy"}, default None
+        None — the theorem's own tuning of the scale; "privacy" — the bin width pinned to the
         privacy branch of that tuning (e.g. ``h = (εN)^{-1/(d+β)}`` of 003 Theorem 8, ``(ln K/(εN))^{1/(β+d)}``
         of Theorem 4), which isolates the privacy term.
-    reference : "rate" — the claim compares the slope with the Table 1 exponent (and with 003's
+    reference : {"rate", "predicted"}, default "rate"
+        "rate" — the claim compares the slope with the Table 1 exponent (and with 003's
         printed one where it differs); "predicted" — with the local slope of the theorem's own
         three-term expected risk (:func:`simulations.experiments.rates.terms.expected_terms`) over
         the same grid (for a two-term tuning whose slope is not a single rate exponent).
-    decades : cap on the decades of N of a count-level grid (None: the profile's ``decades_counts``);
+    decades : float or None, default None
+        Cap on the decades of N of a count-level grid (None: the profile's ``decades_counts``);
         the central cases stop at εN = 10^6, where the non-private share is still below 2%.
-    trials_factor : multiplies the count-level trials of the case (:func:`case_trials`), for cells whose
+    trials_factor : int, default 1
+        Multiplies the count-level trials of the case (:func:`case_trials`), for cells whose
         per-trial risk is so spread that the profile's trials leave a slope CI near the margin band's
         edge (e.g. heavy-tailed central cells with few atoms ±T per bin at the small-N end).
+
+    References
+    ----------
+    003 Table 1 and Theorems 1-12 (the exponents); eqs. (36)-(37), (121), (156) (the constructions).
+
+    Examples
+    --------
+    Local classification at d = 1, β = γ = 1: the rate ``(N(ε²∧1))^{-β(γ+1)/(2β+d)}`` has exponent 2/3:
+
+    >>> c = RateCase(algorithm="local_classification", d=1, beta=1.0, gamma=1.0, eps=1.0, n_start=300.0)
+    >>> round(c.exponent(), 6), c.theta, c.label
+    (0.666667, 2.0, 'local: d=1, β=1, γ=1, ε=1')
     """
 
     algorithm: str
@@ -345,6 +564,20 @@ class RateCase(AlgorithmFacts):
 
     @property
     def label(self) -> str:
+        """Short description of the curve for legends, tables and claims.
+
+        Returns
+        -------
+        str
+            ``"<privacy>: d=…, β=…[, γ=…][, p=…], ε=…"`` and the tuning (``[h: privacy branch]`` or
+            ``[h: two-term tuning]``) where it is not the theorem's own.
+
+        Examples
+        --------
+        >>> RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0,
+        ...          branch="privacy").label
+        'central: d=1, β=1, ε=1 [h: privacy branch]'
+        """
         parts = [f"d={self.d}", f"β={self.beta:g}"]
         if self.gamma is not None:
             parts.append(f"γ={self.gamma:g}")
@@ -358,19 +591,92 @@ class RateCase(AlgorithmFacts):
 
     @property
     def theta(self) -> float:
-        """Excess risk ≍ h^θ on the construction: θ = β(γ+1) (classification), 2β (regression)."""
+        """Excess risk ≍ h^θ on the construction: θ = β(γ+1) (classification), 2β (regression).
+
+        Returns
+        -------
+        float
+            θ, from 003 eqs. (42) (classification: ``h^{β(γ+1)}`` per active cube mass) and (126)
+            (regression: ``h^{2β}``).
+
+        Examples
+        --------
+        >>> RateCase(algorithm="local_classification", d=2, beta=0.5, gamma=2.0, eps=1.0, n_start=1.0).theta
+        1.5
+        >>> RateCase(algorithm="central_regression", d=2, beta=0.5, eps=1.0, n_start=1.0).theta
+        1.0
+        """
         return self.beta * (self.gamma + 1.0) if self.task == "classification" else 2.0 * self.beta
 
     def exponent(self, variant: str = "derived") -> float:
+        """The rate exponent of the case's cell (and ``term``): excess risk ≍ N^(−exponent).
+
+        Parameters
+        ----------
+        variant : {"derived", "printed"}, default "derived"
+            The re-derived exponent, or 003 Table 1 exactly as printed (:func:`limits.rate_exponent`).
+
+        Returns
+        -------
+        float
+            The exponent, > 0.
+
+        Raises
+        ------
+        ValueError
+            If ``variant`` is not one of the two (raised by :func:`limits.rate_exponent`).
+
+        References
+        ----------
+        003 Table 1; Theorems 7-8 for the central regression privacy term ``2β/(d+β)``.
+
+        Examples
+        --------
+        Central regression, privacy term, d = β = 1: ``2β/(d+β) = 1`` derived, ``2β/(d+2β) = 2/3`` printed:
+
+        >>> c = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy")
+        >>> c.exponent(), round(c.exponent("printed"), 6)
+        (1.0, 0.666667)
+        """
         return limits.rate_exponent(self.task, self.privacy, beta=self.beta, d=self.d, gamma=self.gamma,
                                     p=self.p, term=self.term, variant=variant)
 
     def printed_exponent(self) -> float | None:
-        """003's printed exponent where it differs from the derived one (else None)."""
+        """003's printed exponent where it differs from the derived one (else None).
+
+        Returns
+        -------
+        float or None
+            ``exponent("printed")``, or None when it equals ``exponent()`` (to 1e-12).
+
+        References
+        ----------
+        003 Table 1 (as printed) against Theorems 7-8 (see :mod:`limits.rates`).
+
+        Examples
+        --------
+        >>> c = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy")
+        >>> round(c.printed_exponent(), 6)   # 2β/(d+2β) at d = β = 1
+        0.666667
+        >>> print(RateCase(algorithm="local_regression", d=1, beta=1.0, eps=1.0, n_start=100.0).printed_exponent())
+        None
+        """
         e = self.exponent("printed")
         return None if abs(e - self.exponent()) < 1e-12 else e
 
     def source(self) -> str:
+        """Where 003 states the case's rate: the theorems and equations of its Table 1 cell.
+
+        Returns
+        -------
+        str
+            ``limits.cell(task, privacy).source``.
+
+        Examples
+        --------
+        >>> RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0).source()
+        '003 Theorems 7-8, eq. (22), (24)'
+        """
         return limits.cell(self.task, self.privacy).source
 
 
@@ -398,7 +704,34 @@ def tuned_scale(case: RateCase, N: float) -> float:
 
 
 def n_for_scale(case: RateCase, g: int) -> float:
-    """The N at which the tuned scale equals ``1/g`` (bisection in log N; the scale decreases in N)."""
+    """The N at which the tuned scale equals ``1/g`` (bisection in log N; the scale decreases in N).
+
+    Parameters
+    ----------
+    case : RateCase
+        The case whose tuning (:func:`tuned_scale`) is inverted.
+    g : int
+        Cubes per axis, >= 1: the target scale is ``1/g``.
+
+    Returns
+    -------
+    float
+        N (not rounded), searched in ``[1, e^60]`` (``[1/ε, e^60]`` for a privacy branch).
+
+    References
+    ----------
+    003 Theorems 2, 4, 6, 8, 10, 12 (the tunings inverted); e.g. eq. (24)'s ``h = (εN)^{-1/(β+d)}``.
+
+    Examples
+    --------
+    The privacy branch of the central regression tuning, ``h = (εN)^{-1/(β+d)}``, is ``N^{-1/2}`` at
+    d = β = ε = 1, so ``h = 1/10`` at N = 100:
+
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")
+    >>> round(n_for_scale(case, 10), 6)
+    100.0
+    """
     lo, hi = (0.0 if case.branch is None else math.log(1.0 / case.eps)), 60.0
     target = -math.log(g)
     for _ in range(200):
@@ -469,6 +802,32 @@ def grid_for_case(case: RateCase, sizes: Profile) -> list[RatePoint]:
     ``g`` runs from the scale at ``n_start · start_factor`` to the scale at ``10^decades`` times
     that (rounded outwards, so the span is at least the requested decades); N solves
     :func:`n_for_scale`, rounded to an integer.
+
+    Parameters
+    ----------
+    case : RateCase
+        The curve.
+    sizes : Profile
+        Points, decades and caps of the profile.
+
+    Returns
+    -------
+    list of RatePoint
+        One per distinct g, increasing (at least 2 g's for a count-level case).
+
+    References
+    ----------
+    003 eqs. (36), (121) (cubes of side ``h = 1/g`` tiling ``[0, 1]^d``).
+
+    Examples
+    --------
+    Smoke profile (start factor 0.3, one decade, 3 points), ``h = N^{-1/2}``: from N = 300 (g = floor(17.3)
+    = 17) to 3000 (g = ceil(54.8) = 55) with the geometric middle ``sqrt(17 · 55) = 30.6 -> 31``; N = g²:
+
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")
+    >>> [(pt.g, pt.N) for pt in grid_for_case(case, PROFILES["smoke"])]
+    [(17, 289), (31, 961), (55, 3025)]
     """
     n0 = case.n_start * sizes.start_factor
     if case.kind == "bins":  # count level: the cost grows with the cells, not with N
@@ -512,7 +871,43 @@ def predicted_terms(pt: RatePoint) -> dict:
 
 def run_rate_grids(ctx, cases: list[RateCase], sizes: Profile):
     """Grids of every case, run through the engine with :func:`case_trials` trials per point (one engine
-    run per trial count). Returns (grids, per-point result dicts, results)."""
+    run per trial count).
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Seed, jobs, scheduler and cache of the run (:func:`simulations.engine.engine_options`).
+    cases : list of RateCase
+        The curves.
+    sizes : Profile
+        Grid sizes and trial counts.
+
+    Returns
+    -------
+    grids : list of list of RatePoint
+        :func:`grid_for_case` of each case.
+    per_point : list of dict
+        Per point, in grid order, the engine's per-config result (metric -> per-trial array).
+    results : list
+        The engine's results, one per distinct trial count.
+
+    References
+    ----------
+    003 Table 1 (the rates whose grids run); DESIGN.md, "Experiments and their outputs" (seeding).
+
+    Examples
+    --------
+    A tiny profile: two grid points of 3 count-level trials each, half a decade from N = 1000 with
+    ``h = N^{-1/2}``: g from floor(sqrt(1000)) = 31 to ceil(sqrt(1000 · 10^0.5)) = ceil(56.2) = 57:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")
+    >>> tiny = Profile(points=2, trials=2, decades_d1=0.5, decades_d2=0.5, trials_counts=3, decades_counts=0.5)
+    >>> grids, per_point, results = run_rate_grids(RunContext(profile="smoke", progress=False), [case], tiny)
+    >>> [pt.g for pt in grids[0]], [len(r["excess"]) for r in per_point], len(results)
+    ([31, 57], [3, 3], 1)
+    """
     grids = [grid_for_case(c, sizes) for c in cases]
     per_point, results = [None] * sum(map(len, grids)), []
     flat = [(i, c, p) for i, (c, grid) in enumerate(zip(cases, grids)) for p in grid]
@@ -527,7 +922,46 @@ def run_rate_grids(ctx, cases: list[RateCase], sizes: Profile):
 
 
 def compute_rate_study(ctx, name: str, cases: list[RateCase], *, intro: str) -> ExperimentResult:
-    """Run every case's grid through the engine, fit slopes, and build tables, claims and notes."""
+    """Run every case's grid through the engine, fit slopes, and build tables, claims and notes.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        The run; ``ctx.profile`` picks the :data:`PROFILES` entry.
+    name : str
+        The experiment's name (the figure's key and the slope bootstrap's stream key).
+    cases : list of RateCase
+        The curves.
+    intro : str
+        Markdown that opens the notes.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``excess_vs_N``, ``slopes`` (and ``risk_terms`` for count-level cases), the claims of
+        :func:`~simulations.experiments.rates.fit.case_claims`, the notes, and ``data["fits"]``.
+
+    Raises
+    ------
+    ValueError
+        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+
+    References
+    ----------
+    003 Table 1; Theorems 1-12.
+
+    Examples
+    --------
+    >>> from simulations.experiments.base import RunContext
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")
+    >>> res = compute_rate_study(RunContext(profile="smoke", progress=False), "demo", [case], intro="Demo.")
+    >>> res.tables["slopes"]["points"], res.tables["slopes"]["reference_slope"], len(res.claims)
+    ([3], [-1.0], 2)
+
+    The reference slope is −2β/(d+β) = −1 (003 Theorems 7-8); the second claim tests 003's printed
+    −2β/(d+2β) = −2/3.
+    """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     sizes = PROFILES[ctx.profile]
     grids, per_point, results = run_rate_grids(ctx, cases, sizes)
@@ -593,7 +1027,36 @@ def compute_rate_study(ctx, name: str, cases: list[RateCase], *, intro: str) -> 
 
 
 def plot_rate_study(result: ExperimentResult, *, title: str, ncols: int = 4) -> dict:
-    """Log–log excess risk vs N per case: mean with 95% CI band, fitted line, dashed theory slope."""
+    """Log–log excess risk vs N per case: mean with 95% CI band, fitted line, dashed theory slope.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_rate_study` (reads ``data["fits"]`` and ``data["name"]``).
+    title : str
+        Figure title.
+    ncols : int, default 4
+        Panels per row (at most the number of cases).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        One figure, under the experiment's name.
+
+    References
+    ----------
+    003 Table 1 (the theory slopes drawn).
+
+    Examples
+    --------
+    >>> from simulations.experiments.base import RunContext
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")
+    >>> res = compute_rate_study(RunContext(profile="smoke", progress=False), "demo", [case], intro="Demo.")
+    >>> figs = plot_rate_study(res, title="Demo")
+    >>> list(figs), len(figs["demo"].axes)
+    (['demo'], 1)
+    """
     fits = result.data["fits"]
     ncols = min(ncols, len(fits))
     nrows = math.ceil(len(fits) / ncols)

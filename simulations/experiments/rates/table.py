@@ -41,7 +41,39 @@ def _exp_tex(expr: sp.Expr) -> str:
 
 
 def cell_tex(task: str, privacy: str, variant: str = "derived") -> str:
-    """A Table 1 cell in LaTeX / matplotlib mathtext, e.g. ``N^{-\\frac{2 \\beta}{2 \\beta + d}}``."""
+    """A Table 1 cell in LaTeX / matplotlib mathtext, e.g. ``N^{-\\frac{2 \\beta}{2 \\beta + d}}``.
+
+    Parameters
+    ----------
+    task : {"classification", "regression", "regression_heavy_tailed"}
+        Row of 003 Table 1.
+    privacy : {"local", "central", "local_full", "none"}
+        Column of 003 Table 1.
+    variant : {"derived", "printed"}, default "derived"
+        The re-derived rate, or the cell exactly as 003 prints it.
+
+    Returns
+    -------
+    str
+        The cell's terms ``base^{-exponent}``, joined by ``+`` (a sum) or ``\\vee`` (a maximum).
+
+    Raises
+    ------
+    ValueError
+        If ``task``, ``privacy`` or ``variant`` is unknown (raised by :func:`limits.cell`).
+
+    References
+    ----------
+    003 Table 1; Theorems 7–8 (the central regression privacy term, printed ``2β/(d+2β)``, derived
+    ``2β/(d+β)``).
+
+    Examples
+    --------
+    >>> print(cell_tex("regression", "central"))
+    N^{-\\frac{2 \\beta}{2 \\beta + d}} + (\\epsilon N)^{-\\frac{2 \\beta}{\\beta + d}}
+    >>> print(cell_tex("regression", "central", "printed"))
+    N^{-\\frac{2 \\beta}{2 \\beta + d}} + (\\epsilon N)^{-\\frac{2 \\beta}{2 \\beta + d}}
+    """
     c = limits.cell(task, privacy, variant=variant)
     parts = [f"{_BASE_TEX[t.base]}^{{-{_exp_tex(t.exponent)}}}" for t in c.terms]
     return {"single": parts[0], "sum": " + ".join(parts), "max": r" \vee ".join(parts)}[c.combine]
@@ -158,6 +190,33 @@ def _claims() -> list[Claim]:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Render 003 Table 1 from :mod:`limits`: cells, rate curves in N, discrepancies and exponent claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Unused beyond the signature: closed form, the same at every profile and seed.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``cells`` (derived and printed rate and N-exponent per cell), ``rates_vs_N`` (the rates
+        at β = γ = 1, d = 2, p = 4 for ε in :data:`EPS_GRID`), ``discrepancies``; the exponent claims
+        (expected values written from the paper); the Markdown table in the notes.
+
+    References
+    ----------
+    003 Table 1; Theorems 1–12; Remark 1; Sections 1 and 6.
+
+    Examples
+    --------
+    Closed form, but it simplifies every cell with sympy (about half a CPU second), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> res = compute(RunContext(profile="smoke"))  # doctest: +SKIP
+    >>> list(res.tables), all(c.holds for c in res.claims)  # doctest: +SKIP
+    (['cells', 'rates_vs_N', 'discrepancies'], True)
+    """
     # Closed form: the same (tiny) work at every profile.
     tasks, privs = limits.TASKS, limits.PRIVACY
     cells = {"task": [], "privacy": [], "derived": [], "printed": [], "printed_differs": [], "exponent_N": []}
@@ -239,6 +298,30 @@ def _plot_curves(curves):
 
 
 def plot(result: ExperimentResult) -> dict:
+    """The two figures: 003 Table 1 typeset (derived, † where printed differently) and the rates vs N.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["curves"]``).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        ``"table1"`` and ``"rates_vs_N"``.
+
+    References
+    ----------
+    003 Table 1.
+
+    Examples
+    --------
+    Typesetting the table takes about half a CPU second, so not run here:
+
+    >>> figs = plot(compute(None))  # doctest: +SKIP
+    >>> list(figs)  # doctest: +SKIP
+    ['table1', 'rates_vs_N']
+    """
     return {"table1": _plot_table(), "rates_vs_N": _plot_curves(result.data["curves"])}
 
 

@@ -49,7 +49,37 @@ def _classifier(est) -> bool:
 
 def oracle_values(est, masses, values):
     """The estimator's population target per cell: majority class of the masses, or the mean of the
-    (clipped, for ``clip=True``) label values."""
+    (clipped, for ``clip=True``) label values.
+
+    Parameters
+    ----------
+    est : partition estimator
+        A classifier (has ``num_classes``) or a regressor (``T`` and ``clip`` read when present).
+    masses : numpy.ndarray, shape (cells, labels)
+        Exact probability of each (cell, label) pair (:func:`~simulations.estimators.count_level.cell_label_law`).
+    values : numpy.ndarray, shape (labels,)
+        The label values (regression); unused for classification.
+
+    Returns
+    -------
+    numpy.ndarray, shape (cells,)
+        Classes (int64; ties to the smallest) or cell means (0 where a cell has no mass).
+
+    References
+    ----------
+    003 Theorems 2, 4 (bin majority) and 8, 12 (bin means): the population targets of the estimators.
+
+    Examples
+    --------
+    Two cells, labels ±1: masses (1/4, 1/4) give the mean 0, (1/2, 0) the mean −1 and class 0:
+
+    >>> from simulations.estimators import BinMajorityClassifier, BinMeanRegressor
+    >>> masses, values = np.array([[0.25, 0.25], [0.5, 0.0]]), np.array([-1.0, 1.0])
+    >>> oracle_values(BinMeanRegressor(h=0.5), masses, values).tolist()
+    [0.0, -1.0]
+    >>> oracle_values(BinMajorityClassifier(num_classes=2, h=0.5), masses, values).tolist()
+    [0, 0]
+    """
     if _classifier(est):
         return np.argmax(masses, axis=1).astype(np.int64)
     v = _target_values(est, values)
@@ -76,6 +106,21 @@ def count_level_terms(law, est, N: int, data_rng, privacy_rng, tie_rng) -> dict:
     Returns
     -------
     dict of floats: ``excess``, ``bias``, ``sampling``, ``privacy`` (the last three add up to ``excess``).
+
+    References
+    ----------
+    003 proofs of Theorems 4 (eq. (112)-(119)), 8 (eq. (150)-(154)), 12 (eq. (190)-(195)).
+
+    Examples
+    --------
+    Central regression on 10 cubes of the 003 eq. (121) construction at N = 100:
+
+    >>> from simulations.experiments.rates.machinery import RatePoint, construction, estimator
+    >>> pt = RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=100, g=10)
+    >>> rngs = [np.random.default_rng(s) for s in (0, 1, 2, 3)]
+    >>> out = count_level_terms(construction(pt, rngs[0]), estimator(pt), 100, *rngs[1:])
+    >>> sorted(out), abs(out["bias"] + out["sampling"] + out["privacy"] - out["excess"]) < 1e-12
+    (['bias', 'excess', 'privacy', 'sampling'], True)
     """
     bins = bins_for_width(est.h)
     masses, values = cell_label_law(law, bins)
@@ -104,6 +149,42 @@ def expected_terms(law, est, N: float, epsilon: float) -> dict:
     """The three terms predicted by the theorems' error expansions (no simulation); see the module text.
 
     Classification: K = 2 and the aligned construction (bins = cubes) only.
+
+    Parameters
+    ----------
+    law : a law with exact cell label masses
+        E.g. the 003 construction (:func:`simulations.experiments.rates.machinery.construction`).
+    est : partition estimator
+        Its bin width ``h`` (and ``T``, ``clip`` for regression; ``num_classes`` for classification).
+    N : float
+        Sample size, > 0.
+    epsilon : float
+        Privacy parameter ε > 0.
+
+    Returns
+    -------
+    dict of str to float
+        ``bias``, ``sampling``, ``privacy``.
+
+    Raises
+    ------
+    ValueError
+        If a classifier has ``num_classes != 2``.
+
+    References
+    ----------
+    003 proofs of Theorems 4 (eq. (112)-(119)), 8 (eq. (150)-(154)), 12 (eq. (190)-(195)).
+
+    Examples
+    --------
+    Regression, labels ±1 (T = 1), ε = 1, N = 100 on bins of width 1/10: the privacy term is
+    ``8T²/(εN h^d)² = 8/10² = 0.08``:
+
+    >>> from simulations.experiments.rates.machinery import RatePoint, construction, estimator
+    >>> pt = RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=100, g=10)
+    >>> law = construction(pt, np.random.default_rng(0))
+    >>> round(expected_terms(law, estimator(pt), 100, 1.0)["privacy"], 12)
+    0.08
     """
     bins = bins_for_width(est.h)
     masses, values = cell_label_law(law, bins)

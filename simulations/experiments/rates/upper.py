@@ -62,7 +62,39 @@ def _trials(case: RateCase, sizes) -> int:
 
 
 def law_points(case: RateCase, sizes) -> list[list]:
-    """Per grid point (even g, so that 2h is a whole number of bins), the four RatePoints of :data:`LAWS`."""
+    """Per grid point (even g, so that 2h is a whole number of bins), the four RatePoints of :data:`LAWS`.
+
+    Parameters
+    ----------
+    case : RateCase
+        The curve (its grid is :func:`~simulations.experiments.rates.machinery.grid_for_case`).
+    sizes : Profile
+        Grid sizes of the profile.
+
+    Returns
+    -------
+    list of list of RatePoint
+        Per distinct even ``g >= 4`` (``2 · round(g/2)``, N re-solved for it), the points of the laws
+        at scale 2h (``law_g = g/2``), h, h/2 (``law_g = 2g``) and the benchmark.
+
+    References
+    ----------
+    003 Theorems 2, 4, 8, 12 (the upper bounds); eqs. (36)-(37), (121), (156) (the constructions).
+
+    Examples
+    --------
+    The smoke grid g = 17, 31, 55 of ``h = N^{-1/2}`` becomes g = 16, 32, 56 (``round`` takes halves to
+    even: 8.5 -> 8, 15.5 -> 16, 27.5 -> 28), N = g²:
+
+    >>> from simulations.experiments.rates.machinery import PROFILES, RateCase
+    >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=1000.0, term="privacy",
+    ...                 branch="privacy")
+    >>> rows = law_points(case, PROFILES["smoke"])
+    >>> [(row[1].g, row[1].N) for row in rows]
+    [(16, 256), (32, 1024), (56, 3136)]
+    >>> [(p.law_g, p.benchmark) for p in rows[0]]
+    [(8, False), (None, False), (32, False), (None, True)]
+    """
     out, seen = [], set()
     for pt in grid_for_case(case, sizes):
         g = max(4, 2 * round(pt.g / 2))
@@ -77,7 +109,40 @@ def law_points(case: RateCase, sizes) -> list[list]:
 
 def worst_case_slope(N, values, *, rng, n_boot: int = 1000):
     """OLS slope of log(max over laws of the mean excess risk) on log N, with a percentile bootstrap CI
-    (trials resampled independently for every (N, law)). ``values[i][j]``: trials at N_i under law j."""
+    (trials resampled independently for every (N, law)).
+
+    Parameters
+    ----------
+    N : array_like, shape (n,)
+        Sample sizes, > 0.
+    values : sequence of sequences of numpy.ndarray
+        ``values[i][j]``: trials at N_i under law j (positive means).
+    rng : numpy.random.Generator
+        Stream of the bootstrap.
+    n_boot : int, default 1000
+        Bootstrap replicates.
+
+    Returns
+    -------
+    slope, ci_low, ci_high : float
+        The fitted slope and the 2.5% / 97.5% bootstrap quantiles.
+    worst : numpy.ndarray, shape (n,)
+        The largest mean over the laws at each N.
+
+    References
+    ----------
+    003 Theorems 2, 4, 8, 12 (an upper bound holds for the worst law of the class).
+
+    Examples
+    --------
+    Noise-free trials with means 1/N and 2/N: the worst is 2/N, slope −1, and every resample agrees:
+
+    >>> N = [10, 100, 1000]
+    >>> values = [[np.full(3, 1 / n), np.full(3, 2 / n)] for n in N]
+    >>> slope, lo, hi, worst = worst_case_slope(N, values, rng=np.random.default_rng(0), n_boot=20)
+    >>> round(slope, 9), round(lo, 9), round(hi, 9), np.round(worst, 12).tolist()
+    (-1.0, -1.0, -1.0, [0.2, 0.02, 0.002])
+    """
     logN = np.log(np.asarray(N, float))
 
     def slope(worst):
