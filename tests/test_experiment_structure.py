@@ -1,8 +1,8 @@
 """The shape of the experiment modules (issue 21 item 4): short entry points, one spelling of a profile,
 sub-packages by subject, no import circle.
 
-* every ``compute`` / ``plot`` named by a catalogue record is at most :data:`MAX_ENTRY_LINES` source lines
-  (read from the AST, so the check imports nothing);
+* every ``compute`` / ``plot`` named by a catalogue record is at most :data:`MAX_ENTRY_LINES` source lines,
+  its docstring not counted (read from the AST, so the check imports nothing);
 * every module-level ``PROFILES`` / ``*_PROFILES`` of an experiment module is a dict ``{"smoke", "quick",
   "paper"} -> frozen dataclass instance``, and the older spellings (``PROFILE``, ``_PROFILES``,
   ``PROFILE_SIZES``) are gone;
@@ -26,7 +26,9 @@ from proofs_checks.experiments import catalogue as checks_catalogue
 from simulations.experiments import catalogue as sim_catalogue
 
 #: The longest an experiment's entry point may be (issue 21: "no compute over 60 lines"): a reader sees
-#: the whole function on one screen, and the steps it calls carry the names of what they compute.
+#: the whole function on one screen, and the steps it calls carry the names of what they compute. The
+#: docstring is not counted: issue 28 asks for a full numpydoc docstring on every entry point, and the
+#: length that hurts reading is the code's.
 MAX_ENTRY_LINES = 60
 #: Entry points whose split is left to another change ("module:function" -> why); none at present. The test
 #: fails if a listed function is already short, so the list cannot go stale.
@@ -47,13 +49,20 @@ def _source_path(module: str) -> Path:
     return Path(spec.origin)
 
 
+def _code_lines(node: ast.FunctionDef) -> int:
+    """Source lines of a function definition (decorators included), less its docstring's lines."""
+    start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+    doc = node.body[0]
+    is_doc = isinstance(doc, ast.Expr) and isinstance(doc.value, ast.Constant) and isinstance(doc.value.value, str)
+    return node.end_lineno - start + 1 - (doc.end_lineno - doc.lineno + 1 if is_doc else 0)
+
+
 def _function_lines(ref: str) -> int:
     module, _, name = ref.partition(":")
     tree = ast.parse(_source_path(module).read_text(encoding="utf-8"))
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == name:
-            start = min([node.lineno] + [d.lineno for d in node.decorator_list])
-            return node.end_lineno - start + 1
+            return _code_lines(node)
     raise AssertionError(f"{ref}: no module-level function {name!r} in {_source_path(module)}")
 
 
@@ -67,11 +76,14 @@ def test_entry_points_are_short(ref):
                                       "helpers named after what they compute")
 
 
-def test_function_lines_counts_the_whole_definition():
-    """The counter reads a known function: ``_source_path`` above spans 5 lines (def to return)."""
-    tree = ast.parse(Path(__file__).read_text(encoding="utf-8"))
-    node = next(n for n in tree.body if isinstance(n, ast.FunctionDef) and n.name == "_source_path")
-    assert node.end_lineno - node.lineno + 1 == 5
+def test_code_lines_counts_code_and_decorators_not_the_docstring():
+    """Hand-counted snippets: a decorator + def + 3-line docstring + 2 body lines is 4 code lines; without the
+    docstring the same function is 4 lines too; a string that is not first in the body is code."""
+    documented = 'import f\n@f\ndef g(x):\n    """One.\n\n    Two."""\n    y = x\n    return y\n'
+    plain = "@f\ndef g(x):\n    y = x\n    return y\n"
+    late_string = 'def g(x):\n    y = x\n    "not a docstring"\n    return y\n'
+    counts = [_code_lines(ast.parse(src).body[-1]) for src in (documented, plain, late_string)]
+    assert counts == [4, 4, 4]
 
 
 @pytest.mark.parametrize("module", MODULES)
