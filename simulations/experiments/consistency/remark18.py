@@ -276,7 +276,7 @@ def slope_ci(ns, values, seed: int, tag: str):
 
 
 def compute(ctx) -> ExperimentResult:
-    """Run every (law, n) point and state the consistency and corollary claims; compare with PCL2b and the non-private rule.
+    """Run every (law, n) point; state the consistency and corollary claims; compare with PCL2b and the histogram rule.
 
     Parameters
     ----------

@@ -443,7 +443,7 @@ def _notes(const, C, uniform, st, prof) -> str:
 
 
 def plot(result: ExperimentResult) -> dict:
-    """Four panels: ε E|ĉ − c| against Theorem 2.4's rate at ε = 1 and 0.1, the ratio over c, the exact constant C(ε, δ).
+    """Four panels: ε E|ĉ − c| vs Theorem 2.4's rate at ε = 1 and 0.1, the ratio over c, the exact constant C(ε, δ).
 
     Parameters
     ----------

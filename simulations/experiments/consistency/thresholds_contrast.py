@@ -116,7 +116,7 @@ class ThresholdPoint:
 
 
 def erm_threshold(x, y, lo: float, hi: float) -> float:
-    """Midpoint between the largest 0-labelled and the smallest 1-labelled point: an ERM for thresholds (realizable case).
+    """Midpoint of the largest 0-labelled and the smallest 1-labelled point: a threshold ERM (realizable case).
 
     Parameters
     ----------
