@@ -66,6 +66,28 @@ PROFILES = {
 
 @dataclass(frozen=True, slots=True)
 class ConsistencyPoint:
+    """One experiment point: a law, a dimension and a sample size (keys the trial's streams).
+
+    Parameters
+    ----------
+    law : str
+        One of :data:`LAWS` ("smooth", "step", "rough"); checked by :func:`make_law` when a trial runs.
+    d : int
+        Dimension of the feature cube ``[0, 1]^d``, in {1, 2, 3} in this experiment (the rough law has a
+        fine scale for these three only).
+    n : int >= 1
+        Sample size of each trial.
+
+    References
+    ----------
+    001 Theorem 3.2 (one sample of size n per trial).
+
+    Examples
+    --------
+    >>> p = ConsistencyPoint("step", 2, 100)
+    >>> p.law, p.d, p.n
+    ('step', 2, 100)
+    """
     law: str
     d: int
     n: int
@@ -73,6 +95,46 @@ class ConsistencyPoint:
 
 @lru_cache(maxsize=None)
 def make_law(name: str, d: int):
+    """The law named ``name`` in dimension ``d`` (cached: one instance per ``(name, d)``).
+
+    Parameters
+    ----------
+    name : {"smooth", "step", "rough"}
+        :class:`~simulations.laws.consistency.SmoothEta` (amplitude 0.8),
+        :class:`~simulations.laws.consistency.StepEta` (η = 0.85 / 0.15) or
+        :class:`~simulations.laws.consistency.RoughEta` with ``fine = ROUGH_FINE[d]`` cells per axis.
+    d : int
+        Dimension: 1 to 5 for "smooth" and "step" (their phase / normal vectors have five entries); 1, 2
+        or 3 for "rough" (:data:`ROUGH_FINE`).
+
+    Returns
+    -------
+    CubeLaw
+        The law, with exact cube integrals of ``(2η - 1)_±``.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``name``, or from the law's constructor for a bad ``d``.
+    KeyError
+        For ``name="rough"`` with ``d`` not in {1, 2, 3}.
+
+    References
+    ----------
+    001 Theorem 3.2 (consistency on every law: these are three test cases, not from the paper).
+
+    Examples
+    --------
+    The Bayes risk of the smooth law is ``1/2 - 0.4 (2/π)^d`` (0.24535 at d = 1); of the rough law
+    ``(1 - 0.8)/2 = 0.1`` whatever d:
+
+    >>> round(make_law("smooth", 1).bayes_risk(), 5), round(make_law("rough", 2).bayes_risk(), 10)
+    (0.24535, 0.1)
+    >>> make_law("wavy", 1)
+    Traceback (most recent call last):
+    ...
+    ValueError: law must be one of ('smooth', 'step', 'rough'), got law='wavy'
+    """
     if name == "smooth":
         return SmoothEta(d)
     if name == "step":
@@ -95,12 +157,84 @@ def fitted_rules(X, y, privacy) -> list:
     rule is fitted once and each private one is :meth:`PCL.released` from it, drawing its noise key
     from ``privacy`` in the order of RULES, so every released classifier is the one the three fits
     give (``test_consistency_experiments`` checks this against plain fits; issue 20).
+
+    Parameters
+    ----------
+    X : array_like, shape (n, d)
+        Points in ``[0, 1]^d``, n >= 1; the cube side is PCL's default ``n^{-1/(2d)}``.
+    y : array_like, shape (n,)
+        Labels in {0, 1}.
+    privacy : numpy.random.Generator
+        The trial's PRIVACY stream; two 64-bit noise keys are drawn from it (ε = 1, then ε = 0.1).
+
+    Returns
+    -------
+    list of (str, PCL)
+        ``[("histogram", non-private rule), ("pcl_eps1", ...), ("pcl_eps0.1", ...)]``.
+
+    Raises
+    ------
+    ValueError
+        From :meth:`PCL.fit`: points outside ``[0, 1]^d``, n = 0, non-binary labels.
+
+    References
+    ----------
+    001 Algorithm 2 (PCL), Theorem 3.2.
+
+    Examples
+    --------
+    n = 4, d = 1: side 4^(-1/2) = 1/2, the cube [0, 1/2) votes V = 2. The histogram rule labels it 1;
+    PCL labels it 1 with probability ``P(W > -1) = 1 - e^(-ε)/2``, W ~ Lap(1/ε): 0.8161 at ε = 1 and
+    0.5476 at ε = 0.1.
+
+    >>> X, y = np.array([[0.1], [0.2], [0.9], [0.95]]), np.array([1, 1, 0, 0])
+    >>> rules = fitted_rules(X, y, np.random.default_rng(0))
+    >>> [name for name, _ in rules], rules[0][1].all_bits().tolist()
+    (['histogram', 'pcl_eps1', 'pcl_eps0.1'], [1, 0])
+    >>> [round(float(est.probability_one([0])[0]), 4) for _, est in rules[1:]]
+    [0.8161, 0.5476]
     """
     base = PCL(epsilon=None).fit(X, y, privacy)  # draws nothing from `privacy`
     return [(name, base if eps is None else base.released(eps, privacy)) for name, eps in RULES]
 
 
 def consistency_trial(cfg: ConsistencyPoint, t: int, root_seed: int) -> dict:
+    """One trial at one point: a sample, the three rules of :data:`RULES`, their exact excess errors.
+
+    Parameters
+    ----------
+    cfg : ConsistencyPoint
+        Law, dimension and sample size.
+    t : int >= 0
+        Trial index.
+    root_seed : int >= 0
+        The run's root seed; the sample comes from the DATA stream, PCL's noise keys from the PRIVACY
+        stream of ``(cfg, t)`` (:func:`simulations.engine.trial_streams`).
+
+    Returns
+    -------
+    dict of str to float
+        Per rule name: ``excess_<rule>``, the excess error of the released classifier
+        ``Σ_j h_j M_j + (1 - h_j) P_j`` exact from η over the cubes, and ``excess_avg_<rule>``, its
+        average over PCL's noise given the data ``Σ_j P(h_j = 1) M_j + P(h_j = 0) P_j``. Both are >= 0.
+
+    Raises
+    ------
+    ValueError
+        For an unknown law or a negative ``t`` / ``root_seed``.
+
+    References
+    ----------
+    001 Algorithm 2, Theorem 3.2; Section 2.2 (excess error).
+
+    Examples
+    --------
+    The histogram rule has no noise, so its average equals its value:
+
+    >>> out = consistency_trial(ConsistencyPoint("smooth", 1, 100), 0, 1)
+    >>> len(out), out["excess_avg_histogram"] == out["excess_histogram"], min(out.values()) >= 0
+    (6, True, True)
+    """
     data, privacy, _ = trial_streams(cfg, t, root_seed)
     law = make_law(cfg.law, cfg.d)
     X, y = law.sample(cfg.n, data)
@@ -145,6 +279,28 @@ def heuristic_exponent(law: str, d: int) -> float | None:
     smooth (margin γ = 1, η Lipschitz): excess ≍ (bias r + sd (n r^d)^{-1/2})^2 = n^{-min(1/2, 1/d)};
     step: the cubes cut by the boundary carry mass ≍ r, so excess ≍ n^{-1/(2d)}; rough: the same as
     step once r < 1/M (many boundaries), none before.
+
+    Parameters
+    ----------
+    law : str
+        "smooth" gives the smooth exponent; any other string (meant: "step", "rough") the boundary one.
+        Not checked.
+    d : int >= 1
+        Dimension.
+
+    Returns
+    -------
+    float
+        ``-min(1/2, 1/d)`` for "smooth", ``-1/(2d)`` otherwise (never None, despite the annotation).
+
+    References
+    ----------
+    Not in 001, which proves consistency without a rate (Theorem 3.2); a heuristic for the report.
+
+    Examples
+    --------
+    >>> heuristic_exponent("smooth", 1), heuristic_exponent("smooth", 4), heuristic_exponent("step", 2)
+    (-0.5, -0.25, -0.25)
     """
     if law == "smooth":
         return -min(0.5, 1.0 / d)
@@ -152,6 +308,43 @@ def heuristic_exponent(law: str, d: int) -> float | None:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Run every (law, d, n) point, fit the three rules per trial and state the consistency claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": :data:`PROFILES`), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``excess_vs_n`` (per law, d, n and rule: trials, mean excess with its 95% t-interval,
+        the noise-averaged mean) and ``slopes`` (log-log slope over the last decade with a bootstrap CI
+        and :func:`heuristic_exponent`); the overall claim "the excess error decreases over the last
+        decade on all 27 curves" then one claim per curve; ``data["curves"]`` and ``data["ns"]`` for
+        :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+
+    References
+    ----------
+    001 Algorithm 2, Theorems 1.5, 3.1, 3.2.
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only bayes_consistency``); the smoke profile's grid:
+
+    >>> [int(round(10 ** x)) for x in PROFILES["smoke"].log10_n], PROFILES["smoke"].n_trials
+    ([100, 1000, 10000], 3)
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    KeyError: 'huge'
+    """
     prof = PROFILES[ctx.profile]
     logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
@@ -235,6 +428,30 @@ def _notes(rows, ns, n_trials) -> str:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Excess error vs n on log-log axes, one panel per (law, d), the three rules with 95% CI bands.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["curves"]``).
+
+    Returns
+    -------
+    dict
+        ``{"excess_vs_n": matplotlib.figure.Figure}`` (3 × 3 panels: laws by row, d = 1, 2, 3 by column).
+
+    References
+    ----------
+    001 Algorithm 2, Theorem 3.2.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['excess_vs_n']
+    """
     curves = result.data["curves"]
     fig, axes = figure(3, 3, width=3.6, height=2.9,
                        title="Excess error vs n (exact from η): histogram rule and PCL (001 Algorithm 2); 95% CI bands")

@@ -107,12 +107,55 @@ PROFILES = {
 
 @dataclass(frozen=True, slots=True)
 class DecayPoint:
+    """One experiment point: a target (estimator and law) and a sample size.
+
+    Parameters
+    ----------
+    target : str
+        One of :data:`TARGETS`: "pcde_normal", "pcde_cauchy" (PCDE on the standard normal / Cauchy law
+        on R) or "pcl2b_normal" (PCL2b on ``remark18``'s "normal_1d" mixture). Not checked here: a
+        target not starting with "pcde" runs PCL2b.
+    n : int >= 1
+        Sample size of each trial.
+
+    References
+    ----------
+    001 Algorithm 3 (PCDE), Algorithm 5 (PCL2b).
+
+    Examples
+    --------
+    >>> p = DecayPoint("pcde_cauchy", 1000)
+    >>> p.target, p.n
+    ('pcde_cauchy', 1000)
+    """
     target: str
     n: int
 
 
 def delta_at(n: int, a) -> float:
-    """δ(n): the fixed 1e-6 (``a=None``), n^-a, or 2^(-√n/2) (``a=EDGE``)."""
+    """δ(n): the fixed 1e-6 (``a=None``), n^-a, or 2^(-√n/2) (``a=EDGE``).
+
+    Parameters
+    ----------
+    n : int >= 1
+        Sample size.
+    a : None, float > 0 or :data:`EDGE`
+        The schedule (the second entries of :data:`SCHEDULES`). Not checked.
+
+    Returns
+    -------
+    float
+        δ in (0, 1] for n >= 1 and a > 0.
+
+    References
+    ----------
+    001 Section 1.2.1 (δ ≪ 1/n), Theorem 1.7 (δ(n) = ω(2^{-√n})).
+
+    Examples
+    --------
+    >>> delta_at(100, None), round(delta_at(100, 1.5), 12), delta_at(100, EDGE), round(delta_at(10, 2.0), 12)
+    (1e-06, 0.001, 0.03125, 0.01)
+    """
     if a is None:
         return FIXED_DELTA
     if a == EDGE:
@@ -121,7 +164,31 @@ def delta_at(n: int, a) -> float:
 
 
 def log_inv_delta(n, a):
-    """``ln(1/δ(n))`` in closed form, in mpmath (at the caller's precision): −ln 1e-6, a ln n or (√n/2) ln 2."""
+    """``ln(1/δ(n))`` in closed form, in mpmath (at the caller's precision): −ln 1e-6, a ln n or (√n/2) ln 2.
+
+    Parameters
+    ----------
+    n : int or mpmath number >= 1
+        Sample size.
+    a : None, float > 0 or :data:`EDGE`
+        The schedule, as in :func:`delta_at`.
+
+    Returns
+    -------
+    mpmath.mpf
+        ``ln(1/δ(n))``, evaluated without forming δ (no underflow for the edge schedule at large n).
+
+    References
+    ----------
+    001 Algorithm 1 line 7 (the threshold's ``ln(2/δ)``).
+
+    Examples
+    --------
+    ``(√16/2) ln 2 = 2 ln 2`` and ``2 ln 100``:
+
+    >>> round(float(log_inv_delta(16, EDGE)), 6), round(float(log_inv_delta(100, 2.0)), 6)
+    (1.386294, 9.21034)
+    """
     if a is None:
         return -mpmath.log(mpmath.mpf(FIXED_DELTA))
     if a == EDGE:
@@ -130,8 +197,42 @@ def log_inv_delta(n, a):
 
 
 def threshold_closed_form(n: int, a, epsilon: float = EPSILON, delta_factor: float = 1.0) -> float:
-    """001 Algorithm 1 line 7, ``(2/ε) ln(2/δ) + 1`` at ``δ = delta_factor · δ(n)``, in 50-digit arithmetic:
-    ``ln(2/δ) = ln(2/delta_factor) + ln(1/δ(n))`` from :func:`log_inv_delta`."""
+    """001 Algorithm 1 line 7, ``(2/ε) ln(2/δ) + 1`` at ``δ = delta_factor · δ(n)``, in 50-digit arithmetic.
+
+    ``ln(2/δ) = ln(2/delta_factor) + ln(1/δ(n))`` from :func:`log_inv_delta`, so the value is exact to
+    double rounding whatever the size of ``ln(1/δ)``; the experiment compares it with the threshold of
+    :class:`~simulations.mechanisms.StabilityHistogram`.
+
+    Parameters
+    ----------
+    n : int >= 1
+        Sample size.
+    a : None, float > 0 or :data:`EDGE`
+        The schedule, as in :func:`delta_at`.
+    epsilon : float > 0, default :data:`EPSILON` (1.0)
+        The histogram's ε (PCL2b's histograms use ε/2).
+    delta_factor : float > 0, default 1.0
+        Multiplies δ(n) (1/2 for PCL2b's two histograms at δ/2 each).
+
+    Returns
+    -------
+    float
+        The release threshold τ.
+
+    References
+    ----------
+    001 Algorithm 1 line 7, Theorem 2.4; Theorem A.14 (PCL2b's split (ε/2, δ/2)).
+
+    Examples
+    --------
+    δ = 100^-2 = 1e-4: ``2 ln(2·10^4) + 1 = 20.80698``; δ = 2^(-√16/2) = 1/4: ``2 ln 8 + 1 = 5.15888``;
+    PCL2b's (ε/2, δ/2) at n = 100, a = 2: ``4 ln(4·10^4) + 1 = 43.38654``:
+
+    >>> round(threshold_closed_form(100, 2.0), 5), round(threshold_closed_form(16, EDGE), 5)
+    (20.80698, 5.15888)
+    >>> round(threshold_closed_form(100, 2.0, epsilon=0.5, delta_factor=0.5), 5)
+    43.38654
+    """
     with mpmath.workdps(50):
         ln = mpmath.log(2 / mpmath.mpf(delta_factor)) + log_inv_delta(n, a)
         return float(2 / mpmath.mpf(epsilon) * ln + 1)
@@ -139,14 +240,75 @@ def threshold_closed_form(n: int, a, epsilon: float = EPSILON, delta_factor: flo
 
 @lru_cache(maxsize=None)
 def half_mass_density(kind: str) -> float:
-    """``f_½ = g(q_¾)``: the density level whose super-level set {g >= f_½} has probability ½."""
+    """``f_½ = g(q_¾)``: the density level whose super-level set {g >= f_½} has probability ½.
+
+    For a symmetric unimodal density the set ``{g >= g(q)}`` is ``[-q, q]``, of probability ½ at the upper
+    quartile ``q = q_¾``.
+
+    Parameters
+    ----------
+    kind : {"normal", "cauchy"}
+        The standard law on R (:class:`~simulations.laws.densities.ProductDensity` with d = 1).
+
+    Returns
+    -------
+    float
+        ``φ(0.67449) = 0.31778`` (normal, ``q_¾ = Φ^{-1}(3/4)``) or ``1/(2π) = 0.15915`` (Cauchy, ``q_¾ = 1``).
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is neither "normal" nor "cauchy" (from ProductDensity).
+
+    References
+    ----------
+    Module docstring, "Release threshold and onset" (the onset argument; not in 001).
+
+    Examples
+    --------
+    >>> round(half_mass_density("normal"), 5), round(half_mass_density("cauchy"), 5)
+    (0.31778, 0.15915)
+    """
     law = ProductDensity(1, kind)
     q = float(special.ndtri(0.75)) if kind == "normal" else math.tan(math.pi / 4)
     return float(law.g(q))
 
 
 def predicted_onset(kind: str, a) -> float:
-    """The n solving ``√n f_½ = τ(δ(n))`` (a fixed point when δ decays with n); inf if none below 1e12."""
+    """The n solving ``√n f_½ = τ(δ(n))`` (a fixed point when δ decays with n); inf if none below 1e12.
+
+    Parameters
+    ----------
+    kind : {"normal", "cauchy"}
+        The law (:func:`half_mass_density` gives ``f_½``).
+    a : None, float > 0 or :data:`EDGE`
+        The schedule, as in :func:`delta_at`; τ is Algorithm 1's ``(2/ε)(ln 2 + ln(1/δ(n))) + 1`` at
+        ε = :data:`EPSILON`.
+
+    Returns
+    -------
+    float
+        The predicted release onset ``n_½`` in [2, 1e12] (Brent's root of ``√n f_½ − τ(n)`` in ln n), or
+        ``inf`` when ``√n f_½ < τ(n)`` still at n = 1e12.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``kind``.
+
+    References
+    ----------
+    001 Algorithm 1 line 7, Algorithm 3 (cube side n^{-1/2} on R); the onset argument of the module
+    docstring.
+
+    Examples
+    --------
+    Fixed δ = 1e-6: ``τ = 2 ln(2·10^6) + 1 = 30.0173`` and ``n_½ = (τ/f_½)^2 = (30.0173/0.317777)^2 ≈ 8923``.
+    At δ = 2^(-√n/2), ``τ ≈ (ln 2)√n`` outgrows ``√n f_½`` (``f_½ < ln 2``): no onset.
+
+    >>> round(predicted_onset("normal", None)), predicted_onset("normal", EDGE)
+    (8923, inf)
+    """
     f = half_mass_density(kind)
 
     def gap(logn):
@@ -160,6 +322,47 @@ def predicted_onset(kind: str, a) -> float:
 
 
 def decay_trial(cfg: DecayPoint, t: int, root_seed: int) -> dict:
+    """One trial at one point: a sample, then the target's estimator at each δ schedule of :data:`SCHEDULES`.
+
+    PCDE targets: PCDE at (ε, δ(n)) per schedule, its exact TV distance to the law and the fraction of the
+    sample in released cubes. PCL2b target: PCL2b on the lattice of radius ``pcl2_radius(n, 1)`` at
+    (ε/2, δ(n)/2) per histogram, its exact excess risk and the fraction of the sample counted in released
+    cells.
+
+    Parameters
+    ----------
+    cfg : DecayPoint
+        Target and sample size.
+    t : int >= 0
+        Trial index.
+    root_seed : int >= 0
+        The run's root seed (DATA stream: the sample; PRIVACY stream: the noise of every schedule in the
+        order of :data:`SCHEDULES`).
+
+    Returns
+    -------
+    dict of str to float
+        ``tv_<schedule>`` (PCDE, in [0, 1]) or ``excess_<schedule>`` (PCL2b, >= 0), and
+        ``released_<schedule>`` in [0, 1], for the four schedules "fixed", "a1.5", "a2", "edge".
+
+    Raises
+    ------
+    ValueError
+        For a PCDE target with an unknown law, or a negative ``t`` / ``root_seed``.
+
+    References
+    ----------
+    001 Algorithm 1, Algorithm 3, Theorem 4.3; Algorithm 5, Theorem A.14.
+
+    Examples
+    --------
+    At n = 100 PCDE's cubes (side 1/10) hold about ``√n f <= 4`` points while the fixed-δ threshold is
+    ``2 ln(2·10^6) + 1 = 30``: nothing is released and the TV is ``½ ∫ f = ½``:
+
+    >>> out = decay_trial(DecayPoint("pcde_normal", 100), 0, 1)
+    >>> sorted(out)[:4], out["released_fixed"], out["tv_fixed"]
+    (['released_a1.5', 'released_a2', 'released_edge', 'released_fixed'], 0.0, 0.5)
+    """
     data, privacy, _ = trial_streams(cfg, t, root_seed)
     out = {}
     if cfg.target.startswith("pcde"):
@@ -190,7 +393,36 @@ def _n(log10n) -> str:
 
 
 def crossing(logn: np.ndarray, curve: np.ndarray, level: float = 0.5) -> float:
-    """First log10 n where the curve reaches ``level`` (linear interpolation); NaN if it never does."""
+    """First log10 n where the curve reaches ``level`` (linear interpolation); NaN if it never does.
+
+    Parameters
+    ----------
+    logn : numpy.ndarray of float, shape (k,)
+        The grid (log10 n), increasing.
+    curve : numpy.ndarray of float, shape (k,)
+        The values on the grid (here: the mean fraction of the sample in released cubes).
+    level : float, default 0.5
+        The level to reach.
+
+    Returns
+    -------
+    float
+        ``logn[0]`` if the curve starts at or above ``level``; else the linear interpolation between the
+        first grid point at or above it and the one before; NaN if no point reaches it.
+
+    References
+    ----------
+    Module docstring, "Release threshold and onset" (the measured onset).
+
+    Examples
+    --------
+    The curve passes 0.5 a quarter of the way from 0.4 (at 3) to 0.8 (at 4):
+
+    >>> crossing(np.array([2.0, 3.0, 4.0]), np.array([0.2, 0.4, 0.8]))
+    3.25
+    >>> crossing(np.array([2.0, 3.0]), np.array([0.1, 0.2]))
+    nan
+    """
     hit = np.flatnonzero(curve >= level)
     if hit.size == 0:
         return math.nan
@@ -202,7 +434,41 @@ def crossing(logn: np.ndarray, curve: np.ndarray, level: float = 0.5) -> float:
 
 
 def onset_bootstrap(logn, values, rng, n_boot: int = N_BOOT) -> np.ndarray:
-    """Measured onset (log10 n) of bootstrap resamples of the trials at every n, shape (n_boot,)."""
+    """Measured onset (log10 n) of bootstrap resamples of the trials at every n, shape (n_boot,).
+
+    Each resample draws, independently at every n, as many trials as there are with replacement,
+    averages them and takes the :func:`crossing` of level 1/2 of the resampled mean curve.
+
+    Parameters
+    ----------
+    logn : numpy.ndarray of float, shape (k,)
+        The grid (log10 n).
+    values : sequence of k array_like of float
+        The per-trial values at each grid point (any number of trials >= 1 per point).
+    rng : numpy.random.Generator
+        Draws the resampling indices.
+    n_boot : int >= 1, default :data:`N_BOOT` (2000)
+        Number of resamples.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_boot,)
+        The onsets; NaN for a resample whose curve never reaches 1/2.
+
+    References
+    ----------
+    Module docstring, "Release threshold and onset" (the onset's 95% CI).
+
+    Examples
+    --------
+    Identical trials give the same curve in every resample, hence the same onset (3.25 as in
+    :func:`crossing`):
+
+    >>> boot = onset_bootstrap(np.array([2.0, 3.0, 4.0]), [[0.2, 0.2], [0.4, 0.4], [0.8, 0.8]],
+    ...                        np.random.default_rng(0), n_boot=5)
+    >>> boot.tolist()
+    [3.25, 3.25, 3.25, 3.25, 3.25]
+    """
     vals = [np.asarray(v, dtype=float) for v in values]
     means = np.empty((n_boot, len(vals)))
     for i, v in enumerate(vals):
@@ -211,6 +477,45 @@ def onset_bootstrap(logn, values, rng, n_boot: int = N_BOOT) -> np.ndarray:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Run every (target, n) point under the four δ schedules and state the three claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": :data:`PROFILES`), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Table ``decay_vs_n`` (per target, n and schedule: δ, threshold, trials, mean with its 95%
+        t-interval, released fraction); claims (i) consistency per target and schedule (last-decade
+        log-log slope <= :data:`SLOPE_BOUND`), (ii) the code's threshold equals
+        :func:`threshold_closed_form` within :data:`THRESHOLD_RTOL`, (iii) per PCDE law the onset moves
+        later from δ = n^-1.5 to n^-2; ``data["curves"]``, ``data["onsets"]`` (measured, predicted log10
+        n) and ``data["ns"]`` for :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+
+    References
+    ----------
+    001 Section 1.2.1, Theorem 1.7, Algorithm 1, Theorem 2.4, Algorithm 3, Theorem 4.3 and eq. (5),
+    Algorithm 5, Theorems A.13-A.15.
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only delta_decaying``); the smoke profile's grid:
+
+    >>> [int(round(10 ** x)) for x in PROFILES["smoke"].log10_n], PROFILES["smoke"].n_trials
+    ([316, 1000, 3162, 10000], 2)
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    KeyError: 'huge'
+    """
     prof = PROFILES[ctx.profile]
     logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
@@ -354,6 +659,30 @@ def _notes(curves, onset_lines, n_trials) -> str:
                "eq. (5) need ln(1/δ) = o(√n), i.e. δ(n) = 2^(-o(√n)), not only δ(n) = ω(2^-√n).")
 
 def plot(result: ExperimentResult) -> dict:
+    """Error vs n (top) and fraction of the sample in released cells (bottom) per target, one curve per δ schedule.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["curves"]``, ``data["onsets"]``, ``data["ns"]``).
+
+    Returns
+    -------
+    dict
+        ``{"decay_vs_n": matplotlib.figure.Figure}`` (2 × 3 panels; dotted verticals: predicted onsets).
+
+    References
+    ----------
+    001 Algorithm 1, Algorithm 3, Algorithm 5, Theorem 1.7.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['decay_vs_n']
+    """
     curves, onsets, ns = result.data["curves"], result.data["onsets"], result.data["ns"]
     fig, axes = figure(2, 3, width=3.9, height=3.1,
                        title="PCDE / PCL2b at δ = 1e-6, n^-1.5, n^-2, 2^(-√n/2) (ε = 1): exact error vs n "

@@ -84,12 +84,70 @@ PROFILES = {
 
 @dataclass(frozen=True, slots=True)
 class MetricPoint:
+    """One experiment point: a space with its law, a sample size and the evaluation size.
+
+    Parameters
+    ----------
+    space : str
+        One of :data:`SPACES`: "sphere" (S², geodesic metric), "plane_normal" or "plane_cauchy" (R² with
+        a normal / Cauchy marginal); checked by :func:`sample_space` when a trial runs.
+    n : int >= 1
+        Sample size of each trial.
+    n_eval : int >= 1, default :data:`N_EVAL` (200 000)
+        Fresh points (EVAL stream) on which each trial estimates the excess error.
+
+    References
+    ----------
+    001 Appendix A (PCL2, PCL2b on doubling metric spaces).
+
+    Examples
+    --------
+    >>> p = MetricPoint("sphere", 1000)
+    >>> p.space, p.n, p.n_eval
+    ('sphere', 1000, 200000)
+    """
     space: str
     n: int
     n_eval: int = N_EVAL
 
 
 def sample_space(space: str, n: int, rng) -> np.ndarray:
+    """n points of the space's marginal law: uniform on S², or i.i.d. standard normal / Cauchy coordinates on R².
+
+    Parameters
+    ----------
+    space : {"sphere", "plane_normal", "plane_cauchy"}
+        The space (see :data:`SPACES`).
+    n : int >= 0
+        Number of points.
+    rng : numpy.random.Generator
+        The stream to draw from (the uniform law on S² is a normalized standard normal vector of R³).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n, 3) on the sphere (unit rows), (n, 2) on the plane
+        The points.
+
+    Raises
+    ------
+    ValueError
+        For an unknown ``space``.
+
+    References
+    ----------
+    001 Appendix A (the metric space and the law of X are arbitrary; these are the module's test cases).
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> S = sample_space("sphere", 4, rng)
+    >>> S.shape, bool(np.allclose(np.linalg.norm(S, axis=1), 1.0)), sample_space("plane_cauchy", 4, rng).shape
+    ((4, 3), True, (4, 2))
+    >>> sample_space("torus", 4, rng)
+    Traceback (most recent call last):
+    ...
+    ValueError: space must be one of ('sphere', 'plane_normal', 'plane_cauchy'), got space='torus'
+    """
     if space == "sphere":
         X = rng.standard_normal((n, 3))
         return X / np.linalg.norm(X, axis=1, keepdims=True)
@@ -101,6 +159,36 @@ def sample_space(space: str, n: int, rng) -> np.ndarray:
 
 
 def eta(space: str, X) -> np.ndarray:
+    """η(x) = P(Y = 1 | X = x): 0.85 on one side of the jump, 0.15 on the other.
+
+    On the sphere the jump is the boundary of the cap ``x·u > cos 1.1`` (u = :data:`CAP_AXIS`); on the
+    plane the line ``w·x = 0.3`` (w = :data:`LINE_W`).
+
+    Parameters
+    ----------
+    space : str
+        "sphere" for the cap; any other value (meant: the two planes) gives the line. Not checked.
+    X : numpy.ndarray of float, shape (n, 3) on the sphere, (n, 2) on the plane
+        The points.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n,)
+        Values in {0.15, 0.85}.
+
+    References
+    ----------
+    001 Appendix A, Theorem A.12 (consistency whatever η: a jump defeats any smoothness assumption).
+
+    Examples
+    --------
+    The cap's axis (``x·u = 1 > cos 1.1``) and its antipode; the points (1, 0) (``w·x = 1 > 0.3``) and (0, 0):
+
+    >>> eta("sphere", np.array([CAP_AXIS, -CAP_AXIS])).tolist()
+    [0.85, 0.15]
+    >>> eta("plane_normal", np.array([[1.0, 0.0], [0.0, 0.0]])).tolist()
+    [0.85, 0.15]
+    """
     if space == "sphere":
         return np.where(X @ CAP_AXIS > CAP_COS, 0.85, 0.15)
     return np.where(X @ LINE_W > 0.3, 0.85, 0.15)
@@ -108,6 +196,38 @@ def eta(space: str, X) -> np.ndarray:
 
 @lru_cache(maxsize=32)
 def make_space(space: str, n: int):
+    """The packing of 001 Algorithms 4-5 at n: radius ``r = n^{-1/(4d)}`` with d = 2 (cached per ``(space, n)``).
+
+    Parameters
+    ----------
+    space : str
+        "sphere" gives a :class:`~simulations.metric_spaces.SpherePacking` of S²; any other value (meant:
+        the two planes) the lattice packing ``r Z²`` (:class:`~simulations.metric_spaces.LatticePacking`).
+    n : int >= 1
+        Sample size.
+
+    Returns
+    -------
+    SpherePacking or LatticePacking
+        The cells of the Voronoi histogram.
+
+    Raises
+    ------
+    ValueError
+        If ``n`` is not an integer >= 1 (from :func:`~simulations.estimators.pcl2.pcl2_radius`).
+
+    References
+    ----------
+    001 Algorithm 4 line 2, Algorithm 5 line 2 (the r-packing and its Voronoi cells).
+
+    Examples
+    --------
+    ``256^(-1/8) = 1/2``:
+
+    >>> s = make_space("plane_normal", 256)
+    >>> type(s).__name__, s.r
+    ('LatticePacking', 0.5)
+    """
     r = pcl2_radius(n, 2)
     return SpherePacking(r) if space == "sphere" else LatticePacking(2, r)
 
@@ -139,6 +259,46 @@ class _AssignOnce:
 
 
 def metric_trial(cfg: MetricPoint, t: int, root_seed: int) -> dict:
+    """One trial at one point: a sample, the three learners of :data:`RULES` fitted on it, their excess errors.
+
+    The excess error ``E |2η − 1| 1[h(X) ≠ h*(X)]`` is the mean of ``0.7 · 1[h(T_i) ≠ h*(T_i)]`` over
+    ``cfg.n_eval`` fresh points T (EVAL stream). On the plane, points beyond the lattice's reach
+    (``|x| >= 2^30 r``) are dropped from the sample and from T (Cauchy mass < 1e-7).
+
+    Parameters
+    ----------
+    cfg : MetricPoint
+        Space, sample size and evaluation size.
+    t : int >= 0
+        Trial index.
+    root_seed : int >= 0
+        The run's root seed (DATA stream: sample and labels; PRIVACY stream: the learners' noise in the
+        order of RULES; EVAL stream: the evaluation points).
+
+    Returns
+    -------
+    dict of str to float
+        ``{"histogram": ..., "pcl2": ..., "pcl2b": ...}``: the non-private Voronoi histogram rule, PCL2 at
+        ε = 1 and PCL2b at ε = 1, δ = 1e-6 per histogram; each an integer multiple of ``0.7 / n_eval``
+        in [0, 0.7] (plane: of ``0.7 /`` the kept points).
+
+    Raises
+    ------
+    ValueError
+        For an unknown space, or a negative ``t`` / ``root_seed``.
+
+    References
+    ----------
+    001 Algorithms 4-5, Theorems A.12-A.15.
+
+    Examples
+    --------
+    >>> out = metric_trial(MetricPoint("plane_normal", 100, n_eval=1000), 0, 1)
+    >>> sorted(out), all(0 <= v <= 0.7 for v in out.values())
+    (['histogram', 'pcl2', 'pcl2b'], True)
+    >>> all(abs(v / 0.7 * 1000 - round(v / 0.7 * 1000)) < 1e-6 for v in out.values())
+    True
+    """
     data, privacy, evaluation = trial_streams(cfg, t, root_seed)
     X = sample_space(cfg.space, cfg.n, data)
     y = (data.random(cfg.n) < eta(cfg.space, X)).astype(np.int64)
@@ -160,6 +320,41 @@ def metric_trial(cfg: MetricPoint, t: int, root_seed: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Run every (space, n) point and state, per space and learner, that the excess error falls over the last decade.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": :data:`PROFILES`), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Table ``excess_vs_n`` (per space, n and rule: trials, mean excess with its 95% t-interval); one
+        claim per (space, rule): "the excess falls from the second-largest n to the largest (95% CIs
+        separated)", inconclusive when they overlap; ``data["curves"]`` for :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+
+    References
+    ----------
+    001 Appendix A: Algorithms 4-5, Lemmas A.8-A.9, Remark A.10, Theorems A.12-A.15.
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only metric_space_consistency``); the smoke profile:
+
+    >>> PROFILES["smoke"].n_trials, PROFILES["smoke"].n_eval
+    (2, 20000)
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    KeyError: 'huge'
+    """
     prof = PROFILES[ctx.profile]
     exps, n_trials, n_eval = prof.log10_n, prof.n_trials, prof.n_eval
     ns = [10 ** e for e in exps]
@@ -196,6 +391,30 @@ def compute(ctx) -> ExperimentResult:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Excess error vs n on log-log axes, one panel per space, the three learners with 95% CI bands.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["curves"]``).
+
+    Returns
+    -------
+    dict
+        ``{"excess_vs_n": matplotlib.figure.Figure}`` (1 × 3 panels: S², R² normal, R² Cauchy).
+
+    References
+    ----------
+    001 Algorithms 4-5, Theorem A.12.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['excess_vs_n']
+    """
     curves = result.data["curves"]
     fig, axes = figure(1, 3, width=4.0, height=3.2,
                        title="Excess error vs n on metric spaces (001 Algorithms 4-5), estimated on 2e5 test points; "

@@ -91,21 +91,132 @@ PROFILES = {
 
 @dataclass(frozen=True, slots=True)
 class Remark18Point:
+    """One experiment point: a law of :data:`LAW_SPECS` and a sample size.
+
+    Parameters
+    ----------
+    law : str
+        A key of :data:`LAW_SPECS`: "normal_1d", "cauchy_1d" or "normal_2d"; checked by
+        :func:`make_law` (KeyError) when a trial runs.
+    n : int >= 2
+        Sample size of each trial (δ = n^-2 must be < 1 for the stability histograms).
+
+    References
+    ----------
+    001 Remark 1.8.
+
+    Examples
+    --------
+    >>> p = Remark18Point("cauchy_1d", 1000)
+    >>> p.law, p.n
+    ('cauchy_1d', 1000)
+    """
     law: str
     n: int
 
 
 @lru_cache(maxsize=None)
 def make_law(name: str) -> LocationMixture:
+    """The two-class location mixture named ``name`` (σ = :data:`SIGMA` = 0.5; cached per name).
+
+    Parameters
+    ----------
+    name : {"normal_1d", "cauchy_1d", "normal_2d"}
+        A key of :data:`LAW_SPECS` (kind, class means ``μ_0``, ``μ_1``, ``P(Y = 1)``).
+
+    Returns
+    -------
+    LocationMixture
+        The law, with exact η, Bayes risk and cube integrals.
+
+    Raises
+    ------
+    KeyError
+        For a name not in :data:`LAW_SPECS`.
+
+    References
+    ----------
+    001 Remark 1.8 (a consistent classifier on unbounded R^d; these laws are the module's test cases).
+
+    Examples
+    --------
+    "normal_2d": equal priors, means (0, 0) and (1, 0.6) at distance √1.36, σ = 1/2: the Bayes risk is
+    ``Φ(−√1.36 / (2σ)) = Φ(−1.16619) = 0.12177``:
+
+    >>> law = make_law("normal_2d")
+    >>> law.d, round(law.bayes_risk(), 5)
+    (2, 0.12177)
+    """
     kind, means, prior1 = LAW_SPECS[name]
     return LocationMixture(kind=kind, means=means, prior1=prior1, sigma=SIGMA)
 
 
 def delta_of(n: int) -> float:
+    """δ(n) = n^-2 (:data:`DELTA_EXPONENT`), the δ of every learner at sample size n.
+
+    Parameters
+    ----------
+    n : int >= 1
+        Sample size.
+
+    Returns
+    -------
+    float
+        ``n ** -2.0``.
+
+    References
+    ----------
+    001 Section 1.2.1 (δ ≪ 1/n), Theorem 1.7 (δ may decay with n).
+
+    Examples
+    --------
+    >>> delta_of(10), delta_of(1000)
+    (0.01, 1e-06)
+    """
     return float(n) ** -DELTA_EXPONENT
 
 
 def remark18_trial(cfg: Remark18Point, t: int, root_seed: int) -> dict:
+    """One trial at one point: a sample, Remark 1.8's classifier, the non-private rule and PCL2b, exact excess risks.
+
+    Parameters
+    ----------
+    cfg : Remark18Point
+        Law and sample size.
+    t : int >= 0
+        Trial index.
+    root_seed : int >= 0
+        The run's root seed (DATA stream: the sample; PRIVACY stream: the private learners' noise).
+
+    Returns
+    -------
+    dict of str to float
+        ``remark18`` (PCDE plug-in at (ε, δ(n)), ε = 1), ``remark18_l1`` (its ``Σ_y ∫ |f_y − f̂_y|``, the
+        right side of Remark 1.8's corollary inequality), ``nonprivate`` (majority vote on the same cubes)
+        and ``pcl2b`` (PCL2b on the lattice ``r Z^d``, ``r = n^{-1/(4d)}``, at (ε/2, δ/2) per histogram):
+        exact excess risks >= 0.
+
+    Raises
+    ------
+    KeyError
+        For an unknown law.
+    ValueError
+        For a negative ``t`` / ``root_seed``.
+
+    References
+    ----------
+    001 Remark 1.8, Algorithms 3 and 5, Theorems 4.3, A.14.
+
+    Examples
+    --------
+    At n = 100 (δ = 10^-4, threshold ``2 ln(2·10^4) + 1 = 20.8``) PCDE's cubes of side 1/10 expect at
+    most ``100 · 0.1 · 0.6 φ(0)/0.5 ≈ 4.8`` points: nothing is released, so ``f̂ = 0``, the classifier is
+    the constant 0 and ``Σ_y ∫ |f_y − 0| = 1`` (the corollary's bound holds):
+
+    >>> out = remark18_trial(Remark18Point("normal_1d", 100), 0, 1)
+    >>> sorted(out), out["remark18_l1"], bool(out["remark18"] <= out["remark18_l1"])
+    (['nonprivate', 'pcl2b', 'remark18', 'remark18_l1'], 1.0, True)
+    """
     data, privacy, _ = trial_streams(cfg, t, root_seed)
     law = make_law(cfg.law)
     X, y = law.sample(cfg.n, data)
@@ -126,13 +237,81 @@ def remark18_trial(cfg: Remark18Point, t: int, root_seed: int) -> dict:
 
 
 def slope_ci(ns, values, seed: int, tag: str):
-    """Log-log slope of the mean over ``ns`` with a bootstrap 95% CI (None when a mean is 0)."""
+    """Log-log slope of the mean over ``ns`` with a bootstrap 95% CI (None when a mean is 0).
+
+    Parameters
+    ----------
+    ns : sequence of int
+        The sample sizes (at least 2).
+    values : sequence of array_like of float
+        The per-trial values at each n (same length as ``ns``).
+    seed : int >= 0
+        The run's root seed; the bootstrap generator is ``default_rng([seed, stable_key(tag)])``.
+    tag : str
+        Names the curve, so each curve has its own bootstrap stream.
+
+    Returns
+    -------
+    SlopeFit or None
+        :func:`simulations.stats.fit_loglog_slope` with 2000 resamples (:data:`N_BOOT`); None when a mean
+        is <= 0 (no logarithm).
+
+    References
+    ----------
+    Claim (i) of the module: the slope over the last decade, compared with :data:`SLOPE_BOUND`.
+
+    Examples
+    --------
+    Means falling by 10 per decade: slope −1, and every resample gives the same (identical trials):
+
+    >>> fit = slope_ci([10, 100, 1000], [[1.0, 1.0], [0.1, 0.1], [0.01, 0.01]], 0, "demo")
+    >>> round(fit.slope, 9), round(fit.ci_low, 9), round(fit.ci_high, 9)
+    (-1.0, -1.0, -1.0)
+    >>> slope_ci([10, 100], [[0.0, 0.0], [1.0, 1.0]], 0, "demo") is None
+    True
+    """
     if min(float(np.mean(v)) for v in values) <= 0:
         return None
     return fit_loglog_slope(ns, values, rng=np.random.default_rng([seed, stable_key(tag)]), n_boot=N_BOOT)
 
 
 def compute(ctx) -> ExperimentResult:
+    """Run every (law, n) point; state the consistency and corollary claims; compare with PCL2b and the histogram rule.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": :data:`PROFILES`), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``excess_vs_n`` (per law, n, δ and rule: trials, mean excess with its 95% t-interval) and
+        ``comparison`` (Remark 1.8 / other rule: ratio of means and paired 95% CI per n); claims (i) per
+        law, the last-decade slope of Remark 1.8's excess is <= :data:`SLOPE_BOUND`, (ii) the corollary
+        inequality in every trial; ``data["curves"]`` for :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+
+    References
+    ----------
+    001 Theorem 1.7, Remark 1.8, Algorithms 1, 3, 5, Theorems 2.7, 4.3, A.14, A.15.
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only remark18_classifier``); the smoke profile's grid:
+
+    >>> [int(round(10 ** x)) for x in PROFILES["smoke"].log10_n], PROFILES["smoke"].n_trials
+    ([1000, 3162, 10000], 2)
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    KeyError: 'huge'
+    """
     prof = PROFILES[ctx.profile]
     logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
@@ -243,6 +422,30 @@ def _notes(curves, slopes, rows) -> str:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Exact excess risk vs n on log-log axes, one panel per law, the three rules with 95% CI bands.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["curves"]``).
+
+    Returns
+    -------
+    dict
+        ``{"excess_vs_n": matplotlib.figure.Figure}`` (1 × 3 panels, one per law of :data:`LAW_SPECS`).
+
+    References
+    ----------
+    001 Remark 1.8, Algorithm 5.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['excess_vs_n']
+    """
     curves = result.data["curves"]
     fig, axes = figure(1, 3, width=4.0, height=3.2,
                        title="001 Remark 1.8: exact excess risk vs n at ε = 1, δ = n^-2 (PCL2b at the same total "

@@ -141,19 +141,103 @@ PROFILES = {
 
 
 def n_semi(alpha: float, epsilon: float, vc: int = 1, beta: float = BETA) -> int:
-    """Theorem 4.10's unlabeled size with constant :data:`N_SEMI_CONST`: ``⌈2 VC/(εα) · ln(1/(αβ))⌉``."""
+    """Theorem 4.10's unlabeled size with constant :data:`N_SEMI_CONST`: ``⌈2 VC/(εα) · ln(1/(αβ))⌉``.
+
+    Parameters
+    ----------
+    alpha : float in (0, 1)
+        Target error α.
+    epsilon : float > 0
+        Privacy parameter ε of the semi-private learner.
+    vc : int >= 1, default 1
+        VC dimension of the class (1: thresholds, 2: intervals).
+    beta : float in (0, 1), default :data:`BETA` (0.1)
+        Failure probability β (α β < 1 for a positive logarithm).
+
+    Returns
+    -------
+    int
+        The number of synthetic points drawn from PCDE's release.
+
+    References
+    ----------
+    001 Theorem 4.10 (unlabeled size ``O(VC/(εα) ln(1/(αβ)))``), Theorem 4.11.
+
+    Examples
+    --------
+    ``⌈2/(0.1) · ln 100⌉ = ⌈92.10⌉ = 93``; for intervals (VC 2) ``⌈184.21⌉ = 185``:
+
+    >>> n_semi(0.1, 1.0), n_semi(0.1, 1.0, vc=2)
+    (93, 185)
+    """
     return math.ceil(N_SEMI_CONST * vc / (epsilon * alpha) * math.log(1.0 / (alpha * beta)))
 
 
 def m_grid(m_max: int, m_min: int = 4, per_octave: int = 4) -> tuple[int, ...]:
-    """Geometric grid of labeled sizes, ``per_octave`` points per doubling, from m_min to >= m_max."""
+    """Geometric grid of labeled sizes, ``per_octave`` points per doubling, from m_min to >= m_max.
+
+    Parameters
+    ----------
+    m_max : int >= m_min
+        The grid reaches at least this size.
+    m_min : int >= 1, default 4
+        The first size.
+    per_octave : int >= 1, default 4
+        Points per doubling.
+
+    Returns
+    -------
+    tuple of int
+        ``round(m_min · 2^(k / per_octave))`` for ``k = 0 .. ⌈log2(m_max/m_min) · per_octave⌉``, duplicates
+        removed, increasing.
+
+    References
+    ----------
+    001 Definition 4.8 (the labeled sample complexity m(α, β) is read off this grid).
+
+    Examples
+    --------
+    ``4 · 2^(k/4)`` = 4, 4.76, 5.66, 6.73, 8; one point per octave from 4 to >= 10:
+
+    >>> m_grid(8), m_grid(10, m_min=4, per_octave=1)
+    ((4, 5, 6, 7, 8), (4, 8, 16))
+    """
     top = math.ceil(math.log2(m_max / m_min) * per_octave)
     return tuple(int(v) for v in np.unique(np.round(m_min * 2.0 ** (np.arange(top + 1) / per_octave))))
 
 
 @dataclass(frozen=True, slots=True)
 class LabeledPoint:
-    """A CSSL run whose labeled size is swept (claims i, ii, iii-a, v)."""
+    """A CSSL run whose labeled size is swept (claims i, ii, iii-a, v).
+
+    Parameters
+    ----------
+    hypothesis_class : {"thresholds", "intervals"}
+        The class of the semi-private learner ("intervals" runs :func:`interval_em_summaries`; any other
+        value the thresholds).
+    epsilon : float > 0
+        ε of PCDE (with δ = :data:`DELTA`) and of the exponential mechanism.
+    alpha : float in (0, 1)
+        Target error α of ``P(err > α)``.
+    spread : float > 0
+        The law's half-width w: ``x ~ U[t − w, t + w]`` with ``t = CENTER · w``, ``y = 1[x > t]``.
+    n_unlabeled : int >= 1
+        Private unlabeled sample size n (PCDE's cube side ``n^{-1/2}``).
+    n_synthetic : int >= 1
+        Points drawn from PCDE's release (:func:`n_semi` or :data:`N_SYNTHETIC_FIXED`).
+    m_min, m_max, per_octave : int >= 1
+        The labeled-size grid :attr:`m` (:func:`m_grid`).
+
+    References
+    ----------
+    001 Theorems 4.10, 4.11, Definition 4.8.
+
+    Examples
+    --------
+    >>> p = LabeledPoint("thresholds", 1.0, 0.1, 0.2, 2500, 93, 4, 16, 1)
+    >>> p.hypothesis_class, p.n_unlabeled, p.m
+    ('thresholds', 2500, (4, 8, 16))
+    """
 
     hypothesis_class: str
     epsilon: float
@@ -167,15 +251,53 @@ class LabeledPoint:
 
     @property
     def m(self) -> tuple:
-        """The grid of labeled sizes (:func:`m_grid`)."""
+        """The grid of labeled sizes (:func:`m_grid`).
+
+        Returns
+        -------
+        tuple of int
+            ``m_grid(m_max, m_min=m_min, per_octave=per_octave)``.
+
+        Examples
+        --------
+        >>> LabeledPoint("intervals", 1.0, 0.1, 0.2, 2500, 185, 4, 8, 4).m
+        (4, 5, 6, 7, 8)
+        """
         return m_grid(self.m_max, m_min=self.m_min, per_octave=self.per_octave)
 
 
 @dataclass(frozen=True, slots=True)
 class UnlabeledPoint:
-    """CSSL runs whose unlabeled size ``n = n_rel / w^2`` is swept at a fixed labeled size (claim iii-b), for
-    several spreads at once with common random numbers (the same c, relative labeled sample and privacy
-    seeds for every w at each grid index)."""
+    """CSSL runs whose unlabeled size ``n = n_rel / w^2`` is swept at a fixed labeled size (claim iii-b).
+
+    Several spreads run at once with common random numbers (the same c, relative labeled sample and
+    privacy seeds for every w at each grid index).
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        ε of PCDE and of the exponential mechanism.
+    alpha : float in (0, 1)
+        Target error α.
+    spreads : tuple of float > 0
+        The half-widths w of the laws.
+    m : int >= 1
+        Labeled sample size (the same relative sample ``t + w z`` for every w).
+    n_synthetic : int >= 1
+        Points drawn from PCDE's release.
+    log10_n_rel : tuple of three float
+        ``(first, last, step)`` of ``log10(n w^2)`` (:attr:`n_rel`).
+
+    References
+    ----------
+    001 Theorem 4.11, Remark 4.12 (the unlabeled size depends on the law).
+
+    Examples
+    --------
+    >>> p = UnlabeledPoint(1.0, 0.02, (0.2, 0.02), 64, 500, (1.0, 3.0, 1.0))
+    >>> p.spreads, p.n_rel
+    ((0.2, 0.02), (10.0, 100.0, 1000.0))
+    """
 
     epsilon: float
     alpha: float
@@ -186,14 +308,62 @@ class UnlabeledPoint:
 
     @property
     def n_rel(self) -> tuple:
-        """The grid of ``n w^2`` (quarter or half decades)."""
+        """The grid of ``n w^2`` (quarter or half decades).
+
+        Returns
+        -------
+        tuple of float
+            ``10 ** x`` for ``x = first, first + step, ...`` up to ``last`` (inclusive, within half a step).
+
+        Examples
+        --------
+        >>> [round(v, 4) for v in UnlabeledPoint(1.0, 0.1, (0.2,), 16, 93, (0.0, 1.0, 0.5)).n_rel]
+        [1.0, 3.1623, 10.0]
+        """
         lo, hi, step = self.log10_n_rel
         return tuple(float(v) for v in 10 ** np.arange(lo, hi + step / 2, step))
 
 
 # ------------------------------------------------------------------------------ the law, exactly
 def cube_counts(t: float, w: float, n: int, side: float, rng) -> tuple[np.ndarray, np.ndarray]:
-    """Counts of n points of ``U[t − w, t + w]`` in the cubes ``[k r, (k+1) r)`` (occupied ones), by one multinomial."""
+    """Counts of n points of ``U[t − w, t + w]`` in the cubes ``[k r, (k+1) r)`` (occupied ones), by one multinomial.
+
+    This is the law of binning n uniform points, without drawing them: the probabilities are the cubes'
+    overlaps with ``[t − w, t + w]`` divided by 2w.
+
+    Parameters
+    ----------
+    t : float
+        Centre of the law.
+    w : float > 0
+        Half-width of the law.
+    n : int >= 0
+        Number of points.
+    side : float > 0
+        Cube side r (PCDE's ``n^{-1/2}``); the grid is anchored at 0.
+    rng : numpy.random.Generator
+        Draws the multinomial.
+
+    Returns
+    -------
+    cells : numpy.ndarray of int, shape (L, 1)
+        Indices k of the occupied cubes, increasing.
+    counts : numpy.ndarray of int64, shape (L,)
+        Their counts (> 0, summing to n).
+
+    References
+    ----------
+    001 Algorithm 3 line 3 (the cube histogram PCDE releases).
+
+    Examples
+    --------
+    U[0, 1] on cubes of side 1/2: cubes 0 and 1 each get mass 1/2 (cube 2, [1, 1.5), gets 0); with 1000
+    points both are occupied (an empty one has probability 2^-999):
+
+    >>> cells, counts = cube_counts(0.5, 0.5, 1000, 0.5, np.random.default_rng(0))
+    >>> cells.ravel().tolist(), int(counts.sum())
+    ([0, 1], 1000)
+    """
     k = np.arange(math.floor((t - w) / side), math.floor((t + w) / side) + 1)
     mass = np.maximum(0.0, np.minimum((k + 1) * side, t + w) - np.maximum(k * side, t - w))
     c = rng.multinomial(n, mass / mass.sum())
@@ -202,12 +372,67 @@ def cube_counts(t: float, w: float, n: int, side: float, rng) -> tuple[np.ndarra
 
 
 def threshold_law_errors(T, t: float, w: float) -> np.ndarray:
-    """Exact error of ``1[x > T_j]`` under ``x ~ U[t − w, t + w]``, ``y = 1[x > t]``: mass between T_j and t."""
+    """Exact error of ``1[x > T_j]`` under ``x ~ U[t − w, t + w]``, ``y = 1[x > t]``: mass between T_j and t.
+
+    Parameters
+    ----------
+    T : numpy.ndarray of float, shape (H,)
+        Thresholds (``-inf`` allowed).
+    t : float
+        The law's true threshold (its centre).
+    w : float > 0
+        Half-width of the law.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (H,)
+        ``|clip(T_j, t − w, t + w) − t| / (2w)``, in [0, 1/2].
+
+    References
+    ----------
+    001 Theorem 4.10 (the error of each hypothesis of the finite class).
+
+    Examples
+    --------
+    U[0.5, 1.5], t = 1: ``-inf`` and 0.5 label half of the mass wrong, 1.0 none, 2.0 (above the
+    support) the upper half:
+
+    >>> threshold_law_errors(np.array([-np.inf, 0.5, 1.0, 2.0]), 1.0, 0.5).tolist()
+    [0.5, 0.5, 0.0, 0.5]
+    """
     return np.abs(np.clip(T, t - w, t + w) - t) / (2 * w)
 
 
 def interval_law_errors(a, b, t: float, w: float) -> np.ndarray:
-    """Exact error of ``1[a < x <= b]``: mass of (a, b] left of t plus mass right of t outside (a, b]."""
+    """Exact error of ``1[a < x <= b]``: mass of (a, b] left of t plus mass right of t outside (a, b].
+
+    Parameters
+    ----------
+    a, b : array_like of float, shape (H,)
+        Interval ends, ``a <= b`` (``(-inf, -inf)``: the empty labelling, all 0).
+    t : float
+        The law's true threshold.
+    w : float > 0
+        Half-width of the law ``U[t − w, t + w]``, labels ``y = 1[x > t]``.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (H,)
+        Errors in [0, 1].
+
+    References
+    ----------
+    001 Theorem 4.10 (intervals on R, VC dimension 2).
+
+    Examples
+    --------
+    U[0.5, 1.5], t = 1: the empty labelling misses the upper half (0.5); (1, 1.5] is exact; (1, 1.25]
+    misses (1.25, 1.5] (0.25); (0.5, 1.5] labels the lower half 1 (0.5):
+
+    >>> a, b = np.array([-np.inf, 1.0, 1.0, 0.5]), np.array([-np.inf, 1.5, 1.25, 1.5])
+    >>> interval_law_errors(a, b, 1.0, 0.5).tolist()
+    [0.5, 0.0, 0.25, 0.5]
+    """
     lo, hi = t - w, t + w
     a, b = np.asarray(a), np.asarray(b)
     left = np.maximum(0.0, np.minimum(b, t) - np.maximum(a, lo))
@@ -216,7 +441,41 @@ def interval_law_errors(a, b, t: float, w: float) -> np.ndarray:
 
 
 def release_tv(cells, values, side: float, t: float, w: float) -> float:
-    """Exact TV distance between ``U[t − w, t + w]`` and the renormalized release (1 if nothing was released)."""
+    """Exact TV distance between ``U[t − w, t + w]`` and the renormalized release (1 if nothing was released).
+
+    Parameters
+    ----------
+    cells : numpy.ndarray of int, shape (L, 1)
+        Released cube indices k (cube ``[k r, (k+1) r)``).
+    values : array_like of float, shape (L,)
+        Released values (any positive scale: renormalized to a density ``v / (Σ v · r)``).
+    side : float > 0
+        Cube side r.
+    t : float
+        Centre of the law.
+    w : float > 0
+        Half-width of the law.
+
+    Returns
+    -------
+    float
+        ``½ ∫ |f − ĝ|`` in [0, 1]; 1.0 when nothing (or no positive mass) was released.
+
+    References
+    ----------
+    001 Algorithm 3, Remark 4.1 (renormalization), Theorem 4.3 (TV consistency).
+
+    Examples
+    --------
+    U[0, 1] on two cubes of side 1/2: equal values give the law itself; values 3 : 1 give densities 3/2 and
+    1/2, at L1 distance 1/2, TV 1/4:
+
+    >>> cells = np.array([[0], [1]])
+    >>> release_tv(cells, [1, 1], 0.5, 0.5, 0.5), release_tv(cells, [3, 1], 0.5, 0.5, 0.5)
+    (0.0, 0.25)
+    >>> release_tv(np.zeros((0, 1), dtype=int), [], 0.5, 0.5, 0.5)
+    1.0
+    """
     v = np.asarray(values, dtype=float)
     if v.size == 0 or v.sum() <= 0:
         return 1.0  # nothing released: no density to compare, reported as the maximal distance
@@ -239,6 +498,41 @@ def em_summaries(q, epsilon, errors, alpha) -> tuple[np.ndarray, np.ndarray]:
 
     The same law as :func:`~simulations.estimators.cssl.em_log_probabilities` (tested), without logs:
     ``w_j = exp(−ε (q_j − min q) / 2)`` (ERM: ``1[q_j = min q]``), then two matrix-vector products.
+
+    Parameters
+    ----------
+    q : array_like of float, shape (H,) or (P, H)
+        Empirical error counts of the H hypotheses (one row per labeled prefix).
+    epsilon : float > 0 or None
+        ε of the exponential mechanism (score ``−q``, sensitivity 1); None: ERM, uniform over the
+        minimizers.
+    errors : numpy.ndarray of float, shape (H,)
+        Each hypothesis's exact error under the law.
+    alpha : float
+        The level α.
+
+    Returns
+    -------
+    p_fail : numpy.ndarray of float, shape (P,) (or () for 1-D q)
+        ``P(err > α)`` under the mechanism's law.
+    mean_err : numpy.ndarray of float, same shape
+        ``E[err]``.
+
+    References
+    ----------
+    001 Theorem 4.10 (the semi-private learner: exponential mechanism over the dichotomies).
+
+    Examples
+    --------
+    Two hypotheses with 0 and 2 sample errors and law errors 0 and 1/2; at ε = ln 3 their weights are 1
+    and 3^-1, so ``P(err > 0.1) = (1/3)/(4/3) = 1/4`` and ``E err = 1/8``; ERM picks the first:
+
+    >>> import math
+    >>> p, e = em_summaries([[0, 2]], math.log(3), np.array([0.0, 0.5]), 0.1)
+    >>> np.round(p, 12).tolist(), np.round(e, 12).tolist()
+    ([0.25], [0.125])
+    >>> [x.tolist() for x in em_summaries([[0, 2]], None, np.array([0.0, 0.5]), 0.1)]
+    [[0.0], [0.0]]
     """
     q = np.asarray(q, dtype=float)
     qmin = q.min(axis=-1, keepdims=True)
@@ -256,6 +550,56 @@ def interval_em_summaries(T, X, y, prefixes, epsilon, t, w, alpha) -> tuple[np.n
     ``exp(ε D_i / 2) · exp(−ε D_j / 2)`` (times a row constant): sums over the pairs are ``(A M) · B``
     with M the masked (i < j) matrix of ``1[err > α]`` or of the errors. Each row is shifted so that its
     best hypothesis has weight 1 (checked free of overflow).
+
+    Parameters
+    ----------
+    T : numpy.ndarray of float, shape (k,)
+        The thresholds of the synthetic sample, ``[-inf, u_(1), ..., u_(k-1)]``
+        (:func:`~simulations.estimators.cssl.threshold_dichotomies`).
+    X : numpy.ndarray of float, shape (m,)
+        Labeled points.
+    y : numpy.ndarray of int, shape (m,)
+        Labels in {0, 1}.
+    prefixes : sequence of int
+        Non-decreasing labeled sizes in [0, m] (one row per prefix).
+    epsilon : float > 0
+        ε of the exponential mechanism.
+    t : float
+        The law's true threshold.
+    w : float > 0
+        Half-width of the law ``U[t − w, t + w]``.
+    alpha : float
+        The level α.
+
+    Returns
+    -------
+    p_fail : numpy.ndarray of float, shape (P,)
+        ``P(err > α)`` per prefix.
+    mean_err : numpy.ndarray of float, shape (P,)
+        ``E[err]`` per prefix.
+
+    Raises
+    ------
+    ValueError
+        If ``ε m / 2`` is too large for the factorized sums (an exponent above 700), or from
+        :func:`~simulations.estimators.cssl.cumulative_label_counts` for bad prefixes.
+
+    References
+    ----------
+    001 Theorem 4.10 (intervals, VC dimension 2).
+
+    Examples
+    --------
+    Synthetic points 1 and 1.25 give four hypotheses: empty, (−inf, 1], (−inf, 1.25], (1, 1.25], with law
+    errors 0.5, 1, 0.75, 0.25 under U[0.5, 1.5], t = 1. Without labels all weigh 1: ``P(err > 0.3) = 3/4``,
+    ``E err = 2.5/4``. One label (1.1, 1): sample errors 1, 1, 0, 0, weights ``3^-q`` at ε = 2 ln 3:
+    ``P = (5/3)/(8/3) = 0.625``, ``E err = 1.5/(8/3) = 0.5625``:
+
+    >>> import math
+    >>> T = np.array([-np.inf, 1.0, 1.25])
+    >>> p, e = interval_em_summaries(T, np.array([1.1]), np.array([1]), [0, 1], 2 * math.log(3), 1.0, 0.5, 0.3)
+    >>> np.round(p, 12).tolist(), np.round(e, 12).tolist()
+    ([0.75, 0.625], [0.625, 0.5625])
     """
     if T.size < 2:  # no synthetic point: the empty labelling is the only hypothesis
         e0 = float(interval_law_errors(np.array([-np.inf]), np.array([-np.inf]), t, w)[0])
@@ -291,7 +635,47 @@ def interval_em_summaries(T, X, y, prefixes, epsilon, t, w, alpha) -> tuple[np.n
 
 
 def labeled_trial(cfg: LabeledPoint, trial: int, root_seed: int) -> dict:
-    """Exact ``P(err > α | S_m, Û)`` and ``E[err | S_m, Û]`` over the m grid (thresholds: also the non-private ERM)."""
+    """Exact ``P(err > α | S_m, Û)`` and ``E[err | S_m, Û]`` over the m grid (thresholds: also the non-private ERM).
+
+    One trial: PCDE's release of the unlabeled cube counts, ``cfg.n_synthetic`` synthetic points Û from
+    it, one labeled sample of size ``m_max`` whose prefixes give every m of ``cfg.m``; the exponential
+    mechanism's law over the dichotomies of Û is summarized exactly (not sampled).
+
+    Parameters
+    ----------
+    cfg : LabeledPoint
+        The run.
+    trial : int >= 0
+        Trial index.
+    root_seed : int >= 0
+        The run's root seed (DATA stream: cube counts and labeled sample; PRIVACY stream: PCDE's noise and
+        the synthetic sample).
+
+    Returns
+    -------
+    dict of str to numpy.ndarray, each of shape (len(cfg.m),)
+        ``p_fail`` in [0, 1] and ``mean_err`` (thresholds: in [0, 1/2]; intervals: in [0, 1]); for
+        thresholds also ``p_fail_erm`` and ``mean_err_erm`` of the non-private ERM on the same Û.
+
+    Raises
+    ------
+    ValueError
+        For a negative ``trial`` / ``root_seed``, or from :func:`interval_em_summaries`.
+
+    References
+    ----------
+    001 Theorems 4.10, 4.11, Definition 4.8; Algorithm 3 (PCDE).
+
+    Examples
+    --------
+    n w^2 = 100 (PCDE's cubes of side w/10 hold about 125 points, above the threshold ≈ 30):
+
+    >>> out = labeled_trial(LabeledPoint("thresholds", 1.0, 0.1, 0.2, 2500, 93, 4, 16, 1), 0, 1)
+    >>> sorted(out), out["p_fail"].shape
+    (['mean_err', 'mean_err_erm', 'p_fail', 'p_fail_erm'], (3,))
+    >>> bool(np.all((out["p_fail"] >= 0) & (out["p_fail"] <= 1))), bool(np.all(out["mean_err"] <= 0.5))
+    (True, True)
+    """
     data, privacy, _ = trial_streams(cfg, trial, root_seed)
     w = cfg.spread
     t = CENTER * w
@@ -311,8 +695,36 @@ def labeled_trial(cfg: LabeledPoint, trial: int, root_seed: int) -> dict:
 
 
 def sorted_threshold_errors(T, x1_sorted, x0_sorted) -> np.ndarray:
-    """Errors of the thresholds T on a sample given as its sorted 1-labelled and 0-labelled points:
-    ``#{x1 <= T_j} + #{x0 > T_j}`` (two binary searches; equals :func:`threshold_errors`, tested)."""
+    """Errors of the thresholds T on a sample given as its sorted 1-labelled and 0-labelled points.
+
+    ``#{x1 <= T_j} + #{x0 > T_j}`` by two binary searches; equals
+    :func:`~simulations.estimators.cssl.threshold_errors` (tested).
+
+    Parameters
+    ----------
+    T : numpy.ndarray of float, shape (H,)
+        Thresholds.
+    x1_sorted : numpy.ndarray of float, shape (m1,)
+        The points labelled 1, increasing.
+    x0_sorted : numpy.ndarray of float, shape (m0,)
+        The points labelled 0, increasing.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (H,)
+        The error counts of ``1[x > T_j]``.
+
+    References
+    ----------
+    001 Theorem 4.10 (the empirical errors the exponential mechanism scores).
+
+    Examples
+    --------
+    ``-inf`` labels the 0-point 0.2 wrong; 0.5 labels both points right:
+
+    >>> sorted_threshold_errors(np.array([-np.inf, 0.5]), np.array([0.9]), np.array([0.2])).tolist()
+    [1, 0]
+    """
     return (np.searchsorted(x1_sorted, T, side="right")
             + (x0_sorted.size - np.searchsorted(x0_sorted, T, side="right"))).astype(np.int64)
 
@@ -325,6 +737,37 @@ def unlabeled_trial(cfg: UnlabeledPoint, trial: int, root_seed: int) -> dict:
     by 1/10). The relative labeled sample and, at each grid index, the data and privacy streams are shared
     by all spreads (common random numbers), so what differs between spreads is only what the counts'
     magnitude changes in PCDE's release.
+
+    Parameters
+    ----------
+    cfg : UnlabeledPoint
+        The sweep.
+    trial : int >= 0
+        Trial index.
+    root_seed : int >= 0
+        The run's root seed.
+
+    Returns
+    -------
+    dict of str to numpy.ndarray of float, shape (len(cfg.spreads), len(cfg.n_rel))
+        ``p_fail`` (exponential mechanism over the thresholds, in [0, 1]) and ``tv`` (:func:`release_tv`,
+        in [0, 1]).
+
+    Raises
+    ------
+    ValueError
+        For a negative ``trial`` / ``root_seed``.
+
+    References
+    ----------
+    001 Theorem 4.11, Remark 4.12; Algorithm 3.
+
+    Examples
+    --------
+    >>> cfg = UnlabeledPoint(1.0, 0.1, (0.2, 0.02), 16, 93, (1.0, 2.0, 1.0))
+    >>> out = unlabeled_trial(cfg, 0, 1)
+    >>> out["p_fail"].shape, out["tv"].shape, bool(np.all((out["tv"] >= 0) & (out["tv"] <= 1)))
+    ((2, 2), (2, 2), True)
     """
     data, privacy, _ = trial_streams(cfg, trial, root_seed)
     c = CENTER_RANGE[0] + (CENTER_RANGE[1] - CENTER_RANGE[0]) * data.random()
@@ -351,8 +794,39 @@ def unlabeled_trial(cfg: UnlabeledPoint, trial: int, root_seed: int) -> dict:
 
 # ------------------------------------------------------------------------------ crossings, intervals
 def first_crossing(grid, curve, level: float) -> float:
-    """Smallest x of the grid-interpolated curve with ``curve <= level`` (log-linear in x); inf if never (the
-    need lies beyond the grid: an interval reaching it is reported as unbounded, i.e. inconclusive)."""
+    """Smallest x of the grid-interpolated curve with ``curve <= level`` (log-linear in x); inf if never.
+
+    An infinite crossing means the need lies beyond the grid: an interval reaching it is reported as
+    unbounded, i.e. inconclusive.
+
+    Parameters
+    ----------
+    grid : sequence of float > 0, shape (K,)
+        Increasing grid (here: labeled or unlabeled sizes).
+    curve : array_like of float, shape (K,)
+        Values on the grid (here: ``P(err > α)``).
+    level : float
+        The level (here: β).
+
+    Returns
+    -------
+    float
+        ``grid[0]`` if the curve starts at or below ``level``; else the interpolation, linear in
+        ``log x``, between the first grid point at or below it and the one before; ``inf`` if none.
+
+    References
+    ----------
+    001 Definition 4.8 (m(α, β): the smallest m with ``P(err > α) <= β``).
+
+    Examples
+    --------
+    Half-way from 0.5 to 0 between 4 and 16 on a log scale is 8:
+
+    >>> round(first_crossing([4, 16], [0.5, 0.0], 0.25), 9), first_crossing([4, 16], [0.5, 0.4], 0.25)
+    (8.0, inf)
+    >>> first_crossing([4, 16], [0.2, 0.1], 0.25)
+    4.0
+    """
     curve = np.asarray(curve, dtype=float)
     below = np.flatnonzero(curve <= level)
     if below.size == 0:
@@ -366,7 +840,40 @@ def first_crossing(grid, curve, level: float) -> float:
 
 
 def crossing_with_boot(grid, per_trial, level, rng, n_boot) -> tuple[float, np.ndarray]:
-    """Crossing of the trial-mean curve and its bootstrap replicates (trials resampled), shape (n_boot,)."""
+    """Crossing of the trial-mean curve and its bootstrap replicates (trials resampled), shape (n_boot,).
+
+    Parameters
+    ----------
+    grid : sequence of float > 0, shape (K,)
+        Increasing grid.
+    per_trial : array_like of float, shape (trials, K)
+        One curve per trial.
+    level : float
+        The level of :func:`first_crossing`.
+    rng : numpy.random.Generator
+        Draws the resampled trial indices.
+    n_boot : int >= 1
+        Number of replicates.
+
+    Returns
+    -------
+    estimate : float
+        :func:`first_crossing` of the mean curve.
+    boot : numpy.ndarray of float, shape (n_boot,)
+        The crossings of the resampled mean curves (``inf`` where one never crosses).
+
+    References
+    ----------
+    001 Definition 4.8; the 95% intervals of m(α) in the claims.
+
+    Examples
+    --------
+    Identical trials: every replicate equals the estimate (8, as in :func:`first_crossing`):
+
+    >>> est, boot = crossing_with_boot([4, 16], [[0.5, 0.0], [0.5, 0.0]], 0.25, np.random.default_rng(0), 3)
+    >>> round(est, 9), np.round(boot, 9).tolist()
+    (8.0, [8.0, 8.0, 8.0])
+    """
     per_trial = np.asarray(per_trial, dtype=float)
     est = first_crossing(grid, per_trial.mean(axis=0), level)
     idx = rng.integers(0, per_trial.shape[0], size=(n_boot, per_trial.shape[0]))
@@ -396,6 +903,43 @@ def _combine(verdicts) -> bool | None:
 
 # ------------------------------------------------------------------------------------------ compute
 def compute(ctx) -> ExperimentResult:
+    """Run the labeled and unlabeled sweeps and PCL's contrast runs; state claims (i)-(v).
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": :data:`PROFILES`), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``labeled_size_needed`` (m(α) per ε and α, with the non-private ERM's), ``needs_per_law``
+        (labeled and unlabeled sizes needed per spread w) and ``error_vs_m`` (claim (i)'s curves); claims
+        (i) error ∝ 1/m, (ii) m(α) ∝ 1/(εα), (iii) m(α) flat in w while the unlabeled size ∝ w^-2, (iv) PCL's
+        failure on ``thresholds_contrast``'s family at the same labeled size, (v) intervals vs thresholds
+        (omitted when its runs are absent); ``data`` for :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+
+    References
+    ----------
+    001 Definitions 4.6-4.9, Theorems 4.2, 4.3, 4.10, 4.11, Remark 4.12, Section 1.
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only semi_supervised_learning``); the smoke profile:
+
+    >>> PROFILES["smoke"].epsilons, PROFILES["smoke"].alphas
+    ((1.0,), (0.1, 0.05))
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    KeyError: 'huge'
+    """
     P = PROFILES[ctx.profile]
     smoke = ctx.profile == "smoke"
     opts = engine_options(ctx)
@@ -714,6 +1258,30 @@ def _notes(m_alpha, epsilons, alphas, w_pts, m_w, n_u, tv_at, pcl, m_star, n_tr)
 
 # ---------------------------------------------------------------------------------------------- plot
 def plot(result: ExperimentResult) -> dict:
+    """Two figures: error vs labeled size (claim i and the failure curves), and the sample sizes needed (ii-iv).
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data``).
+
+    Returns
+    -------
+    dict
+        ``{"error_vs_m": Figure, "sample_sizes": Figure}`` (matplotlib figures).
+
+    References
+    ----------
+    001 Theorems 4.10, 4.11, Definition 4.8, Section 1.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> sorted(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['error_vs_m', 'sample_sizes']
+    """
     D = result.data
     fig1, axes = figure(1, 2, width=4.6, height=3.5,
                         title="Private CSSL (001 Theorem 4.11), thresholds, x ~ U[t−w, t+w], w = 0.02: "

@@ -82,14 +82,82 @@ def _threshold(epsilon: float, delta: float) -> float:
 
 
 def mc_counts(epsilon: float, delta: float) -> tuple[int, ...]:
-    """Counts simulated at (ε, δ): a fixed ladder 0 … 3000 and fractions of the threshold T, sorted."""
+    """Counts simulated at (ε, δ): a fixed ladder 0 … 3000 and fractions of the threshold T, sorted.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        ε of Algorithm 1.
+    delta : float in (0, 1)
+        δ of Algorithm 1.
+
+    Returns
+    -------
+    tuple of int
+        :data:`BASE_COUNTS` together with ``max(1, round(f T))`` for f in :data:`T_FRACTIONS`
+        (``T = (2/ε) ln(2/δ) + 1``), duplicates removed, increasing.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` or ``delta`` is out of range (from :class:`~simulations.mechanisms.StabilityHistogram`).
+
+    References
+    ----------
+    001 Algorithm 1 line 7 (the threshold), Theorem 2.4.
+
+    Examples
+    --------
+    ε = 2, δ = 2e^-3: ``T = ln(e^3) + 1 = 4``, whose fractions add 4, 6 and 8 to the ladder (0.5 T = 2, 0.8 T
+    ≈ 3 and 1.25 T = 5 are on it already):
+
+    >>> import math
+    >>> mc_counts(2.0, 2 * math.exp(-3))
+    (0, 1, 2, 3, 4, 5, 6, 8, 10, 20, 50, 100, 200, 500, 1000, 3000)
+    """
     T = _threshold(epsilon, delta)
     return tuple(sorted(set(BASE_COUNTS) | {max(1, round(f * T)) for f in T_FRACTIONS}))
 
 
 def mc_draws(epsilon: float, delta: float, counts, trials: int, rel_hw: float, min_draws: int) -> tuple[int, ...]:
-    """Releases per trial of each count so that the predicted 95% CI half-width of the mean |ĉ − c| over
-    ``trials`` trials is ``rel_hw`` of the exact E (from the exact variance); at least ``min_draws``."""
+    """Releases per trial of each count, sized for a target CI half-width of the mean ``|ĉ − c|``.
+
+    The predicted 95% CI half-width of the mean over ``trials`` trials is ``rel_hw`` of the exact E (from
+    the exact variance): ``(1.96 sd / (rel_hw E))^2 / trials`` releases per trial, at least ``min_draws``.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        ε of Algorithm 1.
+    delta : float in (0, 1)
+        δ of Algorithm 1.
+    counts : sequence of int >= 0
+        The counts (:func:`mc_counts`).
+    trials : int >= 1
+        Trials per (ε, δ).
+    rel_hw : float > 0
+        Target half-width relative to E.
+    min_draws : int >= 1
+        Floor on the releases per count (the only value for a zero count, whose E is 0).
+
+    Returns
+    -------
+    tuple of int
+        Releases per trial of each count, same order as ``counts``.
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4 (the closed forms of
+    :func:`~simulations.mechanisms.stability_error.expected_abs_error` and ``abs_error_variance``).
+
+    Examples
+    --------
+    A count of 3000 ≫ T = 30 (ε = 1, δ = 1e-6) is always released with ``|ĉ − c| = |Lap(2)|``, an exponential
+    law of mean 2 and standard deviation 2: ``(1.96 / 0.1)^2 / 4 = 96.04`` rounds up to 97:
+
+    >>> mc_draws(1.0, 1e-6, [0, 3000], trials=4, rel_hw=0.1, min_draws=1)
+    (1, 97)
+    """
     c = np.asarray(counts, dtype=np.int64)
     E = expected_abs_error(c, epsilon, delta)
     sd = np.sqrt(abs_error_variance(c, epsilon, delta))
@@ -100,7 +168,29 @@ def mc_draws(epsilon: float, delta: float, counts, trials: int, rel_hw: float, m
 
 @dataclass(frozen=True, slots=True)
 class StabilityPoint:
-    """One (ε, δ) of the simulation; ``draws[j]`` releases of ``counts[j]`` per trial."""
+    """One (ε, δ) of the simulation; ``draws[j]`` releases of ``counts[j]`` per trial.
+
+    Parameters
+    ----------
+    epsilon : float > 0
+        ε of Algorithm 1.
+    delta : float in (0, 1)
+        δ of Algorithm 1.
+    counts : tuple of int >= 0
+        The simulated counts (:func:`mc_counts`).
+    draws : tuple of int >= 1
+        Releases per trial of each count (:func:`mc_draws`), same length as ``counts``.
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4.
+
+    Examples
+    --------
+    >>> p = StabilityPoint(1.0, 1e-6, (0, 3000), (5, 5))
+    >>> p.epsilon, p.counts, p.draws
+    (1.0, (0, 3000), (5, 5))
+    """
 
     epsilon: float
     delta: float
@@ -109,8 +199,43 @@ class StabilityPoint:
 
 
 def stability_trial(cfg: StabilityPoint, t: int, root_seed: int) -> dict:
-    """One vectorized release of Algorithm 1 over every count repeated ``draws`` times (PRIVACY stream):
-    per count the mean |ĉ − c| and the release rate, and the number of non-zero releases of zero counts."""
+    """One vectorized release of Algorithm 1 over every count repeated ``draws`` times (PRIVACY stream).
+
+    Parameters
+    ----------
+    cfg : StabilityPoint
+        The (ε, δ) and its counts and draws.
+    t : int >= 0
+        Trial index.
+    root_seed : int >= 0
+        The run's root seed.
+
+    Returns
+    -------
+    dict
+        ``abs_error`` and ``released``: numpy.ndarray of float, shape (len(cfg.counts),), per count the
+        mean ``|ĉ − c|`` and the fraction of non-zero releases; ``zero_count_nonzero``: int, the number
+        of non-zero releases of zero counts (0 by Theorem 2.4).
+
+    Raises
+    ------
+    ValueError
+        From :class:`~simulations.mechanisms.StabilityHistogram` for a bad (ε, δ), or for a negative
+        ``t`` / ``root_seed``.
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4 (``ĉ(x) = 0`` whenever ``count_S(x) = 0``).
+
+    Examples
+    --------
+    A zero count is never released (no noise is drawn for it); a count of 3000, far above T = 30, always
+    is (it would need ``Lap(2) < −2970``):
+
+    >>> out = stability_trial(StabilityPoint(1.0, 1e-6, (0, 3000), (5, 5)), 0, 1)
+    >>> out["released"].tolist(), float(out["abs_error"][0]), int(out["zero_count_nonzero"])
+    ([0.0, 1.0], 0.0, 0)
+    """
     _, privacy, _ = trial_streams(cfg, t, root_seed)
     n = np.asarray(cfg.draws, dtype=np.int64)
     c = np.repeat(np.asarray(cfg.counts, dtype=np.int64), n)
@@ -181,6 +306,43 @@ def _constants():
 
 
 def compute(ctx) -> ExperimentResult:
+    """Simulate Algorithm 1 over the profile's (ε, δ, c) grid, compute the exact hidden constant, state the claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": :data:`PROFILES`), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``simulated_vs_exact`` (per ε, δ, count: exact E, simulated mean with its 95% CI and TOST
+        verdict, exact and simulated release rates) and ``hidden_constant`` (per ε, δ of the exact grid:
+        ``C(ε, δ)``, its worst count, the hand-derived bracket, the ratio at c = 1); six claims (the sampler
+        equals the closed form; zero counts stay 0 on the sampler and on the channel; C bounded for ε <= 1;
+        C -> 2 as δ -> 0; no constant for ε > 1); ``data`` for :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4; Theorems A.6, A.13 (ε <= 1).
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only stability_histogram_accuracy``); the smoke profile's grid:
+
+    >>> PROFILES["smoke"].eps, PROFILES["smoke"].deltas, PROFILES["smoke"].trials
+    ((1.0,), (0.01, 1e-06), 10)
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    KeyError: 'huge'
+    """
     prof = PROFILES[ctx.profile]
     mc, mc_holds, st = _simulation(ctx, prof)
     const = _constants()
@@ -281,6 +443,31 @@ def _notes(const, C, uniform, st, prof) -> str:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Four panels: ε E|ĉ − c| vs Theorem 2.4's rate at ε = 1 and 0.1, the ratio over c, the exact constant C(ε, δ).
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["curves"]``, ``data["mc"]``, ``data["const"]``,
+        ``data["uniform"]``).
+
+    Returns
+    -------
+    dict
+        ``{"stability_histogram_accuracy": matplotlib.figure.Figure}`` (2 × 2 panels).
+
+    References
+    ----------
+    001 Algorithm 1, Theorem 2.4.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['stability_histogram_accuracy']
+    """
     d = result.data
     curves, mc = d["curves"], d["mc"]
     fig, axes = figure(2, 2, width=4.6, height=3.4,

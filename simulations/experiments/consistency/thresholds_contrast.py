@@ -88,20 +88,105 @@ PROFILES = {
 
 @dataclass(frozen=True, slots=True)
 class ThresholdPoint:
+    """One experiment point: a member ``P_{t, w}`` of the threshold family and a sample size.
+
+    Parameters
+    ----------
+    threshold : float
+        The threshold t (one of :data:`LOCATIONS`, in [0.3, 0.7]).
+    spread : float > 0
+        The half-width w of ``x ~ U[t − w, t + w]`` (one of :data:`SPREADS`); ``[t − w, t + w]`` must lie in
+        [0, 1] (checked by :class:`~simulations.laws.consistency.ConcentratedThreshold` when a trial runs).
+    n : int >= 1
+        Sample size of each trial.
+
+    References
+    ----------
+    001 Section 1 (thresholds are not privately PAC learnable), Theorem 1.5.
+
+    Examples
+    --------
+    >>> p = ThresholdPoint(0.5, 1e-3, 100)
+    >>> p.threshold, p.spread, p.n
+    (0.5, 0.001, 100)
+    """
     threshold: float
     spread: float
     n: int
 
 
 def erm_threshold(x, y, lo: float, hi: float) -> float:
-    """Midpoint between the largest 0-labelled and the smallest 1-labelled point (the support's end if
-    a class is absent): an ERM for thresholds in the realizable case."""
+    """Midpoint of the largest 0-labelled and the smallest 1-labelled point: a threshold ERM (realizable case).
+
+    Parameters
+    ----------
+    x : numpy.ndarray of float, shape (n,)
+        The sample's points.
+    y : numpy.ndarray of int, shape (n,)
+        Labels in {0, 1}, realizable by a threshold (every 0 left of every 1).
+    lo : float
+        Used for the largest 0-labelled point when no point is labelled 0 (the support's left end).
+    hi : float
+        Used for the smallest 1-labelled point when no point is labelled 1 (the support's right end).
+
+    Returns
+    -------
+    float
+        The learned threshold ``(a + b) / 2`` (a numpy float).
+
+    References
+    ----------
+    001 Section 1 (a non-private learner uniform over the family: expected excess ``1/(n+1)``).
+
+    Examples
+    --------
+    The gap (0.3, 0.6) has midpoint 0.45; without 0-labels the gap is (lo, 0.6) = (0, 0.6):
+
+    >>> x, y = np.array([0.1, 0.3, 0.6, 0.9]), np.array([0, 0, 1, 1])
+    >>> round(float(erm_threshold(x, y, 0.0, 1.0)), 12), float(erm_threshold(np.array([0.6]), np.array([1]), 0.0, 1.0))
+    (0.45, 0.3)
+    """
     a = x[y == 0].max() if np.any(y == 0) else lo
     b = x[y == 1].min() if np.any(y == 1) else hi
     return 0.5 * (a + b)
 
 
 def threshold_trial(cfg: ThresholdPoint, t: int, root_seed: int) -> dict:
+    """One trial at one point: a sample, then PCL (ε = 1), the non-private histogram rule and ERM, exact excess errors.
+
+    Parameters
+    ----------
+    cfg : ThresholdPoint
+        Family member and sample size.
+    t : int >= 0
+        Trial index.
+    root_seed : int >= 0
+        The run's root seed (DATA stream: the sample; PRIVACY stream: PCL's noise key).
+
+    Returns
+    -------
+    dict of str to float
+        ``pcl_eps1``, ``histogram`` (cube side ``n^{-1/2}``, excess exact over the cubes) and ``erm``
+        (``min(|t̂ − t|, w) / (2w)``), each in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        If the support ``[t − w, t + w]`` leaves [0, 1], or for a negative ``t`` / ``root_seed``.
+
+    References
+    ----------
+    001 Section 1, Algorithm 2, Theorem 3.2.
+
+    Examples
+    --------
+    w = 1e-5 and n = 100 (cube side 0.1): the whole support [t − w, t + w] around t = 0.5472 lies in the
+    cube [0.5, 0.6), so both cube rules are constant on it and err on exactly half of the mass:
+
+    >>> out = threshold_trial(ThresholdPoint(LOCATIONS[0], 1e-5, 100), 0, 1)
+    >>> round(out["pcl_eps1"], 6), round(out["histogram"], 6), bool(0 <= out["erm"] <= 0.5)
+    (0.5, 0.5, True)
+    """
     data, privacy, _ = trial_streams(cfg, t, root_seed)
     law = ConcentratedThreshold(cfg.threshold, cfg.spread)
     X, y = law.sample(cfg.n, data)
@@ -115,6 +200,43 @@ def threshold_trial(cfg: ThresholdPoint, t: int, root_seed: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Run every (t, w, n) member and state the contrast: universal (each w), not uniform (worst case), ERM uniform.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": :data:`PROFILES`), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Table ``excess`` (per threshold, spread, n and rule: trials, mean excess with its 95% t-interval);
+        claims: PCL's excess falls by >= :data:`MIN_DECADE_DROP` over the last decade for every resolved
+        spread (``w >= 10 n_max^{-1/2}``); the worst PCL and histogram excess over the family stays >=
+        :data:`WORST_FLOOR` at every n; ERM's worst excess is <= ``3/(n+1)``; ``data`` (``ns``, ``spreads``,
+        ``per_spread``, ``worst``) for :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+
+    References
+    ----------
+    001 Section 1 (Definitions 1.2-1.4, Theorem 1.5), Algorithm 2, Theorem 3.2.
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only thresholds_contrast``); the smoke profile runs 3 locations:
+
+    >>> len(PROFILES["smoke"].locations), PROFILES["smoke"].n_trials
+    (3, 2)
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    KeyError: 'huge'
+    """
     prof = PROFILES[ctx.profile]
     exps, n_trials, spreads, locs = prof.log10_n, prof.n_trials, prof.spreads, prof.locations
     ns = [10 ** e for e in exps]
@@ -194,6 +316,30 @@ def _notes(per_spread, worst, spreads, ns, n_locs, n_trials) -> str:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Two panels: PCL's mean excess per spread against the worst case, and the worst case of the three rules.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data``).
+
+    Returns
+    -------
+    dict
+        ``{"thresholds": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    001 Section 1, Theorem 1.5.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['thresholds']
+    """
     D = result.data
     ns = np.array(D["ns"], dtype=float)
     fig, axes = figure(1, 2, width=4.6, height=3.4,
