@@ -168,8 +168,9 @@ class ExperimentResult:
 class RunContext:
     """Settings of one run, passed to ``compute``.
 
-    Instances are frozen; the values are checked by ``paper_repro.py`` and the engine that uses them,
-    not here.
+    Instances are frozen. The profile is checked here, so that every experiment's ``compute`` refuses an
+    unknown one before any work; the other values are checked by ``paper_repro.py`` and the engine that
+    uses them.
 
     Parameters
     ----------
@@ -193,6 +194,11 @@ class RunContext:
     figure_formats : tuple of str, default ("png", "pdf")
         The files written per figure.
 
+    Raises
+    ------
+    ValueError
+        If ``profile`` is not one of :data:`PROFILES`.
+
     References
     ----------
     DESIGN.md, "Experiments and their outputs" (same seed, same numbers whatever ``jobs``).
@@ -202,6 +208,10 @@ class RunContext:
     >>> ctx = RunContext(profile="smoke", seed=1)
     >>> ctx.profile in PROFILES, ctx.jobs, ctx.figure_formats
     (True, 1, ('png', 'pdf'))
+    >>> RunContext(profile="huge")
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
 
     profile: str = "quick"
@@ -216,6 +226,11 @@ class RunContext:
     # (tests/conftest.py; issue 20: PDF rendering was ~30 CPU-s of the suite); PDF output is tested by
     # tests/simulations/test_plotting.py and by the CLI end-to-end test, which use the default.
     figure_formats: tuple[str, ...] = ("png", "pdf")
+
+    def __post_init__(self):
+        # check_choice's message, without importing limits: `paper_repro.py --list` imports this module
+        if self.profile not in PROFILES:
+            raise ValueError(f"profile must be one of {sorted(PROFILES)}, got profile={self.profile!r}")
 
 
 def resolve_reference(ref: str) -> Callable:

@@ -24,6 +24,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.pcl import PCL
 from simulations.experiments.base import Claim, ExperimentResult
@@ -115,9 +116,8 @@ def make_law(name: str, d: int):
     Raises
     ------
     ValueError
-        For an unknown ``name``, or from the law's constructor for a bad ``d``.
-    KeyError
-        For ``name="rough"`` with ``d`` not in {1, 2, 3}.
+        For an unknown ``name``, for ``name="rough"`` with ``d`` not in {1, 2, 3}, or from the law's
+        constructor for a bad ``d``.
 
     References
     ----------
@@ -140,7 +140,7 @@ def make_law(name: str, d: int):
     if name == "step":
         return StepEta(d)
     if name == "rough":
-        return RoughEta(d, fine=ROUGH_FINE[d])
+        return RoughEta(d, fine=ROUGH_FINE[check_choice("d", d, ROUGH_FINE)])
     raise ValueError(f"law must be one of {LAWS}, got law={name!r}")
 
 
@@ -326,8 +326,8 @@ def compute(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by :class:`RunContext`, before any work).
 
     References
     ----------
@@ -343,7 +343,7 @@ def compute(ctx) -> ExperimentResult:
     >>> compute(RunContext(profile="huge"))
     Traceback (most recent call last):
     ...
-    KeyError: 'huge'
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     prof = PROFILES[ctx.profile]
     logn, n_trials = prof.log10_n, prof.n_trials

@@ -496,8 +496,8 @@ def compute(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by :class:`RunContext`, before any work).
 
     References
     ----------
@@ -514,7 +514,7 @@ def compute(ctx) -> ExperimentResult:
     >>> compute(RunContext(profile="huge"))
     Traceback (most recent call last):
     ...
-    KeyError: 'huge'
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     prof = PROFILES[ctx.profile]
     logn, n_trials = prof.log10_n, prof.n_trials

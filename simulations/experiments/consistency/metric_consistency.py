@@ -336,8 +336,8 @@ def compute(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by :class:`RunContext`, before any work).
 
     References
     ----------
@@ -353,7 +353,7 @@ def compute(ctx) -> ExperimentResult:
     >>> compute(RunContext(profile="huge"))
     Traceback (most recent call last):
     ...
-    KeyError: 'huge'
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     prof = PROFILES[ctx.profile]
     exps, n_trials, n_eval = prof.log10_n, prof.n_trials, prof.n_eval

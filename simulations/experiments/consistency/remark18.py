@@ -33,6 +33,7 @@ from functools import lru_cache
 
 import numpy as np
 
+from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.pcde_classifier import PCDEClassifier
 from simulations.estimators.pcl2 import PCL2b, pcl2_radius
@@ -97,7 +98,7 @@ class Remark18Point:
     ----------
     law : str
         A key of :data:`LAW_SPECS`: "normal_1d", "cauchy_1d" or "normal_2d"; checked by
-        :func:`make_law` (KeyError) when a trial runs.
+        :func:`make_law` (ValueError) when a trial runs.
     n : int >= 2
         Sample size of each trial (δ = n^-2 must be < 1 for the stability histograms).
 
@@ -131,7 +132,7 @@ def make_law(name: str) -> LocationMixture:
 
     Raises
     ------
-    KeyError
+    ValueError
         For a name not in :data:`LAW_SPECS`.
 
     References
@@ -146,8 +147,12 @@ def make_law(name: str) -> LocationMixture:
     >>> law = make_law("normal_2d")
     >>> law.d, round(law.bayes_risk(), 5)
     (2, 0.12177)
+    >>> make_law("laplace_1d")
+    Traceback (most recent call last):
+    ...
+    ValueError: law must be one of ['cauchy_1d', 'normal_1d', 'normal_2d'], got law='laplace_1d'
     """
-    kind, means, prior1 = LAW_SPECS[name]
+    kind, means, prior1 = LAW_SPECS[check_choice("law", name, LAW_SPECS)]
     return LocationMixture(kind=kind, means=means, prior1=prior1, sigma=SIGMA)
 
 
@@ -198,10 +203,8 @@ def remark18_trial(cfg: Remark18Point, t: int, root_seed: int) -> dict:
 
     Raises
     ------
-    KeyError
-        For an unknown law.
     ValueError
-        For a negative ``t`` / ``root_seed``.
+        For an unknown law, a negative ``t`` / ``root_seed``.
 
     References
     ----------
@@ -293,8 +296,8 @@ def compute(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by :class:`RunContext`, before any work).
 
     References
     ----------
@@ -310,7 +313,7 @@ def compute(ctx) -> ExperimentResult:
     >>> compute(RunContext(profile="huge"))
     Traceback (most recent call last):
     ...
-    KeyError: 'huge'
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     prof = PROFILES[ctx.profile]
     logn, n_trials = prof.log10_n, prof.n_trials

@@ -921,8 +921,8 @@ def compute(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        For a profile not in :data:`PROFILES` (raised by the lookup, before any work).
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by :class:`RunContext`, before any work).
 
     References
     ----------
@@ -938,7 +938,7 @@ def compute(ctx) -> ExperimentResult:
     >>> compute(RunContext(profile="huge"))
     Traceback (most recent call last):
     ...
-    KeyError: 'huge'
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     P = PROFILES[ctx.profile]
     smoke = ctx.profile == "smoke"
