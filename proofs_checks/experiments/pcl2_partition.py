@@ -50,7 +50,7 @@ class Profile:
     Parameters
     ----------
     log10_n : tuple of float
-        n = round(10^e) for e in ``log10_n``.
+        Exponents e of the sample sizes n = round(10^e).
     per_cell : int
         Fibonacci points per cell (on average) of the independent sampled lower bound on the S² cell
         diameters.

@@ -102,7 +102,7 @@ class LPConfig:
     Ks : tuple of int
         Numbers of labels K of the agreement table (LP1, LP2 and the closed form), each >= 1.
     epsilons : tuple of float
-        ε > 0 of the agreement table.
+        Privacy parameters ε > 0 of the agreement table.
     draws : int
         Priors drawn per (prior kind, K), >= 1.
     naive_max_K : int
@@ -112,7 +112,7 @@ class LPConfig:
     kstar_alphas : tuple of float
         Dirichlet concentrations α > 0 of the k* panel.
     kstar_epsilons : tuple of float
-        ε > 0 of the k* panel.
+        Privacy parameters ε > 0 of the k* panel.
     kstar_draws : int
         Dirichlet(α·1_K) priors per α in the k* panel, >= 1.
     time_Ks : dict
@@ -120,7 +120,7 @@ class LPConfig:
         ``"lp2"``, method ``"naive"``, ``"envelope"`` or ``"efficient"``
         (:func:`proofs_checks.rrwithprior_lp`).
     time_eps : float, default 1.0
-        ε of the timed solves.
+        Privacy parameter ε of the timed solves.
 
     References
     ----------
@@ -239,6 +239,44 @@ def _timings(cfg: LPConfig, seed: int) -> dict:
 
 
 def _compute(ctx: RunContext) -> ExperimentResult:
+    """Solve LP1 and LP2 on every prior of the profile, compare with the closed form, time the solvers.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile (a key of :data:`PROFILES`) and root seed of the priors.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``agreement`` (per prior kind, K, ε, draw: the closed form ``max_k w_k``, k*, the LP1
+        (efficient, naive), LP2 optima, their relative errors, the LP1 channel's exact loss / ε and
+        RRWithPrior's exact accuracy) and ``k_star`` (k* over Dirichlet(α) priors); seven claims
+        (LP1 = LP2 = closed form within 1e-6, naive = efficient LP1, the LP1 channel is ε-DP,
+        RRWithPrior attains the optimum, the two timing claims); ``data["timings"]`` (results.json and
+        the figure only: timings differ from run to run).
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES` (the lookup's error, not a ValueError).
+
+    References
+    ----------
+    004 Theorem 3, Section 3.2 (LP1, LP2), Algorithm 2.
+
+    Examples
+    --------
+    The run solves hundreds of LPs (seconds); one of its rows by hand: prior (0.4, 0.3, 0.3) at ε = ln 2
+    has ``w_k = S_k / (1 + (k−1)/2)`` = 0.4, 0.7/1.5, 1/2, so ``max_k w_k = 1/2`` (k* = 3), and both LPs
+    reach it:
+
+    >>> p, eps = np.array([0.4, 0.3, 0.3]), math.log(2)
+    >>> rrwithprior_value(p, eps), rrwithprior_k(p, eps)
+    (0.5, 3)
+    >>> round(rrwithprior_lp(p, eps).value, 6), round(rrwithprior_lp(p, eps, "lp2").value, 6)
+    (0.5, 0.5)
+    """
     cfg = PROFILES[ctx.profile]
     agree = _agreement(cfg, ctx.seed)
     kstar = _kstar(cfg, ctx.seed)
@@ -293,6 +331,30 @@ def _compute(ctx: RunContext) -> ExperimentResult:
 
 
 def _plot(result: ExperimentResult) -> dict:
+    """LP optima vs the closed form, k* against the Dirichlet concentration, and the LP solve times against K.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by ``_compute`` (reads ``data["agreement"]``, ``data["k_star"]``, ``data["timings"]``,
+        ``data["rtol"]``).
+
+    Returns
+    -------
+    dict
+        ``{"rrwithprior_lp": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    004 Theorem 3, Algorithm 2.
+
+    Examples
+    --------
+    Needs a computed result (seconds of LP solves), so not run here:
+
+    >>> list(_plot(_compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['rrwithprior_lp']
+    """
     from simulations.plotting import MARKERS, color, figure
 
     d = result.data
