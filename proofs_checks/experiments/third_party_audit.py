@@ -61,7 +61,7 @@ def published_scores(prior, epsilon: float) -> np.ndarray:
     ----------
     prior : array_like of float, shape (K,)
         The prior over the K labels, K >= 1. Not validated: the masses are scored as given (an
-        unnormalized vector gives the same ranking of m scaled by its sum).
+        unnormalized vector's scores are the normalized prior's times its sum, so the same m wins).
     epsilon : float
         Privacy parameter ε > 0, finite.
 
@@ -157,7 +157,7 @@ def published_loss_bound(num_classes: int, epsilon: float) -> float:
     Returns
     -------
     float
-        The bound, in [0, 1).
+        The bound, in (0, 1) (``e^{−2ε}`` at K = 2).
 
     Raises
     ------
