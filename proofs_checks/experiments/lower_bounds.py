@@ -141,7 +141,8 @@ class BoundCase(AlgorithmFacts):
         Privacy parameter ε > 0.
     h_rule : {"optimal", "proof"}
         How the grid pairs N with the family's h (:meth:`n_for_g`): ``"optimal"`` (the maximizer of the
-        explicit bound; the local cases) or ``"proof"`` (the proof's eq. (100) balance; the central cases).
+        explicit bound; the local cases) or ``"proof"`` (the proof's eq. (100) balance, with eq. (159)'s T
+        for Theorem 11; the central cases).
     g_lo, g_hi : int
         Cubes per axis of the family at the smallest and largest N of the paper profile, 1 <= g_lo < g_hi.
     gamma : float or None, default None
@@ -339,7 +340,8 @@ class BoundCase(AlgorithmFacts):
 
         References
         ----------
-        003 eq. (100) (central: ``2N h^d = ln 2 / (ε h^β)``), eqs. (49), (128), (162) (local: h ≍
+        003 eq. (100) (central: ``2N h^d = ln 2 / (ε h^β)``; Theorem 11: ``T ln 2`` with T of eq. (159),
+        eqs. (186)-(188)), eqs. (49), (128), (162) (local: h ≍
         ``(N(ε² ∧ 1))^{−1/(2β+d)}``, constant fixed at the bound's maximizer).
 
         Examples
