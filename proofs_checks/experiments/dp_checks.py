@@ -40,6 +40,49 @@ EPSILON_GRID = (0.1, 0.5, 1.0, 2.0, 4.0, 8.0)
 
 
 def compute(ctx: RunContext) -> ExperimentResult:
+    """Exact privacy loss of every catalogued mechanism and planted bug at each ε of :data:`EPSILON_GRID`.
+
+    For every pure-DP record of :func:`proofs_checks.catalogue.records`: the exact loss found by
+    :func:`proofs_checks.check_label_dp` against the paper's claim (= ε, a closed form below ε, or only
+    <= ε); for every planted bug: the hand-derived wrong loss is found and flagged where it exceeds ε;
+    for the stability histogram (the (ε, δ) record): its exact δ(ε) against the claimed δ, the bug
+    without "+1", and δ(ε') curves for the figure.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Only the profile is read, and only for the number of ε' points per δ(ε') curve: 61 at
+        ``"smoke"``, 151 otherwise (the profile name is not validated: every computation is exact and
+        fast, so the grids of ε are the same at every profile).
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``dp_checks`` (mechanism, kind paper/bug, ε claimed, loss found, loss expected (NaN when
+        the paper claims only <= ε), holds), ``stability_delta`` (exact δ(ε) per ε and variant against δ)
+        and ``stability_profile`` (the δ(ε') curves); one claim per mechanism, one per planted bug and two
+        for the stability histogram; notes listing the findings.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 1, 2, 4; 000 eq. (12)-(13); 003 eq. (17), (23), (28), Theorems 6, 10; 001
+    Algorithm 1 (Theorem 2.4), Algorithm 2 (Theorem 3.1).
+
+    Examples
+    --------
+    Two of the rows, by hand: randomized response (004 eq. (1)) keeps a label w.p.
+    ``e^ε/(e^ε + K − 1)`` and moves it to each other label w.p. ``1/(e^ε + K − 1)``, a ratio of exactly
+    ``e^ε``; the stability histogram (001 Algorithm 1, threshold ``τ = 1 + (2/ε) ln(2/δ)``, noise
+    ``Lap(2/ε)``) releases a count of 1 w.p. ``½ e^{−(ε/2)(τ−1)} = δ/4``, its exact δ(ε):
+
+    >>> from simulations.mechanisms import RandomizedResponse, StabilityHistogram
+    >>> r = check_label_dp(RandomizedResponse(3, 1.0), 1.0)
+    >>> round(r.epsilon_actual, 9), r.holds
+    (1.0, True)
+    >>> s = check_label_dp(StabilityHistogram(1.0, 1e-3), 1.0, 1e-3)
+    >>> round(s.delta_actual / 1e-3, 9), s.holds
+    (0.25, True)
+    """
     grid = list(EPSILON_GRID)
     MECHANISMS, BUGS, approx = _rows()
     rows = {"mechanism": [], "kind": [], "epsilon_claimed": [], "epsilon_found": [], "epsilon_expected": [],
@@ -164,6 +207,31 @@ def _notes(DELTA) -> str:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Loss found vs ε claimed (paper rows filled, planted bugs hollow), their ratio, and the stability δ(ε').
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["rows"]``, ``data["curves"]``, ``data["delta"]``).
+
+    Returns
+    -------
+    dict
+        ``{"dp_checks": matplotlib.figure.Figure}`` with three panels: (a) exact loss found against the
+        claimed ε, (b) their ratio (> 1 is a violation), (c) the stability histogram's exact δ(ε') for
+        Algorithm 1 and the bug without "+1", against the claimed δ.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 1, 2, 4; 000 eq. (12)-(13); 003 eq. (17), (23), (28); 001 Algorithm 1.
+
+    Examples
+    --------
+    Needs a computed result (a fraction of a second, more than a doctest should take):
+
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['dp_checks']
+    """
     rows, curves, DELTA = result.data["rows"], result.data["curves"], result.data["delta"]
     fig, (ax1, ax2, ax3) = figure(1, 3, width=4.6, height=4.4,
                                   title="Exact label-DP verification: loss found vs claimed, and δ(ε')")

@@ -76,9 +76,33 @@ SLOPE_MARGIN = {"smoke": 0.25, "quick": 0.05, "paper": 0.03}
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Size of a profile: grid points per case, trials per point (count level / k-NN, times each case's
-    ``trials_weight``), k-NN evaluation points, and the share of each case's g range used: the grid runs
-    from ``g_lo`` to ``g_lo (g_hi/g_lo)^span``."""
+    """Size of one profile of ``rates_lower_bounds``: grid points, trials, k-NN evaluation points, g range.
+
+    The grid of each case runs from ``g_lo`` to ``g_lo (g_hi/g_lo)^span`` (:func:`case_grid`). A frozen
+    record; nothing is validated here (:data:`PROFILES` holds the suite's three).
+
+    Parameters
+    ----------
+    points : int
+        Grid points (values of g, hence of N) per case, >= 1 (fewer when rounding g merges two).
+    trials_counts : int
+        Trials per point of the histogram (count-level) cases, before each case's ``trials_weight``.
+    trials_knn : int
+        Trials per point of the k-NN cases, before each case's ``trials_weight``.
+    n_eval : int
+        Uniform evaluation points of the k-NN excess-risk estimate (:class:`RatePoint` ``n_eval``).
+    span : float
+        Share of each case's g range used, in log scale, 0 < span <= 1.
+
+    References
+    ----------
+    003 Theorems 1-12 (the cases the grids cover).
+
+    Examples
+    --------
+    >>> PROFILES["quick"]
+    Profile(points=4, trials_counts=40, trials_knn=60, n_eval=256, span=0.75)
+    """
 
     points: int
     trials_counts: int
@@ -98,12 +122,51 @@ PROFILES = {
 class BoundCase(AlgorithmFacts):
     """One theorem: its lower bound (``limits.lower_bounds``), the matching estimator and the family's range.
 
-    theorem : 1, 3, 5, 7, 9 or 11 (003).
-    algorithm : key of :data:`limits.ALGORITHMS`, the upper bound of theorem + 1.
-    h_rule : how the grid pairs N with the family's h: ``"optimal"`` (local) or ``"proof"`` (central).
-    g_lo, g_hi : cubes per axis of the family at the smallest and largest N (paper profile).
-    trials_weight : the case's trials per point, as a multiple of the profile's (a case whose per-trial
-        excess risk is more spread out gets more trials, so every slope is decided with a similar CI).
+    A frozen record; nothing is validated here (:data:`CASES` holds the suite's six, one per
+    lower-bound theorem); :func:`limits.lower_bounds.lower_bound` checks the parameters when
+    :meth:`bound` evaluates them.
+
+    Parameters
+    ----------
+    theorem : int
+        The 003 lower-bound theorem: 1, 3, 5, 7, 9 or 11.
+    algorithm : str
+        Key of :data:`limits.ALGORITHMS`: the estimator of the matching upper bound, Theorem ``theorem + 1``
+        (its task, privacy model and bins / k-NN are read there).
+    d : int
+        Dimension of the features, >= 1.
+    beta : float
+        Hölder exponent of the family, > 0.
+    eps : float
+        Privacy parameter ε > 0.
+    h_rule : {"optimal", "proof"}
+        How the grid pairs N with the family's h (:meth:`n_for_g`): ``"optimal"`` (the maximizer of the
+        explicit bound; the local cases) or ``"proof"`` (the proof's eq. (100) balance, with eq. (159)'s T
+        for Theorem 11; the central cases).
+    g_lo, g_hi : int
+        Cubes per axis of the family at the smallest and largest N of the paper profile, 1 <= g_lo < g_hi.
+    gamma : float or None, default None
+        Margin exponent (classification).
+    p : float or None, default None
+        Moment order of the labels (heavy-tailed regression), > 1.
+    M_p : float or None, default None
+        Bound on the p-th moment of the labels (heavy-tailed regression), 003 eq. (156)-(157).
+    C_M : float or None, default None
+        Bump-count constant of 003 eq. (37) (classification).
+    trials_weight : float, default 1.0
+        The case's trials per point, as a multiple of the profile's (a case whose per-trial excess risk is
+        more spread out gets more trials, so every slope is decided with a similar CI).
+
+    References
+    ----------
+    003 Theorems 1, 3, 5, 7, 9, 11 (the bounds) and 2, 4, 6, 8, 10, 12 (the estimators); Appendices B, D,
+    F, H, J, L (the packing families).
+
+    Examples
+    --------
+    >>> c = CASES[3]
+    >>> c.theorem, c.algorithm, c.task, c.privacy, c.h_rule, (c.g_lo, c.g_hi)
+    (7, 'central_regression', 'regression', 'central', 'proof', (48, 2048))
     """
 
     theorem: int
@@ -121,14 +184,61 @@ class BoundCase(AlgorithmFacts):
     trials_weight: float = 1.0
 
     def trials(self, prof: "Profile") -> int:
+        """Trials per grid point of this case at a profile: the profile's count times ``trials_weight``.
+
+        Parameters
+        ----------
+        prof : Profile
+            The profile (``trials_knn`` for the k-NN cases, ``trials_counts`` for the histograms).
+
+        Returns
+        -------
+        int
+            ``max(2, round(trials_weight × trials))``.
+
+        Examples
+        --------
+        Theorem 7's case has weight 2, so 2 × 40 count-level trials at the quick profile; Theorem 9's
+        (k-NN, weight 2) gets 2 × 60:
+
+        >>> CASES[3].trials(PROFILES["quick"]), CASES[4].trials(PROFILES["quick"])
+        (80, 120)
+        """
         return max(2, int(round(self.trials_weight * (prof.trials_knn if self.knn else prof.trials_counts))))
 
     @property
     def knn(self) -> bool:
+        """Whether the matching estimator is a k-NN one (Theorems 6, 10), not a histogram.
+
+        Returns
+        -------
+        bool
+            ``self.kind == "knn"``.
+
+        Examples
+        --------
+        The local regression cases (Theorems 5 and 9) are matched by the k-NN estimators of
+        Theorems 6 and 10:
+
+        >>> [c.knn for c in CASES]
+        [False, False, True, False, True, False]
+        """
         return self.kind == "knn"
 
     @property
     def label(self) -> str:
+        """Display label of the case: the theorem pair, the task and the parameters.
+
+        Returns
+        -------
+        str
+            ``"Thm t vs t+1 (privacy task): d=..., β=..., ..."``, used in the claims, tables and figure.
+
+        Examples
+        --------
+        >>> CASES[0].label
+        'Thm 1 vs 2 (local classification): d=2, β=1, γ=1, ε=1'
+        """
         parts = [f"d={self.d}", f"β={self.beta:g}"]
         if self.gamma is not None:
             parts.append(f"γ={self.gamma:g}")
@@ -147,17 +257,102 @@ class BoundCase(AlgorithmFacts):
         return kw
 
     def bound(self, N: float, h, **extra) -> LB.LowerBound:
+        """The explicit lower bound of this case's theorem at sample size N and cube side h.
+
+        Parameters
+        ----------
+        N : float
+            Sample size, > 0.
+        h : float or {"proof", "optimal"}
+            Cube side of the family, or the rule that picks it for N
+            (:func:`limits.lower_bounds.lower_bound`).
+        **extra
+            Further keywords of the theorem's bound, e.g. ``cubes`` (the number of cubes carrying a sign).
+
+        Returns
+        -------
+        limits.lower_bounds.LowerBound
+            The bound and its ingredients.
+
+        Raises
+        ------
+        ValueError
+            From :func:`limits.lower_bounds.lower_bound` on a bad value (e.g. h outside (0, 1]).
+
+        References
+        ----------
+        003 Theorems 1, 3, 5, 7, 9, 11; Appendix H eq. (143) for the example.
+
+        Examples
+        --------
+        Theorem 7 at h = 1/48: 48 cubes, each losing ``½ h^{2β+d} ‖φ‖₂²`` with ``‖φ‖₂² = 2/3`` (the plateau
+        bump), times the per-cube error ``(1/12) P(window)`` with ``P(window) = 1`` here: the bound is
+        ``48 · ½ h³ · (2/3) / 12 = h²/36 = 1/82944``:
+
+        >>> lb = CASES[3].bound(8e8, 1 / 48)
+        >>> lb.theorem, lb.cubes, round(lb.bound * 82944, 9)
+        ('003 Theorem 7', 48.0, 1.0)
+        """
         return LB.lower_bound(self.task, self.privacy, N, self.eps, h=h, **self._kwargs(), **extra)
 
     def mean_cubes(self, g: int) -> float | None:
-        """Mean bump count of the randomly rounded construction (classification): ``C_M h^{γβ−d}``
-        clipped to [1, g^d] (random rounding keeps the mean exactly; 003 eq. (37))."""
+        """Mean bump count of the randomly rounded construction (classification), None otherwise.
+
+        ``C_M h^{γβ−d}`` with h = 1/g, clipped to [1, g^d] (random rounding keeps the mean exactly).
+
+        Parameters
+        ----------
+        g : int
+            Cubes per axis of the family (h = 1/g), >= 1.
+
+        Returns
+        -------
+        float or None
+            The mean number of cubes carrying a bump; None for the regression cases (every cube does).
+
+        References
+        ----------
+        003 eq. (37) (the number of bumps ``m = C_M h^{γβ−d}``), Appendix B.
+
+        Examples
+        --------
+        Theorem 1's case (d = 2, β = γ = 1, C_M = 2): ``2 h^{−1} = 2g`` bumps, 12 at g = 6; regression: None:
+
+        >>> CASES[0].mean_cubes(6), CASES[3].mean_cubes(6)
+        (12.0, None)
+        """
         if self.task != "classification":
             return None
         return float(min(g ** self.d, max(1.0, self.C_M * (1.0 / g) ** (self.gamma * self.beta - self.d))))
 
     def n_for_g(self, g: int) -> float:
-        """The N at which the bound's h (``h_rule``) equals 1/g (bisection in log N; h decreases in N)."""
+        """The N at which the bound's h (``h_rule``) equals 1/g (bisection in log N; h decreases in N).
+
+        Parameters
+        ----------
+        g : int
+            Cubes per axis of the family, >= 1.
+
+        Returns
+        -------
+        float
+            N in (1, e^60), to about 1e-12 relative precision (64 bisection steps).
+
+        References
+        ----------
+        003 eq. (100) (central: ``2N h^d = ln 2 / (ε h^β)``; Theorem 11: ``T ln 2`` with T of eq. (159),
+        eqs. (186)-(188)), eqs. (49), (128), (162) (local: h ≍
+        ``(N(ε² ∧ 1))^{−1/(2β+d)}``, constant fixed at the bound's maximizer).
+
+        Examples
+        --------
+        Theorem 7's case (d = β = 1, ε = 1e-6, proof's rule): eq. (100) gives ``N = ln 2 / (2 ε h^{β+d})``,
+        i.e. ``ln 2 · 48² / (2 · 10⁻⁶) = 798505552.005`` at g = 48:
+
+        >>> N = CASES[3].n_for_g(48)
+        >>> round(N), round(N) == round(math.log(2) * 48 ** 2 / (2 * 1e-6))
+        (798505552, True)
+        """
         lo, hi = 0.0, 60.0
         for _ in range(64):
             mid = 0.5 * (lo + hi)
@@ -191,9 +386,43 @@ CASES = (
 
 
 def case_grid(case: BoundCase, prof: Profile) -> list[tuple[int, RatePoint]]:
-    """(g, RatePoint) per grid point: g geometric over the profile's share of ``[g_lo, g_hi]``; N from
-    :meth:`BoundCase.n_for_g` rounded; the estimator tuned for N (``limits.tuning``), its bin count the
-    nearest integer to ``1/h`` (histograms) or its ``k`` (k-NN)."""
+    """The grid of one case at one profile: (g, RatePoint) per point, g increasing.
+
+    g is geometric over the profile's share of ``[g_lo, g_hi]`` (``g_lo`` to ``g_lo (g_hi/g_lo)^span``,
+    ``points`` values rounded to integers, duplicates merged); N is :meth:`BoundCase.n_for_g` rounded;
+    the estimator is tuned for N by its theorem's rule (:func:`limits.tuning`): its bins per axis the
+    nearest integer to ``1/h`` (histograms, with the family drawn at ``law_g = g``) or its ``k`` (k-NN).
+
+    Parameters
+    ----------
+    case : BoundCase
+        The theorem's case.
+    prof : Profile
+        The profile (``points``, ``span``, ``n_eval``).
+
+    Returns
+    -------
+    list of (int, RatePoint)
+        One ``(g, point)`` per grid point.
+
+    Raises
+    ------
+    ValueError
+        From :func:`limits.tuning` if the tuning rejects the case's parameters.
+
+    References
+    ----------
+    003 Theorems 2, 4, 6, 8, 10, 12 (the tunings); eq. (100) (N for g, central cases).
+
+    Examples
+    --------
+    Theorem 7's case at the smoke profile: g from 48 to ``48 · (2048/48)^0.3 = 148.0``, three points
+    ``48, √(48 · 148) = 84.3, 148``; N at g = 48 from eq. (100) (:meth:`BoundCase.n_for_g`):
+
+    >>> grid = case_grid(CASES[3], PROFILES["smoke"])
+    >>> [g for g, _ in grid], grid[0][1].N, grid[0][1].law_g
+    ([48, 84, 148], 798505552, 48)
+    """
     g_hi = case.g_lo * (case.g_hi / case.g_lo) ** prof.span
     gs = sorted({int(round(x)) for x in np.geomspace(case.g_lo, g_hi, prof.points)})
     out = []
@@ -211,12 +440,46 @@ def case_grid(case: BoundCase, prof: Profile) -> list[tuple[int, RatePoint]]:
 
 
 def bound_trial(pt: RatePoint, trial: int, root_seed: int) -> dict:
-    """One trial of the matching estimator on the family: :func:`simulations.experiments.rates.machinery.rate_trial`'s
-    excess risk without its three-term decomposition.
+    """One trial of the matching estimator on the family: the excess risk of ``rate_trial``, without its decomposition.
 
     Histogram estimators: the same DATA/PRIVACY streams, construction, count-level fit and exact excess
-    risk as ``rate_trial`` (whose decomposition draws its extra fits from a third stream after these), so
-    the ``excess`` is the same number draw for draw at a third of the cost. k-NN estimators: ``rate_trial``.
+    risk as :func:`simulations.experiments.rates.machinery.rate_trial` (whose decomposition draws its extra
+    fits from a third stream after these), so the ``excess`` is the same number draw for draw at a third of
+    the cost. k-NN estimators: ``rate_trial`` itself.
+
+    Parameters
+    ----------
+    pt : RatePoint
+        The grid point (from :func:`case_grid`).
+    trial : int
+        Trial index, >= 0 (with ``root_seed`` and ``pt``, it names the trial's random streams).
+    root_seed : int
+        Root seed of the run.
+
+    Returns
+    -------
+    dict
+        ``{"excess": float}``: the exact excess risk (histograms) or its unbiased estimate over
+        ``pt.n_eval`` uniform points (k-NN), >= 0.
+
+    Raises
+    ------
+    ValueError
+        From the law or the estimator on inconsistent point parameters.
+
+    References
+    ----------
+    003 Theorems 2, 4, 6, 8, 10, 12 (the estimators) on the packing families of Appendices B, D, F, H, J, L.
+
+    Examples
+    --------
+    Deterministic in (point, trial, seed), and draw for draw the ``rate_trial`` excess risk:
+
+    >>> from simulations.experiments.rates.machinery import rate_trial
+    >>> pt = case_grid(CASES[3], PROFILES["smoke"])[0][1]
+    >>> r = bound_trial(pt, 0, 2024)
+    >>> sorted(r), r["excess"] > 0, r == bound_trial(pt, 0, 2024), r["excess"] == rate_trial(pt, 0, 2024)["excess"]
+    (['excess'], True, True, True)
     """
     if pt.k is not None:
         return rate_trial(pt, trial, root_seed)
@@ -241,6 +504,43 @@ _SLOPE_COLS = ("theorem", "estimator", "label", "n_min", "n_max", "points", "tri
 
 
 def compute(ctx) -> ExperimentResult:
+    """Evaluate each lower bound on its family over the grid, run the matching estimator there, state the claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile (``"smoke"``, ``"quick"`` or ``"paper"``: :data:`PROFILES`), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``lower_vs_measured`` (per case and N: the bound and its ingredients, the bounds at the
+        proof's and the optimal h, the measured mean excess risk with its 95% t-interval, the ratio
+        measured/lower and the per-N verdict) and ``ratio_slopes`` (per case: the bound's, Table 1's and
+        the measured slopes, the ratio's slope with its bootstrap 95% CI and verdict); per case two
+        claims: "lower bound <= measured risk at every N" and "the ratio's log-log slope is 0" (margin
+        :data:`SLOPE_MARGIN` of the profile); ``data["fits"]`` for :func:`plot`.
+
+    Raises
+    ------
+    ValueError
+        For an unknown profile, before any work.
+
+    References
+    ----------
+    003 Theorems 1-12, Appendices B, D, F, H, J, L; Tsybakov (2009) Theorem 2.12 (Assouad's lemma).
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only rates_lower_bounds``); an unknown profile is refused
+    before any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+    """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     prof = PROFILES[ctx.profile]
     margin = SLOPE_MARGIN[ctx.profile]
@@ -373,6 +673,34 @@ def _constants_note() -> str:
 
 
 def plot(result) -> dict:
+    """Per theorem: the bound on the family vs the estimator's mean excess risk over N, and their ratio.
+
+    A 4 × 3 grid: rows 1 and 3 the risks (measured mean with its 95% band, the bound on the family, the
+    bound at the optimal h, the non-private term), rows 2 and 4 the ratio measured/lower with its fitted
+    slope and verdict; local theorems (1, 5, 9) on top, central ones (3, 7, 11) below.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["fits"]``).
+
+    Returns
+    -------
+    dict
+        ``{"rates_lower_bounds": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    003 Theorems 1-12.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['rates_lower_bounds']
+    """
     fits = result.data["fits"]
     by_theorem = {f["case"].theorem: f for f in fits}
     fig, axes = figure(4, 3, width=4.4, height=3.0,

@@ -45,7 +45,25 @@ KS = (0, 1, 10)
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """n = 10^e for e in ``log10_n``; ``per_cell`` Fibonacci points per cell measure the S² cell diameters."""
+    """Size of one profile: the sample sizes n and the density of the sampled S² diameter check.
+
+    Parameters
+    ----------
+    log10_n : tuple of float
+        Exponents e of the sample sizes n = round(10^e).
+    per_cell : int
+        Fibonacci points per cell (on average) of the independent sampled lower bound on the S² cell
+        diameters.
+
+    References
+    ----------
+    001 Lemma A.8, Theorem A.11 (checked at each n).
+
+    Examples
+    --------
+    >>> PROFILES["smoke"]
+    Profile(log10_n=(2, 4, 6), per_cell=100)
+    """
 
     log10_n: tuple[float, ...]
     per_cell: int
@@ -99,6 +117,49 @@ def _plane_row(n: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Exact cell geometry and ``Pr[N(x) <= k]`` of both packings at every n of the profile, with the claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Only the profile is read (:data:`PROFILES`); the seed plays no part (everything is exact).
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``cell_geometry`` (per space and n: r, cells, covering radius, separation, largest and
+        smallest cell diameter over r, gap to the sampled diameters, cells / n) and ``few_points`` (per
+        space, n and k in :data:`KS`: the exact ``Pr[N(x) <= k]``, its upper value with the lattice's mass
+        outside the counted cells, 001 Lemma A.9's bound and its final form); six claims: Lemma A.8
+        (``diam <= 2r``), the proof's ``<= r`` typo, the packing-covering sandwich, the sampled check, and
+        Theorem A.11 (2) on each space.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES` (the lookup's error, not the suite's usual
+        ValueError).
+
+    References
+    ----------
+    001 Appendix A: Theorem A.4, Algorithms 4-5, Lemmas A.8-A.9, Theorem A.11.
+
+    Examples
+    --------
+    The smoke profile is exact and fast: ``r = n^{−1/8}`` is ``10^{−1/4}, 10^{−1/2}, 10^{−3/4}`` at
+    n = 10², 10⁴, 10⁶; the lattice cells ``r[−½, ½]²`` have diameter ``r√2``; S² cells lie between r
+    and 2r (Lemma A.8 and the proof's typo); every claim holds:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> res = compute(RunContext(profile="smoke"))
+    >>> geo = res.tables["cell_geometry"]
+    >>> geo["n"][:3], [round(r, 6) for r in geo["r"][:3]]
+    ([100, 10000, 1000000], [0.562341, 0.316228, 0.177828])
+    >>> geo["space"][3], [round(x, 6) for x in geo["max_diam_over_r"][3:]]
+    ('plane_normal', [1.414214, 1.414214, 1.414214])
+    >>> all(1 < x <= 2 for x in geo["max_diam_over_r"][:3]), [c.holds for c in res.claims]
+    (True, [True, True, True, True, True, True])
+    """
     prof = PROFILES[ctx.profile]
     ns = [int(round(10 ** e)) for e in prof.log10_n]
     rows = [_sphere_row(n, prof.per_cell) for n in ns] + [_plane_row(n) for n in ns]
@@ -196,6 +257,32 @@ def _notes(rows) -> str:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Cell diameters against 2r and r over n, and the exact ``Pr[N(x) <= k]`` against Lemma A.9's bound.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["rows"]``).
+
+    Returns
+    -------
+    dict
+        ``{"pcl2_partition_conditions": matplotlib.figure.Figure}`` with two panels (probabilities below
+        :data:`FLOOR` are not drawn).
+
+    References
+    ----------
+    001 Lemma A.8, Lemma A.9, Theorem A.11.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> from simulations.experiments.base import RunContext
+    >>> figs = plot(compute(RunContext(profile="smoke")))
+    >>> list(figs), len(figs["pcl2_partition_conditions"].axes)
+    (['pcl2_partition_conditions'], 2)
+    >>> plt.close(figs["pcl2_partition_conditions"])
+    """
     rows = result.data["rows"]
     fig, axes = figure(1, 2, width=5.8, height=3.8,
                        title="PCL2's partitions (001 Algorithms 4-5, r = n^(-1/8)): Lemma A.8 and Theorem A.11, exact")

@@ -42,6 +42,39 @@ GROUPS = (
 
 
 def group_of(check_id: str) -> str:
+    """The display group of a proof-step check: the label of the first :data:`GROUPS` predicate it meets.
+
+    Parameters
+    ----------
+    check_id : str
+        Id of a check of :mod:`proofs_checks.proof_steps`, prefixed by its paper (``"000-"``, ``"001-"``,
+        ``"003-"``, ``"004-"``), e.g. ``"003-table1-local-classification"``.
+
+    Returns
+    -------
+    str
+        A label of :data:`GROUPS`; any other ``"003-"`` id falls in ``"003 inequalities"``.
+
+    Raises
+    ------
+    StopIteration
+        If no group matches (an id without one of the four prefixes); not a ValueError.
+
+    References
+    ----------
+    The checks' sources: 000 eq. (24), (33), Theorem 1; 001 Theorem 2.7, Algorithm 1; 003 Theorems 1-12,
+    Table 1; 004 Lemma 1, eq. (7), Lemma 18.
+
+    Examples
+    --------
+    The order of :data:`GROUPS` matters: ``"003-thm10-p-limit"`` starts with ``"003-thm"`` but is a remark,
+    and an id no earlier group claims is an inequality:
+
+    >>> group_of("003-table1-local-classification"), group_of("003-thm7-lower-rate")
+    ('003 Table 1', '003 lower bounds')
+    >>> group_of("003-thm10-p-limit"), group_of("003-eq61-domain"), group_of("004-eq7-unbiased")
+    ('003 remarks and limits', '003 inequalities', '004 RRTop-k, debiasing')
+    """
     return next(label for label, pred in GROUPS if pred(check_id))
 
 
@@ -51,7 +84,22 @@ def _md(text: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Profile:
-    """Largest k of the plotted kNN Chernoff curve (the checks themselves read the profile name)."""
+    """Largest k of the plotted kNN Chernoff curve (the checks themselves read the profile name).
+
+    Parameters
+    ----------
+    kmax : int
+        The curve of 000 eq. (33) is drawn for k = 1 .. kmax, >= 1.
+
+    References
+    ----------
+    000 eq. (33) (= 002 eq. (39)).
+
+    Examples
+    --------
+    >>> PROFILES["quick"].kmax
+    150
+    """
 
     kmax: int
 
@@ -60,6 +108,43 @@ PROFILES = {"smoke": Profile(kmax=60), "quick": Profile(kmax=150), "paper": Prof
 
 
 def compute(ctx) -> ExperimentResult:
+    """Run every proof-step check, list every finding, and tabulate 000 eq. (33)'s Chernoff bound against the exact tail.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile (``"smoke"``, ``"quick"`` or ``"paper"``: the size of the checks' numeric grids and of the
+        plotted curve); the seed plays no part (the checks use fixed grids).
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``proof_checks`` (per check: id, group, source, passed, derived, printed), ``findings``
+        (severity, source, printed, derived, evidence, origin: :func:`proofs_checks.findings`) and
+        ``chernoff_eq33`` (k, the bound ``e^{−(1−ln 2)k}``, the exact ``P(Bin(N, 2k/N) < k)`` at N = 10^6 and
+        N = 4 kmax); one claim per check (holds = the check agrees with the paper as printed); notes with
+        both lists as markdown tables.
+
+    Raises
+    ------
+    ValueError
+        For an unknown profile (from :func:`proofs_checks.proof_steps.all_checks`), before any check runs.
+
+    References
+    ----------
+    000 eq. (24), (33), Theorem 1; 001 Theorem 2.7; 003 Theorems 1-12, Table 1, Appendices B-M; 004 Lemma 1,
+    eq. (7), (17), Lemma 18.
+
+    Examples
+    --------
+    The smoke profile takes a few CPU seconds (sympy); an unknown profile is refused first:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['smoke', 'quick', 'paper'], got profile='huge'
+    """
     checks = all_checks(ctx.profile)
     found = findings(ctx.profile)
     kmax = PROFILES[ctx.profile].kmax
@@ -99,6 +184,30 @@ def compute(ctx) -> ExperimentResult:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Status of every check by group (green: agrees, orange: discrepancy), and 000 eq. (33)'s bound vs the exact tail.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["checks"]``, ``data["ks"]``, ``data["curves"]``).
+
+    Returns
+    -------
+    dict
+        ``{"proof_checks": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    000 eq. (33) = 002 eq. (39) (the right panel).
+
+    Examples
+    --------
+    Needs a computed result (seconds of sympy), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['proof_checks']
+    """
     fig, (ax0, ax1) = figure(1, 2, width=5.6, height=4.2,
                              title="Proof-step checks: status by topic, and 000 eq. (33) Chernoff bound vs exact tail")
     rows = [label for label, _ in GROUPS]

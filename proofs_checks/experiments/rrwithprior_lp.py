@@ -31,8 +31,52 @@ TIME_BUDGET_S = 5.0    # "solves K = 100 in a few seconds on one core"
 
 
 def sample_prior(kind: str, num_classes: int, rng: np.random.Generator) -> np.ndarray:
-    """A prior of shape (K,): ``dirichlet(α)``; ``sparse``: Dirichlet(1) on a random third of the
-    labels, zeros elsewhere; ``ties``: masses proportional to integers in {1, 2, 3}."""
+    """Draw one prior over K labels of the given shape (the priors on which LP1/LP2 are solved).
+
+    ``dirichlet(α)``: Dirichlet(α·1_K); ``sparse``: Dirichlet(1) on a random ``max(1, K // 3)`` of the
+    labels, zeros elsewhere; ``ties``: masses proportional to integers drawn uniformly from {1, 2, 3}
+    (so many labels share a mass, which exercises the ties of 004 Algorithm 2's top-k sets).
+
+    Parameters
+    ----------
+    kind : str
+        A key of :data:`PRIOR_KINDS`: ``"dirichlet(100)"``, ``"dirichlet(1)"``, ``"dirichlet(0.1)"``,
+        ``"sparse"`` or ``"ties"``.
+    num_classes : int
+        K >= 1.
+    rng : numpy.random.Generator
+        Source of randomness (the experiment passes a :func:`simulations.seeding.stream`); not validated.
+
+    Returns
+    -------
+    ndarray of float64, shape (K,)
+        Non-negative masses summing to 1 (up to rounding).
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not a key of :data:`PRIOR_KINDS` or ``num_classes`` is not an integer >= 1.
+
+    References
+    ----------
+    004 Theorem 3 (holds for any prior p on [K]; these shapes probe it), Algorithm 2.
+
+    Examples
+    --------
+    K = 9: ``sparse`` puts mass on 9 // 3 = 3 labels; ``ties`` uses at most 3 distinct masses:
+
+    >>> rng = np.random.default_rng(0)
+    >>> p = sample_prior("sparse", 9, rng)
+    >>> p.shape, int(np.count_nonzero(p)), round(float(p.sum()), 12)
+    ((9,), 3, 1.0)
+    >>> q = sample_prior("ties", 9, rng)
+    >>> len(np.unique(q)) <= 3, round(float(q.sum()), 12)
+    (True, 1.0)
+    >>> sample_prior("zipf", 3, rng)
+    Traceback (most recent call last):
+    ...
+    ValueError: kind must be one of ['dirichlet(0.1)', 'dirichlet(1)', 'dirichlet(100)', 'sparse', 'ties'], got kind='zipf'
+    """
     check_choice("kind", kind, PRIOR_KINDS)
     num_classes = check_int("num_classes", num_classes, low=1)
     alpha = PRIOR_KINDS[kind]
@@ -49,6 +93,46 @@ def sample_prior(kind: str, num_classes: int, rng: np.random.Generator) -> np.nd
 
 @dataclass(frozen=True, slots=True)
 class LPConfig:
+    """Size of one profile of ``rrwithprior_lp``: the agreement grid, the k* panel and the timed solves.
+
+    A frozen record; nothing is validated here (:data:`PROFILES` holds the suite's three).
+
+    Parameters
+    ----------
+    Ks : tuple of int
+        Numbers of labels K of the agreement table (LP1, LP2 and the closed form), each >= 1.
+    epsilons : tuple of float
+        Privacy parameters ε > 0 of the agreement table.
+    draws : int
+        Priors drawn per (prior kind, K), >= 1.
+    naive_max_K : int
+        The naive LP1 (all K²(K−1) DP constraints) is solved only for K up to this.
+    kstar_K : int
+        K of the k* panel (k* of 004 Algorithm 2 against the Dirichlet concentration).
+    kstar_alphas : tuple of float
+        Dirichlet concentrations α > 0 of the k* panel.
+    kstar_epsilons : tuple of float
+        Privacy parameters ε > 0 of the k* panel.
+    kstar_draws : int
+        Dirichlet(α·1_K) priors per α in the k* panel, >= 1.
+    time_Ks : dict
+        ``(formulation, method) -> tuple of K`` timed in the solve-time panel; formulation ``"lp1"`` or
+        ``"lp2"``, method ``"naive"``, ``"envelope"`` or ``"efficient"``
+        (:func:`proofs_checks.rrwithprior_lp`).
+    time_eps : float, default 1.0
+        Privacy parameter ε of the timed solves.
+
+    References
+    ----------
+    004 Section 3.2: LP1 and LP2 (LP2's constraints (4)-(5)), Theorem 3; Algorithm 2 (k*).
+
+    Examples
+    --------
+    >>> cfg = PROFILES["smoke"]
+    >>> cfg.Ks, cfg.epsilons, cfg.naive_max_K, sorted(cfg.time_Ks)
+    ((2, 5, 10), (0.05, 1.0, 10.0), 5, [('lp1', 'efficient'), ('lp1', 'naive'), ('lp2', 'efficient')])
+    """
+
     Ks: tuple[int, ...]                 # agreement grid
     epsilons: tuple[float, ...]
     draws: int                          # priors per (kind, K)
@@ -155,6 +239,44 @@ def _timings(cfg: LPConfig, seed: int) -> dict:
 
 
 def _compute(ctx: RunContext) -> ExperimentResult:
+    """Solve LP1 and LP2 on every prior of the profile, compare with the closed form, time the solvers.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile (a key of :data:`PROFILES`) and root seed of the priors.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``agreement`` (per prior kind, K, ε, draw: the closed form ``max_k w_k``, k*, the LP1
+        (efficient, naive), LP2 optima, their relative errors, the LP1 channel's exact loss / ε and
+        RRWithPrior's exact accuracy) and ``k_star`` (k* over Dirichlet(α) priors); seven claims
+        (LP1 = LP2 = closed form within 1e-6, naive = efficient LP1, the LP1 channel is ε-DP,
+        RRWithPrior attains the optimum, the two timing claims); ``data["timings"]`` (results.json and
+        the figure only: timings differ from run to run).
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES` (the lookup's error, not a ValueError).
+
+    References
+    ----------
+    004 Theorem 3, Section 3.2 (LP1, LP2), Algorithm 2.
+
+    Examples
+    --------
+    The run solves hundreds of LPs (seconds); one of its rows by hand: prior (0.4, 0.3, 0.3) at ε = ln 2
+    has ``w_k = S_k / (1 + (k−1)/2)`` = 0.4, 0.7/1.5, 1/2, so ``max_k w_k = 1/2`` (k* = 3), and both LPs
+    reach it:
+
+    >>> p, eps = np.array([0.4, 0.3, 0.3]), math.log(2)
+    >>> rrwithprior_value(p, eps), rrwithprior_k(p, eps)
+    (0.5, 3)
+    >>> round(rrwithprior_lp(p, eps).value, 6), round(rrwithprior_lp(p, eps, "lp2").value, 6)
+    (0.5, 0.5)
+    """
     cfg = PROFILES[ctx.profile]
     agree = _agreement(cfg, ctx.seed)
     kstar = _kstar(cfg, ctx.seed)
@@ -209,6 +331,30 @@ def _compute(ctx: RunContext) -> ExperimentResult:
 
 
 def _plot(result: ExperimentResult) -> dict:
+    """LP optima vs the closed form, k* against the Dirichlet concentration, and the LP solve times against K.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by ``_compute`` (reads ``data["agreement"]``, ``data["k_star"]``, ``data["timings"]``,
+        ``data["rtol"]``).
+
+    Returns
+    -------
+    dict
+        ``{"rrwithprior_lp": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    004 Theorem 3, Algorithm 2.
+
+    Examples
+    --------
+    Needs a computed result (seconds of LP solves), so not run here:
+
+    >>> list(_plot(_compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['rrwithprior_lp']
+    """
     from simulations.plotting import MARKERS, color, figure
 
     d = result.data

@@ -51,7 +51,48 @@ __all__ = ["PROFILES", "TOP1_EPSILONS", "AuditConfig", "PublishedRRWithPrior", "
 
 
 def published_scores(prior, epsilon: float) -> np.ndarray:
-    """Scores of the published rule for candidate sets of size m = 1..K: S_m / (1 + (m - 2) e^{-ε}), shape (K,)."""
+    r"""Scores of the published rule for candidate sets of size m = 1..K: :math:`S_m / (1 + (m-2)e^{-\varepsilon})`.
+
+    :math:`S_m` is the prior's top-m mass (the prior sorted in decreasing order). 004 Algorithm 2 scores
+    the same set by :math:`w_m = S_m / (1 + (m-1)e^{-\varepsilon})`; the published denominator is one
+    :math:`e^{-\varepsilon}` short (for m = 1 it is :math:`1 - e^{-\varepsilon}`, so the score can exceed 1).
+
+    Parameters
+    ----------
+    prior : array_like of float, shape (K,)
+        The prior over the K labels, K >= 1. Not validated: the masses are scored as given (an
+        unnormalized vector's scores are the normalized prior's times its sum, so the same m wins).
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+
+    Returns
+    -------
+    ndarray of float64, shape (K,)
+        Entry m - 1 is the score of the top-m candidate set.
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not a finite number > 0.
+
+    References
+    ----------
+    004 Algorithm 2 step 1 (the score :math:`w_k` the published rule shifts by one :math:`e^{-\varepsilon}`);
+    google-research ``label_dp`` ``rr_with_prior`` (the published rule, re-implemented from its description).
+
+    Examples
+    --------
+    Prior (0.4, 0.3, 0.3) at ε = ln 2 (:math:`e^{-\varepsilon} = 1/2`): 0.4 / (1/2) = 0.8, 0.7 / 1 = 0.7,
+    1 / (3/2) = 2/3, so the rule takes m = 1; 004 Algorithm 2's scores are 0.4, 0.7 / 1.5 = 0.467 and
+    1 / 2 = 0.5 (k* = 3):
+
+    >>> published_scores([0.4, 0.3, 0.3], math.log(2)).round(6).tolist()
+    [0.8, 0.7, 0.666667]
+    >>> published_scores([0.5, 0.5], 0.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: epsilon must be > 0.0, got epsilon=0.0
+    """
     p = np.asarray(prior, dtype=float)
     epsilon = check_positive("epsilon", epsilon)
     top = np.cumsum(np.sort(p)[::-1])
@@ -60,12 +101,86 @@ def published_scores(prior, epsilon: float) -> np.ndarray:
 
 
 def published_k(prior, epsilon: float) -> int:
-    """The candidate-set size the published rule uses: the first maximizer of :func:`published_scores`."""
+    r"""The candidate-set size the published rule uses: the first maximizer of :func:`published_scores`.
+
+    Parameters
+    ----------
+    prior : array_like of float, shape (K,)
+        The prior over the K labels, K >= 1 (not validated, as in :func:`published_scores`).
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+
+    Returns
+    -------
+    int
+        m in 1 .. K (ties go to the smallest m).
+
+    Raises
+    ------
+    ValueError
+        If ``epsilon`` is not a finite number > 0.
+
+    References
+    ----------
+    004 Algorithm 2 step 2 (:math:`k^* = \arg\max_k w_k`, the rule this one departs from).
+
+    Examples
+    --------
+    Prior (0.4, 0.3, 0.3) at ε = ln 2: scores 0.8 > 0.7 > 2/3, so m = 1, where 004 Algorithm 2 takes
+    k* = 3 (:func:`proofs_checks.rrwithprior_k`); prior (0.6, 0.3, 0.1) at ε = ln 4
+    (:math:`e^{-\varepsilon} = 1/4`): 0.6 / (3/4) = 0.8, 0.9 / 1 = 0.9, 1 / (5/4) = 0.8, so m = 2:
+
+    >>> from proofs_checks.rrwithprior_lp import rrwithprior_k
+    >>> published_k([0.4, 0.3, 0.3], math.log(2)), rrwithprior_k(np.array([0.4, 0.3, 0.3]), math.log(2))
+    (1, 3)
+    >>> published_k([0.6, 0.3, 0.1], math.log(4))
+    2
+    """
     return int(np.argmax(published_scores(prior, epsilon))) + 1
 
 
 def published_loss_bound(num_classes: int, epsilon: float) -> float:
-    """Closed-form bound on the relative accuracy loss of the published rule (module docstring)."""
+    r"""Closed-form bound on the relative accuracy loss of the published rule (derived in the module docstring).
+
+    With :math:`t = e^{-\varepsilon}`, the published score is :math:`w_m r_m` with
+    :math:`r_m = 1 + t/(1 + (m-2)t)` decreasing in m, so the chosen set keeps at least
+    :math:`r_K / r_1` of the optimum :math:`\max_k w_k`:
+    :math:`(\mathrm{optimum} - \mathrm{accuracy}) / \mathrm{optimum} \le 1 - (1 - t)(1 + t/(1 + (K-2)t))`.
+
+    Parameters
+    ----------
+    num_classes : int
+        K >= 2.
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+
+    Returns
+    -------
+    float
+        The bound, in (0, 1) (``e^{−2ε}`` at K = 2).
+
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 2 or ``epsilon`` is not a finite number > 0.
+
+    References
+    ----------
+    004 Theorem 3 (the optimum :math:`\max_k w_k` of Algorithm 2), module docstring (the derivation).
+
+    Examples
+    --------
+    ε = ln 2 (t = 1/2): K = 2 gives 1 − ½(1 + ½) = 1/4, K = 3 gives 1 − ½(1 + ½ / (3/2)) = 1/3. On the
+    prior (0.4, 0.3, 0.3) the published m = 1 outputs label 0 always (accuracy 0.4) against the optimum
+    1/2, a relative loss 0.2 <= 1/3:
+
+    >>> published_loss_bound(2, math.log(2)), round(published_loss_bound(3, math.log(2)), 6)
+    (0.25, 0.333333)
+    >>> published_loss_bound(1, 1.0)
+    Traceback (most recent call last):
+    ...
+    ValueError: num_classes must be an integer >= 2, got num_classes=1
+    """
     K = check_int("num_classes", num_classes, low=2)
     t = math.exp(-check_positive("epsilon", epsilon))
     return 1.0 - (1.0 - t) * (1.0 + t / (1.0 + (K - 2) * t))
@@ -86,7 +201,8 @@ def published_always_top1(epsilon: float) -> bool:
 
     Parameters
     ----------
-    epsilon : float > 0
+    epsilon : float
+        Privacy parameter ε > 0, finite.
 
     Returns
     -------
@@ -115,18 +231,106 @@ TOP1_EPSILONS = (0.05, 0.2, 0.5, 0.69)  # below ln 2 = 0.6931: the rule must tak
 
 @dataclass(frozen=True, slots=True)
 class PublishedRRWithPrior:
-    """The published rule as a user would hand it to the suite: ``channel_matrix(prior)`` only."""
+    r"""The published rule as a user would hand it to the suite: ``channel_matrix(prior)`` only.
+
+    RRTop-m (004 Algorithm 1, :class:`simulations.mechanisms.RRTopK`) with m = :func:`published_k` of
+    the prior. A frozen record; the fields are not validated here but by ``RRTopK`` when
+    :meth:`channel_matrix` builds the channel.
+
+    Parameters
+    ----------
+    num_classes : int
+        K >= 2.
+    epsilon : float
+        Privacy parameter ε > 0, finite.
+
+    References
+    ----------
+    004 Algorithm 1 (RRTop-k), Algorithm 2 (the k* rule it departs from), Corollary 2 (a candidate set
+    that depends on the prior only keeps RRTop-k ε-DP).
+
+    Examples
+    --------
+    >>> PublishedRRWithPrior(3, math.log(2))
+    PublishedRRWithPrior(num_classes=3, epsilon=0.6931471805599453)
+    """
 
     num_classes: int
     epsilon: float
 
     def channel_matrix(self, prior) -> np.ndarray:
+        r"""The exact channel :math:`P[y, z]` of the published rule for one prior.
+
+        Parameters
+        ----------
+        prior : array_like of float, shape (K,)
+            One probability vector over the K labels
+            (:func:`simulations.mechanisms.labels.check_priors`: finite, non-negative, summing to 1).
+
+        Returns
+        -------
+        ndarray of float64, shape (K, K)
+            Row y is the law of the output given true label y: RRTop-m with m = :func:`published_k`,
+            i.e. a label among the top m keeps w.p. :math:`e^\varepsilon / (e^\varepsilon + m - 1)`, the others
+            go uniformly to the top m.
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not one probability vector of length K, or (from ``RRTopK``) ``num_classes`` < 2
+            or ``epsilon`` is not a finite number > 0.
+
+        References
+        ----------
+        004 Algorithm 1 (RRTop-k's channel).
+
+        Examples
+        --------
+        Prior (0.6, 0.3, 0.1) at ε = ln 4: m = 2 (:func:`published_k`), keep w.p. 4/5; label 2 goes to
+        labels 0 and 1 w.p. 1/2 each:
+
+        >>> PublishedRRWithPrior(3, math.log(4)).channel_matrix([0.6, 0.3, 0.1]).round(6).tolist()
+        [[0.8, 0.2, 0.0], [0.2, 0.8, 0.0], [0.5, 0.5, 0.0]]
+
+        At ε = ln 2 the rule takes m = 1: every label is mapped to the prior's top label (no information):
+
+        >>> PublishedRRWithPrior(3, math.log(2)).channel_matrix([0.4, 0.3, 0.3]).tolist()
+        [[1.0, 0.0, 0.0], [1.0, 0.0, 0.0], [1.0, 0.0, 0.0]]
+        """
         p = check_priors(prior, self.num_classes)
         return RRTopK(self.num_classes, self.epsilon, published_k(p, self.epsilon)).channel_matrix(p)
 
 
 @dataclass(frozen=True, slots=True)
 class AuditConfig:
+    """Size of one profile of ``third_party_audit``: label counts, ε grid, prior laws and draws.
+
+    A frozen record; nothing is validated here (:data:`PROFILES` holds the suite's three).
+
+    Parameters
+    ----------
+    Ks : tuple of int
+        Numbers of labels K audited, each >= 2.
+    epsilons : tuple of float
+        Privacy parameters ε > 0 audited.
+    alphas : tuple of float
+        Dirichlet concentrations α > 0 of the priors Dirichlet(α·1_K).
+    draws : int
+        Priors drawn per (K, α), >= 1 (utility table and the ε < ln 2 check).
+    dp_draws : int
+        Dirichlet draws per concentration in the exact privacy check
+        (``check_label_dp(..., kind="prior_channel", draws=dp_draws)``), >= 1.
+
+    References
+    ----------
+    004 Algorithm 2, Theorem 3, Corollary 2 (what the audit compares the published rule with).
+
+    Examples
+    --------
+    >>> PROFILES["quick"]
+    AuditConfig(Ks=(5, 10, 100), epsilons=(0.5, 1.0, 2.0, 4.0), alphas=(0.1, 1.0, 10.0), draws=400, dp_draws=10)
+    """
+
     Ks: tuple[int, ...]
     epsilons: tuple[float, ...]
     alphas: tuple[float, ...]     # Dirichlet concentrations
@@ -200,6 +404,45 @@ def _top1_check(cfg: AuditConfig, seed: int) -> dict:
 
 
 def _compute(ctx: RunContext) -> ExperimentResult:
+    """Audit the published k rule: exact privacy, how often it departs from k*, its accuracy loss, the ε < ln 2 case.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile (a key of :data:`PROFILES`) and root seed of the priors.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``utility`` (per K, ε, α: fraction of priors where the published m differs from k* with its
+        95% Clopper-Pearson interval, absolute and relative accuracy loss, :func:`published_loss_bound`,
+        mean m and k*), ``privacy`` (per K, ε: the worst exact loss over drawn priors) and
+        ``top1_below_ln2``; five claims (ε-label DP, not optimal, never above the LP optimum, within the
+        closed-form bound, m = 1 on every prior below ln 2).
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES` (the lookup's error, not a ValueError).
+
+    References
+    ----------
+    004 Algorithm 2, Theorem 3, Corollary 2.
+
+    Examples
+    --------
+    The run takes seconds; one prior by hand: (0.4, 0.3, 0.3) at ε = ln 2, where the published rule takes
+    m = 1 (always label 0: accuracy 0.4) and 004 Algorithm 2 reaches ``max_k w_k = 1/2``, a relative loss
+    0.2 within :func:`published_loss_bound` (1/3); the rule is ε-label DP:
+
+    >>> from proofs_checks.rrwithprior_lp import utility_gap
+    >>> eps = math.log(2)
+    >>> g = utility_gap(PublishedRRWithPrior(3, eps), np.array([0.4, 0.3, 0.3]), eps)
+    >>> round(g.accuracy, 9), round(g.optimum, 9), round(g.relative_gap, 9), g.k_star
+    (0.4, 0.5, 0.2, 3)
+    >>> check_label_dp(PublishedRRWithPrior(3, eps), eps, kind="prior_channel", draws=2, rng=0).holds
+    True
+    """
     cfg = PROFILES[ctx.profile]
     rows, dp = _measure(cfg, ctx.seed)
     top1 = _top1_check(cfg, ctx.seed)
@@ -258,6 +501,30 @@ def _compute(ctx: RunContext) -> ExperimentResult:
 
 
 def _plot(result: ExperimentResult) -> dict:
+    """Per Dirichlet concentration: how often the published m differs from k*, and its relative accuracy loss.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by ``_compute`` (reads ``data["utility"]``).
+
+    Returns
+    -------
+    dict
+        ``{"third_party_audit": matplotlib.figure.Figure}``: two rows (fraction k ≠ k* with 95% CI; mean and
+        max relative loss with the closed-form bound dotted), one column per α.
+
+    References
+    ----------
+    004 Algorithm 2, Theorem 3.
+
+    Examples
+    --------
+    Needs a computed result (seconds), so not run here:
+
+    >>> list(_plot(_compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['third_party_audit']
+    """
     from simulations.plotting import MARKERS, color, figure
 
     r = {c: np.array(v) for c, v in result.data["utility"].items()}
