@@ -136,9 +136,8 @@ def compute(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        If ``ctx.profile`` is not a key of :data:`PROFILES` (the lookup's error, not the suite's usual
-        ValueError).
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by ``RunContext``, before any work).
 
     References
     ----------

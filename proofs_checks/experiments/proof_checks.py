@@ -57,8 +57,8 @@ def group_of(check_id: str) -> str:
 
     Raises
     ------
-    StopIteration
-        If no group matches (an id without one of the four prefixes); not a ValueError.
+    ValueError
+        If no group matches (an id without one of the four prefixes), naming the id.
 
     References
     ----------
@@ -74,8 +74,15 @@ def group_of(check_id: str) -> str:
     ('003 Table 1', '003 lower bounds')
     >>> group_of("003-thm10-p-limit"), group_of("003-eq61-domain"), group_of("004-eq7-unbiased")
     ('003 remarks and limits', '003 inequalities', '004 RRTop-k, debiasing')
+    >>> group_of("002-eq14")
+    Traceback (most recent call last):
+    ...
+    ValueError: check_id must start with 000-, 001-, 003- or 004- (a group of GROUPS), got check_id='002-eq14'
     """
-    return next(label for label, pred in GROUPS if pred(check_id))
+    label = next((label for label, pred in GROUPS if pred(check_id)), None)
+    if label is None:
+        raise ValueError(f"check_id must start with 000-, 001-, 003- or 004- (a group of GROUPS), got check_id={check_id!r}")
+    return label
 
 
 def _md(text: str) -> str:
@@ -143,7 +150,7 @@ def compute(ctx) -> ExperimentResult:
     >>> compute(RunContext(profile="huge"))
     Traceback (most recent call last):
     ...
-    ValueError: profile must be one of ['smoke', 'quick', 'paper'], got profile='huge'
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     checks = all_checks(ctx.profile)
     found = findings(ctx.profile)

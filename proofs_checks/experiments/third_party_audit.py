@@ -422,8 +422,8 @@ def _compute(ctx: RunContext) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        If ``ctx.profile`` is not a key of :data:`PROFILES` (the lookup's error, not a ValueError).
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by ``RunContext``, before any work).
 
     References
     ----------
