@@ -136,7 +136,34 @@ def lp_recipe(method: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class DigitsPoint:
-    """One run of every method at every ε on the digits (the whole curve is one config)."""
+    """One run of every method at every ε on the digits (the whole curve is one config).
+
+    A frozen record; nothing is validated here (an unknown method is refused when a trial runs it).
+
+    Parameters
+    ----------
+    epsilons : tuple of float
+        The ε grid, each > 0, increasing (:func:`eps_at_fraction` interpolates along it).
+    k_grid : tuple of int, default K_GRID
+        Candidate k of every k-NN, each in [1, number of fit points]; the validation split chooses one.
+    sensitivity_eps : tuple of float, default SENSITIVITY_EPS
+        The ε (among ``epsilons``; others are ignored) at which every method's test accuracy is also
+        recorded at every fixed k of ``k_grid``.
+    validation_fraction : float, default 0.2
+        Share of the 1347 training images held out for tuning, in (0, 1), both parts non-empty.
+    methods : tuple of str, default METHODS
+        Methods to run, a subset of :data:`METHODS`, in the order of the results' rows.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3, Appendices B, D, E; 000 Section 5.2 (tuned methods).
+
+    Examples
+    --------
+    >>> pt = DigitsPoint(epsilons=(0.5, 1.0))
+    >>> pt.methods, pt.sensitivity_eps, pt.validation_fraction
+    (('RR (LP-1ST)', 'LP-2ST', 'LP-3ST', 'ALIBI', 'vector approx.'), (1.0, 2.0), 0.2)
+    """
 
     epsilons: tuple
     k_grid: tuple = K_GRID
@@ -147,7 +174,36 @@ class DigitsPoint:
 
 @functools.lru_cache(maxsize=1)
 def digits_pool():
-    """(neighbour order of train+test against train, y_train, y_test, n_train), computed once per process."""
+    """(neighbour order of train+test against train, y_train, y_test, n_train), computed once per process.
+
+    The k-NN of every method needs only, for each training and test image, the training images
+    sorted by Euclidean distance (:func:`simulations.learning.neighbour_order`); it is computed once
+    and cached (the ``lru_cache`` of this function).
+
+    Returns
+    -------
+    order : ndarray of int64, shape (1797, 1347)
+        Row i: the training indices sorted by distance to image i (training images first, then test
+        images at rows 1347..1796).
+    y_train : ndarray of int, shape (1347,)
+        Training labels in 0..9.
+    y_test : ndarray of int, shape (450,)
+        Test labels in 0..9.
+    n_train : int
+        1347.
+
+    References
+    ----------
+    :func:`simulations.datasets.load_digits` (scikit-learn's bundled digits, fixed split).
+
+    Examples
+    --------
+    >>> order, y_train, y_test, n_train = digits_pool()
+    >>> order.shape, y_train.shape, y_test.shape, n_train
+    ((1797, 1347), (1347,), (450,), 1347)
+    >>> digits_pool() is digits_pool()
+    True
+    """
     ds = load_digits()
     xtr, xte = ds.flat()
     return neighbour_order(xtr, np.concatenate([xtr, xte])), ds.y_train, ds.y_test, xtr.shape[0]
@@ -349,6 +405,40 @@ def digits_trial(pt: DigitsPoint, trial: int, root_seed: int) -> dict:
     The validation split comes from the DATA stream; the validation RR labels of ε index i from the
     privacy sub-stream (i, 99), method j's privatization from (i, j), LP-MST's run at the g-th fixed k
     from (i, j, 100 + g): every draw has its own stream, whatever the order of the loops.
+
+    Parameters
+    ----------
+    pt : DigitsPoint
+        Methods, ε grid and tuning grid.
+    trial : int
+        Trial index, >= 0.
+    root_seed : int
+        The run's root seed, >= 0.
+
+    Returns
+    -------
+    dict of str to ndarray
+        With M methods, E values of ε, S sensitivity values and G candidate k: ``accuracy`` (M, E) tuned
+        test accuracy; ``k`` (M, E) final model's k; ``k_stages`` (M, E, 3), ``t_stages`` (M, E, 2),
+        ``prior_k_stages`` (M, E, 2) the values chosen per stage (-1 / NaN padded, as
+        :func:`method_run`); ``sensitivity`` (M, S, G) test accuracy at every fixed k; ``nonprivate``
+        (2,) the non-private accuracy and its k; ``nonprivate_by_k`` (G,).
+
+    Raises
+    ------
+    ValueError
+        If a method is unknown, ``validation_fraction`` leaves an empty part, or a seed is negative.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3, Appendices B, D, E; 000 Section 5.2.
+
+    Examples
+    --------
+    >>> pt = DigitsPoint(epsilons=(8.0,), k_grid=(1, 5), sensitivity_eps=(8.0,), methods=("RR (LP-1ST)", "LP-2ST"))
+    >>> r = digits_trial(pt, 0, 1)
+    >>> r["accuracy"].shape, r["sensitivity"].shape, r["k_stages"].shape, int(r["nonprivate"][1]) in (1, 5)
+    ((2, 1), (2, 1, 2), (2, 1, 3), True)
     """
     data, _, _ = trial_streams(pt, trial, root_seed)
     _, y_tr, y_te, n = digits_pool()
@@ -379,7 +469,37 @@ def digits_trial(pt: DigitsPoint, trial: int, root_seed: int) -> dict:
 
 def eps_at_fraction(epsilons, accuracy, target: float) -> float:
     """Smallest ε where the curve first reaches ``target``, linear in log ε between grid points;
-    ``inf`` if never reached, the first ε if already reached there."""
+    ``inf`` if never reached, the first ε if already reached there.
+
+    Parameters
+    ----------
+    epsilons : array_like of float, shape (E,)
+        Increasing ε grid, each > 0.
+    accuracy : array_like of float, shape (E,)
+        The accuracy at each ε (the same length as ``epsilons``: not checked).
+    target : float
+        The level to reach (the experiment: 90 % of the trial's non-private accuracy).
+
+    Returns
+    -------
+    float
+        With i the first index where ``accuracy[i] >= target``: ``epsilons[0]`` if i = 0, else the ε
+        where the straight line through ``(ln ε_{i-1}, a_{i-1})`` and ``(ln ε_i, a_i)`` meets
+        ``target``; ``inf`` if no point reaches it.
+
+    References
+    ----------
+    Beyond the papers (the suite's summary of 004 Figure 1(a)-style curves).
+
+    Examples
+    --------
+    From 0.5 at ε = 1 to 0.9 at ε = 4, the level 0.7 is halfway in log ε: ε = √(1 · 4) = 2:
+
+    >>> round(eps_at_fraction((1.0, 4.0), (0.5, 0.9), 0.7), 9)
+    2.0
+    >>> eps_at_fraction((1.0, 4.0), (0.5, 0.6), 0.7), eps_at_fraction((1.0, 4.0), (0.8, 0.9), 0.7)
+    (inf, 1.0)
+    """
     e = np.asarray(epsilons, float)
     a = np.asarray(accuracy, float)
     hit = np.flatnonzero(a >= target)
