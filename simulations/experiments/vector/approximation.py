@@ -654,24 +654,189 @@ def plot_figure(result: ExperimentResult, fig: int) -> dict:
 
 
 def compute_fig2(ctx) -> ExperimentResult:
+    """Entry point of ``vector_fig2``: 000 Figure 2 (ε = 1, k = 200), :func:`compute_figure` ``(ctx, 2)``.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        As :func:`accuracy_experiment`.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 2.
+
+    Examples
+    --------
+    >>> FIGURES[2]
+    (1.0, 200)
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute_fig2(RunContext(profile="smoke"))  # doctest: +SKIP
+    """
     return compute_figure(ctx, 2)
 
 
 def plot_fig2(result: ExperimentResult) -> dict:
+    """Plot of ``vector_fig2``: :func:`plot_figure` ``(result, 2)``.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_fig2`.
+
+    Returns
+    -------
+    dict
+        ``{"accuracy": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 2.
+
+    Examples
+    --------
+    On a hand-made summary (every method at 0.5): the title names the figure's ε and k:
+
+    >>> import matplotlib.pyplot as plt
+    >>> s = {(p, K, m): (0.5, 0.4, 0.6) for p in "ab" for K in (2, 10) for m in METHODS + ("Bayes",)}
+    >>> fig = plot_fig2(ExperimentResult(data={"summary": s, "K_grid": [2, 10], "n_trials": 3}))["accuracy"]
+    >>> fig.get_suptitle().startswith("000 Fig. 2: kNN accuracy vs K under ε = 1 label DP, k = 200")
+    True
+    >>> plt.close(fig)
+    """
     return plot_figure(result, 2)
 
 
 def compute_fig3(ctx) -> ExperimentResult:
+    """Entry point of ``vector_fig3``: 000 Figure 3 (ε = 2, k = 100), :func:`compute_figure` ``(ctx, 3)``.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        As :func:`accuracy_experiment`.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 3.
+
+    Examples
+    --------
+    >>> FIGURES[3]
+    (2.0, 100)
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute_fig3(RunContext(profile="smoke"))  # doctest: +SKIP
+    """
     return compute_figure(ctx, 3)
 
 
 def plot_fig3(result: ExperimentResult) -> dict:
+    """Plot of ``vector_fig3``: :func:`plot_figure` ``(result, 3)``.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_fig3`.
+
+    Returns
+    -------
+    dict
+        ``{"accuracy": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 3.
+
+    Examples
+    --------
+    On a hand-made summary (every method at 0.5): the title names the figure's ε and k:
+
+    >>> import matplotlib.pyplot as plt
+    >>> s = {(p, K, m): (0.5, 0.4, 0.6) for p in "ab" for K in (2, 10) for m in METHODS + ("Bayes",)}
+    >>> fig = plot_fig3(ExperimentResult(data={"summary": s, "K_grid": [2, 10], "n_trials": 3}))["accuracy"]
+    >>> fig.get_suptitle().startswith("000 Fig. 3: kNN accuracy vs K under ε = 2 label DP, k = 100")
+    True
+    >>> plt.close(fig)
+    """
     return plot_figure(result, 3)
 
 
 def compute_fig4(ctx) -> ExperimentResult:
+    """Entry point of ``vector_fig4``: 000 Figure 4 (ε = 1, k = 100), :func:`compute_figure` ``(ctx, 4)``.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        As :func:`accuracy_experiment`.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 4.
+
+    Examples
+    --------
+    >>> FIGURES[4]
+    (1.0, 100)
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute_fig4(RunContext(profile="smoke"))  # doctest: +SKIP
+    """
     return compute_figure(ctx, 4)
 
 
 def plot_fig4(result: ExperimentResult) -> dict:
+    """Plot of ``vector_fig4``: :func:`plot_figure` ``(result, 4)``.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_fig4`.
+
+    Returns
+    -------
+    dict
+        ``{"accuracy": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 4.
+
+    Examples
+    --------
+    On a hand-made summary (every method at 0.5): the title names the figure's ε and k:
+
+    >>> import matplotlib.pyplot as plt
+    >>> s = {(p, K, m): (0.5, 0.4, 0.6) for p in "ab" for K in (2, 10) for m in METHODS + ("Bayes",)}
+    >>> fig = plot_fig4(ExperimentResult(data={"summary": s, "K_grid": [2, 10], "n_trials": 3}))["accuracy"]
+    >>> fig.get_suptitle().startswith("000 Fig. 4: kNN accuracy vs K under ε = 1 label DP, k = 100")
+    True
+    >>> plt.close(fig)
+    """
     return plot_figure(result, 4)

@@ -219,6 +219,42 @@ def theorem2_trial(cfg: Theorem2Point, t: int, root_seed: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Entry point of ``vector_theorem2``: :func:`theorem2_trial` over K, N and both panels; table, claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Table ``theorem2`` (per panel, K and N: Δ with its 95% t-interval, its noise and bias parts,
+        the bound B of eq. (34) and the fractions of points above it and its parts, the excess risk
+        and the right-hand side of eq. (20) with the trial's own Δ and with B); the claims (eq. (20)
+        with the own Δ at every point, eq. (31), eq. (34)'s coverage and looseness, Theorem 2's RHS
+        informative for some configuration, and per panel and N the growth of Δ's noise part with K
+        against the √ln(2K/δ) factor); ``data["rows"]`` for :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES` (it is looked up before any work).
+
+    References
+    ----------
+    000 Theorem 2, eq. (18)-(21), (27); Appendix B.1, eq. (29)-(34).
+
+    Examples
+    --------
+    A run takes minutes (``paper_repro.py --only vector_theorem2``). The paper profile's grid: 000
+    Section 5.1's k = 200 and K up to 100:
+
+    >>> PROFILES["paper"].k, PROFILES["paper"].K_grid
+    (200, (2, 5, 10, 20, 50, 100))
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute(RunContext(profile="quick"))  # doctest: +SKIP
+    """
     prof = PROFILES[ctx.profile]
     pts = [(panel, Theorem2Point(num_classes=K, sigma=panel_sigma(panel, K), epsilon=EPSILON, k=prof.k, N=N, M=prof.M))
            for panel in PANELS for N in prof.N_grid for K in prof.K_grid]
@@ -368,6 +404,35 @@ def _claims(rows, prof, noise_quantiles) -> list[Claim]:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Δ against K beside the bound (34), and the excess risk beside Theorem 2's RHS, per panel (log-log).
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["rows"]``, ``"K_grid"`` and ``"N_grid"``).
+
+    Returns
+    -------
+    dict
+        ``{"theorem2": matplotlib.figure.Figure}`` (2 x 2 panels).
+
+    Raises
+    ------
+    KeyError
+        If ``result.data`` lacks an entry.
+
+    References
+    ----------
+    000 Theorem 2, eq. (20); Appendix B.1, eq. (34).
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['theorem2']
+    """
     rows, K_grid, N_grid = result.data["rows"], result.data["K_grid"], result.data["N_grid"]
     fig, axes = figure(2, 2, width=4.6, height=3.3,
                        title="000 Theorem 2 and eq. (34): kNN vector approximation, ε = 1 (95% CI over trials)")
