@@ -524,6 +524,44 @@ def _name(m: str) -> str:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Entry point of ``lp_mst_digits``: :func:`digits_trial` over the ε grid, tables, claims and notes.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``accuracy`` (per method and ε: mean and 95% t-interval over trials, median chosen k;
+        and the non-private k-NN), ``eps90`` (the ε at which each method reaches 90 % of the trial's
+        non-private accuracy, :func:`eps_at_fraction`), ``chosen_hyperparameters`` and
+        ``k_sensitivity``; from the quick profile on, the paired claims of ``PAIRED_CLAIMS`` (LP-2ST vs
+        RR, LP-3ST vs LP-2ST), "an LP-MST method is the most accurate at ε = 1" and "every method
+        within 2 points of the non-private k-NN at ε = 8"; plot data.
+
+    Raises
+    ------
+    ValueError
+        For an unknown profile, before any work.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3, Section 5.1, Figure 1(a), Tables 1, 4, 5, Appendices B, D, E; 000
+    Section 5.2.
+
+    Examples
+    --------
+    A run takes minutes (``paper_repro.py --only lp_mst_digits``); an unknown profile is refused before
+    any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+    """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     trials, extra = PROFILES[ctx.profile].trials, PROFILES[ctx.profile].extra_eps
     smoke = ctx.profile == "smoke"
@@ -724,6 +762,36 @@ def _notes(eps, acc, kfin, tst, pks, sens, sens_eps, np_acc, np_k, np_by_k, cros
 
 
 def plot(result) -> dict:
+    """Accuracy against ε per method (tuned) and the per-trial ε₉₀; test accuracy against fixed k.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["eps"]``, ``"acc"``, ``"acc_np"``, ``"e90"``,
+        ``"sens"``, ``"sens_eps"`` and ``"np_by_k"``).
+
+    Returns
+    -------
+    dict
+        ``{"lp_mst_digits": Figure, "k_sensitivity": Figure}`` (matplotlib figures).
+
+    Raises
+    ------
+    KeyError
+        If ``result.data`` lacks an entry.
+
+    References
+    ----------
+    004 Figure 1(a); 000 Section 5.2.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> sorted(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['k_sensitivity', 'lp_mst_digits']
+    """
     d = result.data
     eps, acc, acc_np, e90, sens, np_by_k = d["eps"], d["acc"], d["acc_np"], d["e90"], d["sens"], d["np_by_k"]
     sens_eps = d["sens_eps"]
