@@ -71,6 +71,7 @@ class Profile:
     Parameters
     ----------
     trials : int >= 1
+        Trials (validation split, histogram noise, randomized response) per run.
     clusters : tuple of int
         Cluster counts C of panel 1 (the histogram query alone).
     eps_p : tuple of float > 0
@@ -79,6 +80,10 @@ class Profile:
         Total budgets ε of panel 2 (RR vs cluster-prior RRWithPrior).
     eps_p_rr : tuple of float > 0
         Histogram budgets ε_p of panel 2 (run where ε_p < ε).
+
+    References
+    ----------
+    004 Algorithm 4, Section 5.2 (Figure 1(b)), Appendix B (Figure 2).
 
     Examples
     --------
@@ -117,6 +122,10 @@ class ClusterPoint:
         Candidate k of the k-NN, chosen per method on validation.
     validation_fraction : float in (0, 1)
         Share of the training images carved out as the validation split.
+
+    References
+    ----------
+    004 Algorithm 4 (cluster priors, discrete Laplace histograms), Section 5.2, Appendix B.
 
     Examples
     --------

@@ -118,10 +118,21 @@ def lp_recipe(method: str) -> str:
     Parameters
     ----------
     method : {"LP-2ST", "LP-3ST"}
+        The LP-MST method.
 
     Returns
     -------
     str
+        The recipe in words: prior, temperatures tried, stage fractions, filtering, tuning.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is not an LP-MST method.
+
+    References
+    ----------
+    004 Algorithm 3, Appendices B (filtering), D (stage split), E (temperature).
 
     Examples
     --------
@@ -231,6 +242,11 @@ def validation_split(n: int, fraction: float, rng: np.random.Generator):
     ValueError
         If a part would be empty.
 
+    References
+    ----------
+    000 Section 5.2 (methods compared with their own tuned parameters; here tuned on held-out
+    privatized labels, never on the test set).
+
     Examples
     --------
     >>> import numpy as np
@@ -333,6 +349,10 @@ def method_accuracy(method: str, epsilon: float, rng) -> float:
     ------
     ValueError
         For an unknown method.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3; 000 Section 5.2 ("all methods with their own optimal parameters").
 
     Examples
     --------

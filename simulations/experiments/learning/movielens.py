@@ -495,10 +495,17 @@ def lp2st_recipe(pt: MovieLensPoint) -> str:
     Parameters
     ----------
     pt : MovieLensPoint
+        Its ``temperature`` and ``stage_fractions`` are named.
 
     Returns
     -------
     str
+        One sentence; the split is attributed to 004 Appendix D, a named variant of
+        :data:`~simulations.learning.lp_mst.LP2ST_SPLITS`, or "a caller's variant".
+
+    References
+    ----------
+    004 Algorithm 3, Appendix D (stage split).
 
     Examples
     --------

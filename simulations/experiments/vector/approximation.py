@@ -178,6 +178,15 @@ class VectorPoint:
     def methods(self) -> tuple:
         """The methods a trial scores: the four of 000, plus the LP-2ST variant when ``alt_prior`` is set.
 
+        Returns
+        -------
+        tuple of str
+            ``("RR", "LP-2ST", "ALIBI", "Vector")``, then ``"LP-2ST (<alt_prior> prior)"`` if set.
+
+        References
+        ----------
+        000 Section 5.1 (the four methods of Figures 2-4).
+
         Examples
         --------
         >>> VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5, prior_k=5, alt_prior="debiased").methods
@@ -196,6 +205,16 @@ class VectorPoint:
         Returns
         -------
         str
+            LP-2ST's recipe in words (prior, stage-1 k, temperature, split).
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not a recipe name.
+
+        References
+        ----------
+        004 Algorithm 3, Appendices D-E.
 
         Examples
         --------
