@@ -196,9 +196,9 @@ def digits_pool():
     order : ndarray of int64, shape (1797, 1347)
         Row i: the training indices sorted by distance to image i (training images first, then test
         images at rows 1347..1796).
-    y_train : ndarray of int, shape (1347,)
+    y_train : ndarray of int64, shape (1347,)
         Training labels in 0..9.
-    y_test : ndarray of int, shape (450,)
+    y_test : ndarray of int64, shape (450,)
         Test labels in 0..9.
     n_train : int
         1347.

@@ -349,9 +349,9 @@ class MovieLensPoint:
     batch_size : int
         Minibatch size, >= 1.
     hidden : int, default 32
-        Width of the two-branch model's hidden layer.
+        Units of the model's MLP-branch ReLU layer (:class:`~simulations.learning.collaborative.TwoBranchCF`).
     l2 : float, default 1e-4
-        L2 penalty of the model's weights, >= 0.
+        ℓ2 coefficient of the model, >= 0 (004 Appendix B).
     val_fraction : float, default 0.1
         Share of the training ratings held out as the validation set V, in (0, 1).
     stage_fractions : tuple of float, default (0.65, 0.35)

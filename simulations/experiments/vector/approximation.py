@@ -290,7 +290,7 @@ def trial_predictions(cfg: VectorPoint, t: int, root_seed: int):
         Evaluation points.
     Ye : ndarray of int64, shape (M,)
         Their sampled labels (used by ``score="sampled"`` only).
-    idx : ndarray of int, shape (M, k)
+    idx : ndarray of int64, shape (M, k)
         Indices of each evaluation point's k nearest training points, nearest first.
     private : PrivateLabels
         The privatized labels of every method.
