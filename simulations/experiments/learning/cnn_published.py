@@ -33,6 +33,36 @@ INF = float("inf")
 
 @dataclass(frozen=True, slots=True)
 class PublishedRow:
+    """One row of one published table: data set, method, source and the accuracy (%) per ε.
+
+    A frozen record, typed in from the papers; nothing is validated (``_row`` checks that every ε has
+    one accuracy).
+
+    Parameters
+    ----------
+    dataset : str
+        ``"mnist"``, ``"fashion_mnist"``, ``"kmnist"``, ``"cifar10"`` or ``"cifar100"``.
+    method : str
+        The suite's name: ``"RR"`` (LP-1ST), ``"LP-2ST"``, ``"ALIBI"``, ``"vector"`` (000's "Ours"),
+        ``"non-private"``, or a ★ pre-trained variant.
+    source : str
+        The table, e.g. ``"000 Table 1(a)"``.
+    accuracy : dict of float to float
+        ε -> published test accuracy in %, ``inf`` for the non-private column.
+
+    References
+    ----------
+    000 Tables 1-3; 002 Tables 1(b), 2; 004 Tables 1, 2, 4, 5.
+
+    Examples
+    --------
+    000 Table 1(a), MNIST, RR at ε = 1.0 and 2.0:
+
+    >>> row = PUBLISHED[0]
+    >>> row.dataset, row.method, row.source, row.accuracy[1.0], row.accuracy[2.0]
+    ('mnist', 'RR', '000 Table 1(a)', 95.3, 97.7)
+    """
+
     dataset: str
     method: str
     source: str
@@ -90,5 +120,30 @@ PUBLISHED = (
 
 
 def published_for(dataset: str) -> list[PublishedRow]:
-    """The published rows of one data set, in table order."""
+    """The published rows of one data set, in table order.
+
+    Parameters
+    ----------
+    dataset : str
+        A :attr:`PublishedRow.dataset` value; any other string gives no rows (not an error).
+
+    Returns
+    -------
+    list of PublishedRow
+        The rows of :data:`PUBLISHED` for ``dataset``, in the order they are listed.
+
+    References
+    ----------
+    000 Tables 1-3; 002 Tables 1(b), 2; 004 Tables 1, 2, 4, 5.
+
+    Examples
+    --------
+    KMNIST appears in 004 Table 5 only (LP-1ST, LP-2ST); LP-2ST at ε = 1 is 81.26 %:
+
+    >>> rows = published_for("kmnist")
+    >>> [(r.method, r.source) for r in rows], rows[1].accuracy[1.0]
+    ([('RR', '004 Table 5'), ('LP-2ST', '004 Table 5')], 81.26)
+    >>> published_for("svhn")
+    []
+    """
     return [r for r in PUBLISHED if r.dataset == dataset]

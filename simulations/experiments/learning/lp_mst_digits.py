@@ -118,10 +118,21 @@ def lp_recipe(method: str) -> str:
     Parameters
     ----------
     method : {"LP-2ST", "LP-3ST"}
+        The LP-MST method.
 
     Returns
     -------
     str
+        The recipe in words: prior, temperatures tried, stage fractions, filtering, tuning.
+
+    Raises
+    ------
+    ValueError
+        If ``method`` is not an LP-MST method.
+
+    References
+    ----------
+    004 Algorithm 3, Appendices B (filtering), D (stage split), E (temperature).
 
     Examples
     --------
@@ -136,7 +147,34 @@ def lp_recipe(method: str) -> str:
 
 @dataclass(frozen=True, slots=True)
 class DigitsPoint:
-    """One run of every method at every ε on the digits (the whole curve is one config)."""
+    """One run of every method at every ε on the digits (the whole curve is one config).
+
+    A frozen record; nothing is validated here (an unknown method is refused when a trial runs it).
+
+    Parameters
+    ----------
+    epsilons : tuple of float
+        The ε grid, each > 0, increasing (:func:`eps_at_fraction` interpolates along it).
+    k_grid : tuple of int, default K_GRID
+        Candidate k of every k-NN, each in [1, number of fit points]; the validation split chooses one.
+    sensitivity_eps : tuple of float, default SENSITIVITY_EPS
+        The ε (among ``epsilons``; others are ignored) at which every method's test accuracy is also
+        recorded at every fixed k of ``k_grid``.
+    validation_fraction : float, default 0.2
+        Share of the 1347 training images held out for tuning, in (0, 1), both parts non-empty.
+    methods : tuple of str, default METHODS
+        Methods to run, a subset of :data:`METHODS`, in the order of the results' rows.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3, Appendices B, D, E; 000 Section 5.2 (tuned methods).
+
+    Examples
+    --------
+    >>> pt = DigitsPoint(epsilons=(0.5, 1.0))
+    >>> pt.methods, pt.sensitivity_eps, pt.validation_fraction
+    (('RR (LP-1ST)', 'LP-2ST', 'LP-3ST', 'ALIBI', 'vector approx.'), (1.0, 2.0), 0.2)
+    """
 
     epsilons: tuple
     k_grid: tuple = K_GRID
@@ -147,7 +185,36 @@ class DigitsPoint:
 
 @functools.lru_cache(maxsize=1)
 def digits_pool():
-    """(neighbour order of train+test against train, y_train, y_test, n_train), computed once per process."""
+    """(neighbour order of train+test against train, y_train, y_test, n_train), computed once per process.
+
+    The k-NN of every method needs only, for each training and test image, the training images
+    sorted by Euclidean distance (:func:`simulations.learning.neighbour_order`); it is computed once
+    and cached (the ``lru_cache`` of this function).
+
+    Returns
+    -------
+    order : ndarray of int64, shape (1797, 1347)
+        Row i: the training indices sorted by distance to image i (training images first, then test
+        images at rows 1347..1796).
+    y_train : ndarray of int64, shape (1347,)
+        Training labels in 0..9.
+    y_test : ndarray of int64, shape (450,)
+        Test labels in 0..9.
+    n_train : int
+        1347.
+
+    References
+    ----------
+    :func:`simulations.datasets.load_digits` (scikit-learn's bundled digits, fixed split).
+
+    Examples
+    --------
+    >>> order, y_train, y_test, n_train = digits_pool()
+    >>> order.shape, y_train.shape, y_test.shape, n_train
+    ((1797, 1347), (1347,), (450,), 1347)
+    >>> digits_pool() is digits_pool()
+    True
+    """
     ds = load_digits()
     xtr, xte = ds.flat()
     return neighbour_order(xtr, np.concatenate([xtr, xte])), ds.y_train, ds.y_test, xtr.shape[0]
@@ -174,6 +241,11 @@ def validation_split(n: int, fraction: float, rng: np.random.Generator):
     ------
     ValueError
         If a part would be empty.
+
+    References
+    ----------
+    000 Section 5.2 (methods compared with their own tuned parameters; here tuned on held-out
+    privatized labels, never on the test set).
 
     Examples
     --------
@@ -278,6 +350,10 @@ def method_accuracy(method: str, epsilon: float, rng) -> float:
     ValueError
         For an unknown method.
 
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3; 000 Section 5.2 ("all methods with their own optimal parameters").
+
     Examples
     --------
     >>> import numpy as np
@@ -349,6 +425,40 @@ def digits_trial(pt: DigitsPoint, trial: int, root_seed: int) -> dict:
     The validation split comes from the DATA stream; the validation RR labels of ε index i from the
     privacy sub-stream (i, 99), method j's privatization from (i, j), LP-MST's run at the g-th fixed k
     from (i, j, 100 + g): every draw has its own stream, whatever the order of the loops.
+
+    Parameters
+    ----------
+    pt : DigitsPoint
+        Methods, ε grid and tuning grid.
+    trial : int
+        Trial index, >= 0.
+    root_seed : int
+        The run's root seed, >= 0.
+
+    Returns
+    -------
+    dict of str to ndarray
+        With M methods, E values of ε, S sensitivity values and G candidate k: ``accuracy`` (M, E) tuned
+        test accuracy; ``k`` (M, E) final model's k; ``k_stages`` (M, E, 3), ``t_stages`` (M, E, 2),
+        ``prior_k_stages`` (M, E, 2) the values chosen per stage (-1 / NaN padded, as
+        :func:`method_run`); ``sensitivity`` (M, S, G) test accuracy at every fixed k; ``nonprivate``
+        (2,) the non-private accuracy and its k; ``nonprivate_by_k`` (G,).
+
+    Raises
+    ------
+    ValueError
+        If a method is unknown, ``validation_fraction`` leaves an empty part, or a seed is negative.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3, Appendices B, D, E; 000 Section 5.2.
+
+    Examples
+    --------
+    >>> pt = DigitsPoint(epsilons=(8.0,), k_grid=(1, 5), sensitivity_eps=(8.0,), methods=("RR (LP-1ST)", "LP-2ST"))
+    >>> r = digits_trial(pt, 0, 1)
+    >>> r["accuracy"].shape, r["sensitivity"].shape, r["k_stages"].shape, int(r["nonprivate"][1]) in (1, 5)
+    ((2, 1), (2, 1, 2), (2, 1, 3), True)
     """
     data, _, _ = trial_streams(pt, trial, root_seed)
     _, y_tr, y_te, n = digits_pool()
@@ -379,7 +489,37 @@ def digits_trial(pt: DigitsPoint, trial: int, root_seed: int) -> dict:
 
 def eps_at_fraction(epsilons, accuracy, target: float) -> float:
     """Smallest ε where the curve first reaches ``target``, linear in log ε between grid points;
-    ``inf`` if never reached, the first ε if already reached there."""
+    ``inf`` if never reached, the first ε if already reached there.
+
+    Parameters
+    ----------
+    epsilons : array_like of float, shape (E,)
+        Increasing ε grid, each > 0.
+    accuracy : array_like of float, shape (E,)
+        The accuracy at each ε (the same length as ``epsilons``: not checked).
+    target : float
+        The level to reach (the experiment: 90 % of the trial's non-private accuracy).
+
+    Returns
+    -------
+    float
+        With i the first index where ``accuracy[i] >= target``: ``epsilons[0]`` if i = 0, else the ε
+        where the straight line through ``(ln ε_{i-1}, a_{i-1})`` and ``(ln ε_i, a_i)`` meets
+        ``target``; ``inf`` if no point reaches it.
+
+    References
+    ----------
+    Beyond the papers (the suite's summary of 004 Figure 1(a)-style curves).
+
+    Examples
+    --------
+    From 0.5 at ε = 1 to 0.9 at ε = 4, the level 0.7 is halfway in log ε: ε = √(1 · 4) = 2:
+
+    >>> round(eps_at_fraction((1.0, 4.0), (0.5, 0.9), 0.7), 9)
+    2.0
+    >>> eps_at_fraction((1.0, 4.0), (0.5, 0.6), 0.7), eps_at_fraction((1.0, 4.0), (0.8, 0.9), 0.7)
+    (inf, 1.0)
+    """
     e = np.asarray(epsilons, float)
     a = np.asarray(accuracy, float)
     hit = np.flatnonzero(a >= target)
@@ -404,6 +544,44 @@ def _name(m: str) -> str:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Entry point of ``lp_mst_digits``: :func:`digits_trial` over the ε grid, tables, claims and notes.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``accuracy`` (per method and ε: mean and 95% t-interval over trials, median chosen k;
+        and the non-private k-NN), ``eps90`` (the ε at which each method reaches 90 % of the trial's
+        non-private accuracy, :func:`eps_at_fraction`), ``chosen_hyperparameters`` and
+        ``k_sensitivity``; from the quick profile on, the paired claims of ``PAIRED_CLAIMS`` (LP-2ST vs
+        RR, LP-3ST vs LP-2ST), "an LP-MST method is the most accurate at ε = 1" and "every method
+        within 2 points of the non-private k-NN at ε = 8"; plot data.
+
+    Raises
+    ------
+    ValueError
+        For an unknown profile, before any work.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 2-3, Section 5.1, Figure 1(a), Tables 1, 4, 5, Appendices B, D, E; 000
+    Section 5.2.
+
+    Examples
+    --------
+    A run takes minutes (``paper_repro.py --only lp_mst_digits``); an unknown profile is refused before
+    any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+    """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     trials, extra = PROFILES[ctx.profile].trials, PROFILES[ctx.profile].extra_eps
     smoke = ctx.profile == "smoke"
@@ -604,6 +782,36 @@ def _notes(eps, acc, kfin, tst, pks, sens, sens_eps, np_acc, np_k, np_by_k, cros
 
 
 def plot(result) -> dict:
+    """Accuracy against ε per method (tuned) and the per-trial ε₉₀; test accuracy against fixed k.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["eps"]``, ``"acc"``, ``"acc_np"``, ``"e90"``,
+        ``"sens"``, ``"sens_eps"`` and ``"np_by_k"``).
+
+    Returns
+    -------
+    dict
+        ``{"lp_mst_digits": Figure, "k_sensitivity": Figure}`` (matplotlib figures).
+
+    Raises
+    ------
+    KeyError
+        If ``result.data`` lacks an entry.
+
+    References
+    ----------
+    004 Figure 1(a); 000 Section 5.2.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> sorted(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['k_sensitivity', 'lp_mst_digits']
+    """
     d = result.data
     eps, acc, acc_np, e90, sens, np_by_k = d["eps"], d["acc"], d["acc_np"], d["e90"], d["sens"], d["np_by_k"]
     sens_eps = d["sens_eps"]

@@ -92,6 +92,10 @@ class DynamicsPoint:
     k_grid : tuple of int
         Candidate k of every k-NN (chosen on validation).
 
+    References
+    ----------
+    004 Appendix D (Figure 3), Appendix E (Figures 4(a), 5; ε = 2).
+
     Examples
     --------
     >>> DynamicsPoint(splits=(0.65,), temperatures=(1.0,), fractions=(1.0,)).epsilon
@@ -150,6 +154,15 @@ def dynamics_trial(pt: DynamicsPoint, trial: int, root_seed: int) -> dict:
         accuracy, stage-1 top-2 accuracy, RRWithPrior's mean k on stage 2, LP-1ST on all labels;
         ``grid_acc``, ``grid_topk``, ``grid_k`` (S, T): final accuracy, stage-1 top-k̄ accuracy and mean k
         per (split, temperature).
+
+    Raises
+    ------
+    ValueError
+        If ``pt.epsilon`` is not > 0, a split leaves an empty stage, or a seed is negative.
+
+    References
+    ----------
+    004 Algorithm 3, Appendix B (filtering), Appendix D (Figure 3), Appendix E (Figures 4(a), 5).
 
     Examples
     --------
@@ -224,21 +237,38 @@ def compute(ctx) -> ExperimentResult:
     Parameters
     ----------
     ctx : simulations.experiments.base.RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
 
     Returns
     -------
     ExperimentResult
+        Tables ``learning_curves`` (Figure 3), ``split_temperature`` (Figure 4(a): one row per stage-1
+        split and temperature) and ``topk_vs_final`` (Figure 5); from the quick profile on, the claims
+        of 004 Appendices D-E on LP-2ST (stage 1 alone below LP-1ST, the final model above it,
+        temperatures > 1 not helpful, a split slightly above 50 % best, final accuracy peaking at an
+        intermediate stage-1 top-k̄ accuracy); plot data.
 
     Raises
     ------
     ValueError
-        If ``ctx.profile`` is not smoke, quick or paper.
+        If ``ctx.profile`` is not smoke, quick or paper (before any work).
+
+    References
+    ----------
+    004 Algorithm 3, Appendix B, Appendix D (Figure 3), Appendix E (Figures 4(a), 5).
 
     Examples
     --------
+    A run takes seconds to minutes (``paper_repro.py --only lp_mst_dynamics``; the test suite's smoke
+    run checks its tables). The smoke profile's Figure 4(a) grid, and the refusal of an unknown profile:
+
+    >>> PROFILES["smoke"].splits, PROFILES["smoke"].temperatures
+    ((0.5, 0.65), (0.5, 2.0))
     >>> from simulations.experiments.base import RunContext
-    >>> compute(RunContext(profile="smoke", progress=False)).tables["split_temperature"]["split"]
-    [0.5, 0.5, 0.65, 0.65]
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     prof = PROFILES[ctx.profile]
@@ -393,16 +423,28 @@ def plot(result) -> dict:
     Parameters
     ----------
     result : ExperimentResult
+        Returned by :func:`compute`.
 
     Returns
     -------
     dict
         ``{"lp_mst_dynamics": Figure}``.
 
+    Raises
+    ------
+    KeyError
+        If ``result.data`` lacks an entry.
+
+    References
+    ----------
+    004 Appendix D (Figure 3), Appendix E (Figures 4(a), 5).
+
     Examples
     --------
+    Needs a computed result (the test suite's smoke run draws it), so not run here:
+
     >>> from simulations.experiments.base import RunContext
-    >>> sorted(plot(compute(RunContext(profile="smoke", progress=False))))
+    >>> sorted(plot(compute(RunContext(profile="smoke", progress=False))))  # doctest: +SKIP
     ['lp_mst_dynamics']
     """
     d = result.data

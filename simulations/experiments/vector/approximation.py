@@ -96,7 +96,62 @@ PROFILES = {"smoke": Profile(n_trials=3, N=1000, M=100, K_grid=(2, 10)),
 
 @dataclass(frozen=True, slots=True)
 class VectorPoint:
-    """One point of Figures 2-4: the law (K, σ), the privacy ε, kNN's k, sizes and LP-2ST's options."""
+    """One point of Figures 2-4: the law (K, σ), the privacy ε, kNN's k, sizes and LP-2ST's options.
+
+    Parameters
+    ----------
+    num_classes : int
+        K >= 2 Gaussian classes with means on the unit circle (:class:`~simulations.laws.CircleMixture`).
+    sigma : float
+        Standard deviation σ > 0 of each class (panel (a): 0.05, panel (b): 2/K, :func:`panel_sigma`).
+    epsilon : float
+        Local label-DP budget ε > 0 of every method (checked by the mechanisms when a trial runs).
+    k : int
+        Neighbours of every method's final kNN vote, ``1 <= k <= N``.
+    N : int
+        Training points per trial, >= 1 (000: 10000).
+    M : int
+        Evaluation points per trial, >= 1 (not checked here).
+    split_fraction : float, default 0.65
+        Share of the N points in LP-2ST's stage 1, in (0, 1), both stages non-empty (004 Appendix D).
+    prior_k : int, default 200
+        Neighbours of LP-2ST's stage-1 kNN (its prior), ``1 <= prior_k <= round(split_fraction N)``;
+        the experiment sets it to ``k``.
+    temperature : float, default 0.5
+        Temperature of LP-2ST's prior, > 0 (004 Appendix E; checked when a trial builds the prior).
+    score : {"expected", "sampled"}, default "expected"
+        Accuracy as the mean of ``η_ŷ(x)`` at the evaluation points (exact given the predictions) or
+        against sampled test labels.
+    prior : {"model", "debiased"}, default "model"
+        LP-2ST's prior recipe (:data:`~simulations.estimators.private_knn.LP2ST_PRIORS`): the stage-1
+        kNN frequencies as they are (004 Algorithm 3), or debiased for RR's channel first.
+    alt_prior : {"model", "debiased"} or None, default None
+        A second LP-2ST recipe scored beside it on the same stage-1 labels (:attr:`methods`).
+
+    Raises
+    ------
+    ValueError
+        If K, σ, k, N, ``split_fraction`` or ``prior_k`` is out of range
+        (:func:`~simulations.estimators.private_knn.check_lp2st_options`), or ``score``, ``prior`` or
+        ``alt_prior`` is not one of its choices.
+
+    References
+    ----------
+    000 Section 5.1, Figures 2-4; 004 Algorithm 3, Appendices D-E (LP-2ST).
+
+    Examples
+    --------
+    >>> p = VectorPoint(num_classes=10, sigma=panel_sigma("b", 10), epsilon=1.0, k=200, N=10000, M=1000)
+    >>> p.sigma, p.split_fraction, p.prior_k, p.score
+    (0.2, 0.65, 200, 'expected')
+
+    The default ``prior_k = 200`` needs at least 200 stage-1 points, i.e. ``0.65 N >= 200``:
+
+    >>> VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5)
+    Traceback (most recent call last):
+    ...
+    ValueError: prior_k must be <= the 65 stage-1 points, got prior_k=200
+    """
 
     num_classes: int
     sigma: float
@@ -123,6 +178,15 @@ class VectorPoint:
     def methods(self) -> tuple:
         """The methods a trial scores: the four of 000, plus the LP-2ST variant when ``alt_prior`` is set.
 
+        Returns
+        -------
+        tuple of str
+            ``("RR", "LP-2ST", "ALIBI", "Vector")``, then ``"LP-2ST (<alt_prior> prior)"`` if set.
+
+        References
+        ----------
+        000 Section 5.1 (the four methods of Figures 2-4).
+
         Examples
         --------
         >>> VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5, prior_k=5, alt_prior="debiased").methods
@@ -141,6 +205,16 @@ class VectorPoint:
         Returns
         -------
         str
+            LP-2ST's recipe in words (prior, stage-1 k, temperature, split).
+
+        Raises
+        ------
+        ValueError
+            If ``prior`` is not a recipe name.
+
+        References
+        ----------
+        004 Algorithm 3, Appendices D-E.
 
         Examples
         --------
@@ -153,12 +227,94 @@ class VectorPoint:
 
 
 def panel_sigma(panel: str, num_classes: int) -> float:
-    """σ of a panel: (a) 0.05, (b) 2/K (000 Section 5.1)."""
+    """σ of a panel: (a) 0.05, (b) 2/K (000 Section 5.1).
+
+    Parameters
+    ----------
+    panel : {"a", "b"}
+        The panel of Figures 2-4.
+    num_classes : int
+        K (used by panel (b) only), > 0.
+
+    Returns
+    -------
+    float
+        The standard deviation σ of each class.
+
+    Raises
+    ------
+    ValueError
+        If ``panel`` is not "a" or "b".
+
+    References
+    ----------
+    000 Section 5.1 (Figure 2(a): σ = 0.05; Figure 2(b): σ = 2/K).
+
+    Examples
+    --------
+    >>> panel_sigma("a", 10), panel_sigma("b", 10), panel_sigma("b", 50)
+    (0.05, 0.2, 0.04)
+    >>> panel_sigma("c", 10)
+    Traceback (most recent call last):
+    ...
+    ValueError: panel must be one of ['a', 'b'], got panel='c'
+    """
     return SIGMA_A if check_choice("panel", panel, PANELS) == "a" else 2.0 / num_classes
 
 
 def trial_predictions(cfg: VectorPoint, t: int, root_seed: int):
-    """The data and predictions of trial ``t``: (law, X, Y, Xe, Ye, idx, private, jitter, predictions)."""
+    """The data and predictions of trial ``t``: (law, X, Y, Xe, Ye, idx, private, jitter, predictions).
+
+    Draws the training set (DATA stream), privatizes it once per method (PRIVACY stream,
+    :func:`~simulations.estimators.private_knn.privatize`), draws the evaluation points and the vote's
+    tie-breaking jitter (EVAL stream), runs one exact k-NN query shared by all methods and predicts.
+
+    Parameters
+    ----------
+    cfg : VectorPoint
+        The point.
+    t : int
+        Trial index, >= 0.
+    root_seed : int
+        The run's root seed, >= 0 (:func:`simulations.engine.trial_streams`).
+
+    Returns
+    -------
+    law : CircleMixture
+        The law (K, σ).
+    X : ndarray of float64, shape (N, 2)
+        Training features.
+    Y : ndarray of int64, shape (N,)
+        True training labels.
+    Xe : ndarray of float64, shape (M, 2)
+        Evaluation points.
+    Ye : ndarray of int64, shape (M,)
+        Their sampled labels (used by ``score="sampled"`` only).
+    idx : ndarray of int64, shape (M, k)
+        Indices of each evaluation point's k nearest training points, nearest first.
+    private : PrivateLabels
+        The privatized labels of every method.
+    jitter : ndarray of float64, shape (M, K)
+        Uniform tie-breaking noise of the votes.
+    predictions : dict of str to ndarray of int64, shape (M,)
+        Predicted class per method of ``cfg.methods``.
+
+    Raises
+    ------
+    ValueError
+        If ``cfg.epsilon`` or ``cfg.temperature`` is not > 0, or a seed is negative.
+
+    References
+    ----------
+    000 Section 5.1 (kNN base learner), eq. (12)-(13), (16), (29); 004 eq. (1), Algorithms 2-3.
+
+    Examples
+    --------
+    >>> p = VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=4, prior_k=5)
+    >>> law, X, Y, Xe, Ye, idx, private, jitter, preds = trial_predictions(p, 0, 1)
+    >>> X.shape, Xe.shape, idx.shape, jitter.shape, sorted(preds)
+    ((100, 2), (4, 2), (4, 5), (4, 3), ['ALIBI', 'LP-2ST', 'RR', 'Vector'])
+    """
     data, privacy, evaluation = trial_streams(cfg, t, root_seed)
     law = CircleMixture(cfg.num_classes, cfg.sigma)
     X, Y = law.sample(cfg.N, data)
@@ -174,7 +330,42 @@ def trial_predictions(cfg: VectorPoint, t: int, root_seed: int):
 
 def trial(cfg: VectorPoint, t: int, root_seed: int) -> dict:
     """Accuracy of each method in one trial (keys ``acc_RR``, ``acc_LP-2ST``, ``acc_ALIBI``, ``acc_Vector``,
-    and ``acc_LP-2ST (debiased prior)`` when ``cfg.alt_prior`` is set)."""
+    and ``acc_LP-2ST (debiased prior)`` when ``cfg.alt_prior`` is set).
+
+    With ``cfg.score == "expected"`` a method's accuracy is the expected accuracy at the evaluation
+    points given its predictions, ``(1/M) Σ_x η_ŷ(x)(x)`` (no test-label noise); with ``"sampled"``
+    the fraction of sampled test labels predicted.
+
+    Parameters
+    ----------
+    cfg : VectorPoint
+        The point.
+    t : int
+        Trial index, >= 0.
+    root_seed : int
+        The run's root seed, >= 0.
+
+    Returns
+    -------
+    dict of str to float
+        ``"acc_<method>"`` for every method of ``cfg.methods``, each in [0, 1].
+
+    Raises
+    ------
+    ValueError
+        As :func:`trial_predictions`.
+
+    References
+    ----------
+    000 Section 5.1, Figures 2-4 (accuracy against K).
+
+    Examples
+    --------
+    >>> p = VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5, prior_k=5, alt_prior="debiased")
+    >>> acc = trial(p, 0, 1)
+    >>> list(acc), all(0.0 <= v <= 1.0 for v in acc.values())
+    (['acc_RR', 'acc_LP-2ST', 'acc_ALIBI', 'acc_Vector', 'acc_LP-2ST (debiased prior)'], True)
+    """
     law, _, _, Xe, Ye, _, _, _, preds = trial_predictions(cfg, t, root_seed)
     rows = np.arange(cfg.M)
     if cfg.score == "expected":
@@ -191,7 +382,52 @@ def points(profile: Profile, *, epsilon: float, k: int) -> list[tuple[str, Vecto
 
 
 def accuracy_experiment(ctx, *, epsilon: float, k: int, profile: Profile | None = None) -> ExperimentResult:
-    """Run both panels at (ε, k) and summarize: the ``accuracy`` table, claims, plot data."""
+    """Run both panels at (ε, k) and summarize: the ``accuracy`` table, claims, plot data.
+
+    Every K of the profile's grid in both panels, :func:`trial` at each point (the LP-2ST variant with
+    the debiased prior scored beside it), 95% t-intervals over trials, paired intervals of Vector minus
+    each other method, and the claims of 000 Section 5.1 (:func:`accuracy_claims`).
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+    epsilon : float
+        Local label-DP budget ε > 0.
+    k : int
+        kNN's k (also LP-2ST's stage-1 k), ``1 <= k <= N`` of the profile.
+    profile : Profile or None, default None
+        Sizes to use instead of ``PROFILES[ctx.profile]``.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``accuracy`` (mean, 95% t-interval and std per panel, K and method, and the Bayes
+        accuracy) and ``lp2st_recipes`` (paired difference of LP-2ST's two prior recipes); the claims;
+        ``data`` for :func:`plot_figure`.
+
+    Raises
+    ------
+    KeyError
+        If ``profile`` is None and ``ctx.profile`` is not a key of :data:`PROFILES`.
+    ValueError
+        If a point is out of range (:class:`VectorPoint`), before any trial runs.
+
+    References
+    ----------
+    000 Section 5.1, Figures 2-4, Appendix A; 004 Algorithm 3, Appendix E.
+
+    Examples
+    --------
+    A run takes minutes (``paper_repro.py --only vector_fig2``); a k above the smoke profile's
+    N = 1000 is refused before any trial:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> accuracy_experiment(RunContext(profile="smoke"), epsilon=1.0, k=2000)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be <= N=1000, got k=2000
+    """
     profile = profile or PROFILES[ctx.profile]
     pts = points(profile, epsilon=epsilon, k=k)
     res = run_trials(trial, [p for _, p in pts], profile.n_trials, version="vector_approx.trial/v2",
@@ -320,19 +556,116 @@ FIGURES = {2: (1.0, 200), 3: (2.0, FIG3_K), 4: (1.0, 100)}  # 000 Figure -> (ε,
 
 
 def figure_reproduces(fig: int) -> str:
-    """What experiment ``vector_fig<fig>`` reproduces (the catalogue's text)."""
+    """What experiment ``vector_fig<fig>`` reproduces (the catalogue's text).
+
+    Parameters
+    ----------
+    fig : {2, 3, 4}
+        The figure of 000.
+
+    Returns
+    -------
+    str
+        One line naming the figure, its ε and k.
+
+    Raises
+    ------
+    KeyError
+        If ``fig`` is not 2, 3 or 4.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figures 2-4.
+
+    Examples
+    --------
+    Figure 3 is ε = 2 with its caption's k = 100:
+
+    >>> print(figure_reproduces(3))
+    000 Section 5.1 / Appendix A, Figure 3 (ε = 2, k = 100): RR, LP-2ST, ALIBI and vector approximation vs K
+    """
     epsilon, k = FIGURES[fig]
     return (f"000 Section 5.1 / Appendix A, Figure {fig} (ε = {epsilon:g}, k = {k}): RR, LP-2ST, ALIBI and vector "
             "approximation vs K")
 
 
 def compute_figure(ctx, fig: int) -> ExperimentResult:
-    """000 Figure ``fig`` (2, 3 or 4): :func:`accuracy_experiment` at its (ε, k)."""
+    """000 Figure ``fig`` (2, 3 or 4): :func:`accuracy_experiment` at its (ε, k).
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+    fig : {2, 3, 4}
+        The figure; its (ε, k) is ``FIGURES[fig]``.
+
+    Returns
+    -------
+    ExperimentResult
+        As :func:`accuracy_experiment`.
+
+    Raises
+    ------
+    KeyError
+        If ``fig`` is not 2, 3 or 4, or ``ctx.profile`` is unknown.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figures 2-4.
+
+    Examples
+    --------
+    The (ε, k) of each figure, from 000 (Figure 2: ε = 1, k = 200; Figure 3's caption: ε = 2,
+    k = 100; Figure 4: ε = 1, k = 100); a run takes minutes:
+
+    >>> FIGURES[2], FIGURES[3], FIGURES[4]
+    ((1.0, 200), (2.0, 100), (1.0, 100))
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute_figure(RunContext(profile="smoke"), 2)  # doctest: +SKIP
+    """
     epsilon, k = FIGURES[fig]
     return accuracy_experiment(ctx, epsilon=epsilon, k=k)
 
 
 def plot_figure(result: ExperimentResult, fig: int) -> dict:
+    """Accuracy against K, both panels: each method's mean with its 95% CI band, the Bayes accuracy dashed.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_figure` (reads ``data["summary"]``, ``"K_grid"``, ``"n_trials"`` and
+        ``"methods"``).
+    fig : {2, 3, 4}
+        The figure of 000 (its ε and k go into the title).
+
+    Returns
+    -------
+    dict
+        ``{"accuracy": matplotlib.figure.Figure}``.
+
+    Raises
+    ------
+    KeyError
+        If ``fig`` is not 2, 3 or 4, or ``result.data`` lacks an entry.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figures 2-4.
+
+    Examples
+    --------
+    On a hand-made summary (every method at 0.5 with CI [0.4, 0.6]):
+
+    >>> import matplotlib.pyplot as plt
+    >>> s = {(p, K, m): (0.5, 0.4, 0.6) for p in "ab" for K in (2, 10)
+    ...      for m in ("RR", "LP-2ST", "ALIBI", "Vector", "Bayes")}
+    >>> res = ExperimentResult(data={"summary": s, "K_grid": [2, 10], "n_trials": 3,
+    ...                              "methods": ["RR", "LP-2ST", "ALIBI", "Vector"]})
+    >>> figs = plot_figure(res, 2)
+    >>> list(figs), [ax.get_title() for ax in figs["accuracy"].axes]
+    (['accuracy'], ['(a) σ = 0.05', '(b) σ = 2/K'])
+    >>> plt.close(figs["accuracy"])
+    """
     epsilon, k = FIGURES[fig]
     return plot_accuracy(result, f"000 Fig. {fig}: kNN accuracy vs K under ε = {epsilon:g} label DP, k = {k} "
                                  f"({result.data['n_trials']} trials, 95% CI)\nLP-2ST: stage-1 split "
@@ -340,24 +673,189 @@ def plot_figure(result: ExperimentResult, fig: int) -> dict:
 
 
 def compute_fig2(ctx) -> ExperimentResult:
+    """Entry point of ``vector_fig2``: 000 Figure 2 (ε = 1, k = 200), :func:`compute_figure` ``(ctx, 2)``.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        As :func:`accuracy_experiment`.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 2.
+
+    Examples
+    --------
+    >>> FIGURES[2]
+    (1.0, 200)
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute_fig2(RunContext(profile="smoke"))  # doctest: +SKIP
+    """
     return compute_figure(ctx, 2)
 
 
 def plot_fig2(result: ExperimentResult) -> dict:
+    """Plot of ``vector_fig2``: :func:`plot_figure` ``(result, 2)``.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_fig2`.
+
+    Returns
+    -------
+    dict
+        ``{"accuracy": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 2.
+
+    Examples
+    --------
+    On a hand-made summary (every method at 0.5): the title names the figure's ε and k:
+
+    >>> import matplotlib.pyplot as plt
+    >>> s = {(p, K, m): (0.5, 0.4, 0.6) for p in "ab" for K in (2, 10) for m in METHODS + ("Bayes",)}
+    >>> fig = plot_fig2(ExperimentResult(data={"summary": s, "K_grid": [2, 10], "n_trials": 3}))["accuracy"]
+    >>> fig.get_suptitle().startswith("000 Fig. 2: kNN accuracy vs K under ε = 1 label DP, k = 200")
+    True
+    >>> plt.close(fig)
+    """
     return plot_figure(result, 2)
 
 
 def compute_fig3(ctx) -> ExperimentResult:
+    """Entry point of ``vector_fig3``: 000 Figure 3 (ε = 2, k = 100), :func:`compute_figure` ``(ctx, 3)``.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        As :func:`accuracy_experiment`.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 3.
+
+    Examples
+    --------
+    >>> FIGURES[3]
+    (2.0, 100)
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute_fig3(RunContext(profile="smoke"))  # doctest: +SKIP
+    """
     return compute_figure(ctx, 3)
 
 
 def plot_fig3(result: ExperimentResult) -> dict:
+    """Plot of ``vector_fig3``: :func:`plot_figure` ``(result, 3)``.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_fig3`.
+
+    Returns
+    -------
+    dict
+        ``{"accuracy": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 3.
+
+    Examples
+    --------
+    On a hand-made summary (every method at 0.5): the title names the figure's ε and k:
+
+    >>> import matplotlib.pyplot as plt
+    >>> s = {(p, K, m): (0.5, 0.4, 0.6) for p in "ab" for K in (2, 10) for m in METHODS + ("Bayes",)}
+    >>> fig = plot_fig3(ExperimentResult(data={"summary": s, "K_grid": [2, 10], "n_trials": 3}))["accuracy"]
+    >>> fig.get_suptitle().startswith("000 Fig. 3: kNN accuracy vs K under ε = 2 label DP, k = 100")
+    True
+    >>> plt.close(fig)
+    """
     return plot_figure(result, 3)
 
 
 def compute_fig4(ctx) -> ExperimentResult:
+    """Entry point of ``vector_fig4``: 000 Figure 4 (ε = 1, k = 100), :func:`compute_figure` ``(ctx, 4)``.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        As :func:`accuracy_experiment`.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 4.
+
+    Examples
+    --------
+    >>> FIGURES[4]
+    (1.0, 100)
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute_fig4(RunContext(profile="smoke"))  # doctest: +SKIP
+    """
     return compute_figure(ctx, 4)
 
 
 def plot_fig4(result: ExperimentResult) -> dict:
+    """Plot of ``vector_fig4``: :func:`plot_figure` ``(result, 4)``.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_fig4`.
+
+    Returns
+    -------
+    dict
+        ``{"accuracy": matplotlib.figure.Figure}``.
+
+    References
+    ----------
+    000 Section 5.1 / Appendix A, Figure 4.
+
+    Examples
+    --------
+    On a hand-made summary (every method at 0.5): the title names the figure's ε and k:
+
+    >>> import matplotlib.pyplot as plt
+    >>> s = {(p, K, m): (0.5, 0.4, 0.6) for p in "ab" for K in (2, 10) for m in METHODS + ("Bayes",)}
+    >>> fig = plot_fig4(ExperimentResult(data={"summary": s, "K_grid": [2, 10], "n_trials": 3}))["accuracy"]
+    >>> fig.get_suptitle().startswith("000 Fig. 4: kNN accuracy vs K under ε = 1 label DP, k = 100")
+    True
+    >>> plt.close(fig)
+    """
     return plot_figure(result, 4)

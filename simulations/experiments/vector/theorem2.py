@@ -66,6 +66,45 @@ PROFILES = {"smoke": Profile(n_trials=2, M=40, K_grid=(2, 10), N_grid=(1000,), k
 
 @dataclass(frozen=True, slots=True)
 class Theorem2Point:
+    r"""One configuration of the Theorem 2 check: the law (K, σ), the budget ε, kNN's k, the sizes and δ.
+
+    Parameters
+    ----------
+    num_classes : int
+        K >= 2 Gaussian classes on the unit circle (:class:`~simulations.laws.CircleMixture`).
+    sigma : float
+        Standard deviation σ > 0 of each class (panel (a): 0.05, panel (b): 2/K, :func:`panel_sigma`).
+    epsilon : float
+        Local label-DP budget ε > 0 of the vector mechanism (000 eq. (12)-(13), ε/2 per bit); checked
+        when a trial builds the mechanism, not here.
+    k : int
+        Neighbours of the kNN average of eq. (29), ``1 <= k <= N``.
+    N : int
+        Training points per trial.
+    M : int
+        Evaluation points per trial, >= 1 (not checked here).
+    delta : float, default 0.05
+        Confidence parameter δ of eq. (32)-(34), in (0, 1) (not checked here).
+
+    Raises
+    ------
+    ValueError
+        If ``num_classes`` is not an integer >= 2, ``sigma`` is not > 0, or ``k`` is outside ``[1, N]``.
+
+    References
+    ----------
+    000 Theorem 2, eq. (20)-(21); Appendix B.1, eq. (29)-(34); Section 5.1 (the law).
+
+    Examples
+    --------
+    >>> Theorem2Point(num_classes=10, sigma=0.2, epsilon=1.0, k=200, N=10000, M=400).delta
+    0.05
+    >>> Theorem2Point(num_classes=10, sigma=0.2, epsilon=1.0, k=60, N=50, M=4)
+    Traceback (most recent call last):
+    ...
+    ValueError: k must be in [1, N=50], got k=60
+    """
+
     num_classes: int
     sigma: float
     epsilon: float
@@ -81,7 +120,7 @@ class Theorem2Point:
 
 
 def theorem2_trial(cfg: Theorem2Point, t: int, root_seed: int) -> dict:
-    """Per-trial summaries over the M evaluation points of Δ, its two parts, B, the excess risk and eq. (20).
+    r"""Per-trial summaries over the M evaluation points of Δ, its two parts, B, the excess risk and eq. (20).
 
     Besides Δ(x) (eq. (18)) the two terms of the triangle inequality in eq. (31) are measured exactly
     (η̃ is known at the neighbours): the noise part ``Δ_noise(x) = max_j |(1/k) ∑_i (Z_i(j) − η̃_j(X_i))|``
@@ -89,6 +128,48 @@ def theorem2_trial(cfg: Theorem2Point, t: int, root_seed: int) -> dict:
     the bias part ``Δ_bias(x) = max_j |(1/k) ∑_i η̃_j(X_i) − η̃_j(x)|`` that eq. (31) bounds by
     ``(a − b) L ρ(x)`` (ρ: the kNN distance), with ``ρ <= r_0`` except with probability
     ``e^{−(1−ln 2)k}`` (eq. (33)).
+
+    Parameters
+    ----------
+    cfg : Theorem2Point
+        The configuration.
+    t : int
+        Trial index, >= 0.
+    root_seed : int
+        The run's root seed, >= 0; the DATA, PRIVACY and EVAL streams of trial ``t``
+        (:func:`simulations.engine.trial_streams`) draw the training set, the vector-mechanism bits and
+        the evaluation points (with the vote's tie-breaking jitter).
+
+    Returns
+    -------
+    dict of str to float
+        Means over the M points unless named otherwise: ``delta`` (Δ, eq. (18)) and ``delta_max``;
+        ``noise`` and ``bias`` (the two parts of eq. (31)), ``noise_q`` (the (1 − δ) quantile of the
+        noise part), ``bias_rho_max`` (largest bias part / ((a − b) L ρ)), ``tri_max`` (largest
+        Δ − noise − bias, <= 0 by the triangle inequality); ``bound34`` (B, eq. (34)) and ``bias34``
+        (its term ``(a − b) L r_0``); ``exceed``, ``exceed32``, ``exceed33`` (fractions of points with
+        Δ > B, noise part > the Hoeffding term of eq. (32), ρ > r_0 of eq. (33)); ``ratio_q`` (the
+        (1 − δ) quantile of Δ/B); ``excess`` (η* − η_ŷ), ``rhs20`` and ``rhs20_bound`` (the integrand of
+        eq. (20) with the trial's own Δ and with B) and ``slack_min`` (smallest pointwise
+        ``rhs20 − excess``, >= 0 by eq. (27)).
+
+    Raises
+    ------
+    ValueError
+        If ``cfg.epsilon`` is not > 0 (the vector mechanism refuses it) or a seed is negative.
+
+    References
+    ----------
+    000 Theorem 2, eq. (18)-(21), (24), (27); Appendix B.1, eq. (29)-(34).
+
+    Examples
+    --------
+    Given Δ, eq. (27) is deterministic, so the pointwise slack of eq. (20) with the trial's own Δ is
+    never negative; the triangle inequality of eq. (31) holds at every point:
+
+    >>> r = theorem2_trial(Theorem2Point(num_classes=3, sigma=0.3, epsilon=1.0, k=5, N=50, M=4), 0, 1)
+    >>> bool(r["slack_min"] >= -1e-12), bool(r["tri_max"] <= 1e-12), 0.0 <= r["exceed"] <= 1.0
+    (True, True, True)
     """
     data, privacy, evaluation = trial_streams(cfg, t, root_seed)
     K = cfg.num_classes
@@ -138,6 +219,42 @@ def theorem2_trial(cfg: Theorem2Point, t: int, root_seed: int) -> dict:
 
 
 def compute(ctx) -> ExperimentResult:
+    """Entry point of ``vector_theorem2``: :func:`theorem2_trial` over K, N and both panels; table, claims.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), seed, jobs, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Table ``theorem2`` (per panel, K and N: Δ with its 95% t-interval, its noise and bias parts,
+        the bound B of eq. (34) and the fractions of points above it and its parts, the excess risk
+        and the right-hand side of eq. (20) with the trial's own Δ and with B); the claims (eq. (20)
+        with the own Δ at every point, eq. (31), eq. (34)'s coverage and looseness, Theorem 2's RHS
+        informative for some configuration, and per panel and N the growth of Δ's noise part with K
+        against the √ln(2K/δ) factor); ``data["rows"]`` for :func:`plot`.
+
+    Raises
+    ------
+    KeyError
+        If ``ctx.profile`` is not a key of :data:`PROFILES` (it is looked up before any work).
+
+    References
+    ----------
+    000 Theorem 2, eq. (18)-(21), (27); Appendix B.1, eq. (29)-(34).
+
+    Examples
+    --------
+    A run takes minutes (``paper_repro.py --only vector_theorem2``). The paper profile's grid: 000
+    Section 5.1's k = 200 and K up to 100:
+
+    >>> PROFILES["paper"].k, PROFILES["paper"].K_grid
+    (200, (2, 5, 10, 20, 50, 100))
+    >>> from simulations.experiments.base import RunContext
+    >>> result = compute(RunContext(profile="quick"))  # doctest: +SKIP
+    """
     prof = PROFILES[ctx.profile]
     pts = [(panel, Theorem2Point(num_classes=K, sigma=panel_sigma(panel, K), epsilon=EPSILON, k=prof.k, N=N, M=prof.M))
            for panel in PANELS for N in prof.N_grid for K in prof.K_grid]
@@ -173,7 +290,47 @@ def compute(ctx) -> ExperimentResult:
 
 
 def hoeffding_term(num_classes: int, k: int, delta: float) -> float:
-    """First term of 000 eq. (34), ``√(ln(2K/δ)/(2k))`` (Hoeffding, eq. (32))."""
+    r"""First term of 000 eq. (34), :math:`\sqrt{\ln(2K/\delta)/(2k)}` (Hoeffding, eq. (32)).
+
+    With probability at least ``1 − δ`` the noise part of Δ(x) (eq. (31)) is at most this, for all K
+    classes at once (union bound: δ/K per class).
+
+    Parameters
+    ----------
+    num_classes : int
+        K >= 1.
+    k : int
+        Neighbours of the kNN average, >= 1.
+    delta : float
+        Confidence parameter δ in (0, 1).
+
+    Returns
+    -------
+    float
+        The term, > 0 when ``2K > δ``.
+
+    Raises
+    ------
+    ValueError
+        If the logarithm or the square root is undefined (``2K/δ <= 0``, ``2K/δ < 1`` or ``k < 0``):
+        nothing is validated up front.
+    ZeroDivisionError
+        If ``k`` or ``delta`` is 0.
+
+    References
+    ----------
+    000 Appendix B.1, eq. (32) and (34).
+
+    Examples
+    --------
+    K = 10, k = 200, δ = 0.05: :math:`\sqrt{\ln 400 / 400} = \sqrt{5.99146/400} = 0.12239`; the
+    factor of the growth claims from K = 2 to K = 100 is :math:`\sqrt{\ln 4000 / \ln 80} = 1.37577`:
+
+    >>> round(hoeffding_term(10, 200, 0.05), 5)
+    0.12239
+    >>> round(hoeffding_term(100, 200, 0.05) / hoeffding_term(2, 200, 0.05), 5)
+    1.37577
+    """
     return math.sqrt(math.log(2 * num_classes / delta) / (2 * k))
 
 
@@ -247,6 +404,35 @@ def _claims(rows, prof, noise_quantiles) -> list[Claim]:
 
 
 def plot(result: ExperimentResult) -> dict:
+    """Δ against K beside the bound (34), and the excess risk beside Theorem 2's RHS, per panel (log-log).
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["rows"]``, ``"K_grid"`` and ``"N_grid"``).
+
+    Returns
+    -------
+    dict
+        ``{"theorem2": matplotlib.figure.Figure}`` (2 x 2 panels).
+
+    Raises
+    ------
+    KeyError
+        If ``result.data`` lacks an entry.
+
+    References
+    ----------
+    000 Theorem 2, eq. (20); Appendix B.1, eq. (34).
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['theorem2']
+    """
     rows, K_grid, N_grid = result.data["rows"], result.data["K_grid"], result.data["N_grid"]
     fig, axes = figure(2, 2, width=4.6, height=3.3,
                        title="000 Theorem 2 and eq. (34): kNN vector approximation, ε = 1 (95% CI over trials)")
