@@ -408,8 +408,8 @@ def accuracy_experiment(ctx, *, epsilon: float, k: int, profile: Profile | None 
 
     Raises
     ------
-    KeyError
-        If ``profile`` is None and ``ctx.profile`` is not a key of :data:`PROFILES`.
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by ``RunContext``, before any work).
     ValueError
         If a point is out of range (:class:`VectorPoint`), before any trial runs.
 
@@ -570,7 +570,7 @@ def figure_reproduces(fig: int) -> str:
 
     Raises
     ------
-    KeyError
+    ValueError
         If ``fig`` is not 2, 3 or 4.
 
     References
@@ -584,7 +584,7 @@ def figure_reproduces(fig: int) -> str:
     >>> print(figure_reproduces(3))
     000 Section 5.1 / Appendix A, Figure 3 (ε = 2, k = 100): RR, LP-2ST, ALIBI and vector approximation vs K
     """
-    epsilon, k = FIGURES[fig]
+    epsilon, k = FIGURES[check_choice("fig", fig, FIGURES)]
     return (f"000 Section 5.1 / Appendix A, Figure {fig} (ε = {epsilon:g}, k = {k}): RR, LP-2ST, ALIBI and vector "
             "approximation vs K")
 
@@ -606,8 +606,8 @@ def compute_figure(ctx, fig: int) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        If ``fig`` is not 2, 3 or 4, or ``ctx.profile`` is unknown.
+    ValueError
+        If ``fig`` is not 2, 3 or 4 (before any work), or for an unknown profile (raised by ``RunContext``).
 
     References
     ----------
@@ -623,7 +623,7 @@ def compute_figure(ctx, fig: int) -> ExperimentResult:
     >>> from simulations.experiments.base import RunContext
     >>> result = compute_figure(RunContext(profile="smoke"), 2)  # doctest: +SKIP
     """
-    epsilon, k = FIGURES[fig]
+    epsilon, k = FIGURES[check_choice("fig", fig, FIGURES)]
     return accuracy_experiment(ctx, epsilon=epsilon, k=k)
 
 
@@ -645,8 +645,10 @@ def plot_figure(result: ExperimentResult, fig: int) -> dict:
 
     Raises
     ------
+    ValueError
+        If ``fig`` is not 2, 3 or 4.
     KeyError
-        If ``fig`` is not 2, 3 or 4, or ``result.data`` lacks an entry.
+        If ``result.data`` lacks an entry.
 
     References
     ----------
@@ -666,7 +668,7 @@ def plot_figure(result: ExperimentResult, fig: int) -> dict:
     (['accuracy'], ['(a) σ = 0.05', '(b) σ = 2/K'])
     >>> plt.close(figs["accuracy"])
     """
-    epsilon, k = FIGURES[fig]
+    epsilon, k = FIGURES[check_choice("fig", fig, FIGURES)]
     return plot_accuracy(result, f"000 Fig. {fig}: kNN accuracy vs K under ε = {epsilon:g} label DP, k = {k} "
                                  f"({result.data['n_trials']} trials, 95% CI)\nLP-2ST: stage-1 split "
                                  f"{SPLIT_FRACTION:g}, stage-1 kNN k = {k}, prior temperature {TEMPERATURE:g}")
@@ -687,8 +689,8 @@ def compute_fig2(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by ``RunContext``, before any work).
 
     References
     ----------
@@ -750,8 +752,8 @@ def compute_fig3(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by ``RunContext``, before any work).
 
     References
     ----------
@@ -813,8 +815,8 @@ def compute_fig4(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        If ``ctx.profile`` is not a key of :data:`PROFILES`.
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by ``RunContext``, before any work).
 
     References
     ----------

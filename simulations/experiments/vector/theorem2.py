@@ -238,8 +238,8 @@ def compute(ctx) -> ExperimentResult:
 
     Raises
     ------
-    KeyError
-        If ``ctx.profile`` is not a key of :data:`PROFILES` (it is looked up before any work).
+    ValueError
+        For a profile not in ``{"smoke", "quick", "paper"}`` (raised by ``RunContext``, before any work).
 
     References
     ----------
