@@ -11,8 +11,8 @@ Every public name is validated with :func:`numpydoc.validate.validate` for the c
 
 Public names: every module of ``limits``, ``simulations`` and ``proofs_checks`` whose dotted name has no
 part starting with ``_`` (the module itself), the functions and classes of its ``__all__`` (without
-``__all__``: the public functions and classes it defines), and the public methods and properties each
-such class defines itself. An object re-exported by several modules is validated once, under the
+``__all__``: the public functions and classes it defines), the public methods and properties each
+such class defines itself, and every experiment's ``compute`` and ``plot`` named by the catalogues. An object re-exported by several modules is validated once, under the
 module that defines it. Data constants (tuples, dicts) are skipped: they cannot carry a docstring.
 
 The checks enforced are listed in ``pyproject.toml`` (``[tool.numpydoc_validation] checks``, the section
@@ -110,7 +110,18 @@ def public_names() -> list[str]:
                         val = val.__func__
                     if inspect.isfunction(val) or isinstance(val, property):
                         out.append(f"{path}.{attr}")
-    return out
+    return out + _entry_points(set(out))
+
+
+def _entry_points(known: set[str]) -> list[str]:
+    """Every experiment's ``compute`` and ``plot`` (issue 28: "every experiment's entry point"), named by the
+    two catalogues, also where they are not in their module's ``__all__``."""
+    from proofs_checks.experiments import catalogue as checks
+    from simulations.experiments import catalogue as sims
+
+    refs = {ref for e in checks.EXPERIMENTS + sims.EXPERIMENTS for ref in (e.compute_ref, e.plot_ref)}
+    paths = {ref.replace(":", ".") for ref in refs if not _unavailable(ref.partition(":")[0])}
+    return sorted(paths - known)
 
 
 def current_failures() -> tuple[int, set[tuple[str, str]]]:
