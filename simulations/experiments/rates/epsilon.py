@@ -240,6 +240,83 @@ def _spread_matched_N(curves):
 
 
 def compute_collapse(ctx) -> ExperimentResult:
+    """Run the ε-collapse of the local curves and the fading central privacy term; tables, claims and notes.
+
+    Local part: the rate experiments' construction and trial (vector mechanism + bins, d = 1, β = γ = 1,
+    K = 2; Laplace + k-NN, d = 1, β = 1/2, labels ±1) at each ε of ``COLLAPSE_EPS`` = (1/4, 1/2, 1), every
+    curve starting at ``n_start / ε²`` so that the grid points with the same cube count g share Nε² and
+    the law. Central part: on the fixed regression benchmark (d = 1, β = 1/2, Weierstrass profile,
+    uniform noise of half-width 1/2), at ``points + 1`` sample sizes spaced evenly in log N over
+    ``decades_d1`` decades from ``1000 · start_factor`` (the profile's values) and per ε of ``FADE_EPS``,
+    the bin mean + Laplace of 003 eq. (23), the non-private bin mean on the same bins and the non-private
+    bin mean with its own tuning, all fitted on the same data in each trial.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": grids and trials of
+        :data:`simulations.experiments.rates.machinery.PROFILES`), root seed, jobs, scheduler, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Tables ``local_collapse`` (columns ``model``, ``eps``, ``N``, ``N_eps2``, ``g``, ``mean``,
+        ``ci_low``, ``ci_high``, ``trials``: mean excess risk and 95% t-interval per local model, ε and
+        grid point) and ``central_fade`` (columns ``eps``, ``N``, ``mean``, ``ci_low``, ``ci_high``,
+        ``trials``, ``estimator``: "central", "bin mean, same bins" per ε and "bin mean, own tuning"
+        with ``eps`` "none"). Claims: for local classification, "at matched Nε² the excess risk does
+        not depend on ε" (pooled ε-exponent 0 ± the profile's margin); for local regression, "the
+        ε-exponent at matched Nε² lies in [0, 0.079]" (the departure that ``Var Y`` predicts, ± margin);
+        each inconclusive without a fit when the three curves share no g or a matched point has zero mean
+        risk; per ε of ``FADE_EPS``, "the privacy cost R_central − R_binmean(same bins) decays faster
+        than R_np" (the upper end of its slope's bootstrap CI below the slope of the own-tuned
+        non-private risk; inconclusive when the mean paired cost is <= 0 at some N). Notes: why, and two Markdown summary tables. ``data``:
+        ``"fits"`` ((model, ε) -> (CaseFit, per-point trial arrays)) and ``"fade"`` (``"N"``,
+        ``"excess"`` of shape (points, trials, 7), ``"summary"``), read by :func:`plot_collapse`.
+
+    Raises
+    ------
+    ValueError
+        If the profile is not one of ['paper', 'quick', 'smoke']
+        (:class:`~simulations.experiments.base.RunContext` refuses it when built; checked again here
+        before any work).
+
+    References
+    ----------
+    003 Remark 1(1) (N privatized labels ≈ Nε² clean ones); Theorem 2, eq. (14) and Theorem 6,
+    eq. (21) (the local rates in N(ε² ∧ 1)); eqs. (36)-(37) and (121) (the constructions); Theorem 8,
+    eq. (24) and the paragraph after it (the privacy term decays faster than N^(−2β/(2β+d))).
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only rates_eps_collapse``); an unknown profile is refused
+    before any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute_collapse(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+
+    The ε of the local curves and of the central fade:
+
+    >>> COLLAPSE_EPS, FADE_EPS
+    ((0.25, 0.5, 1.0), (0.03, 0.1, 0.3))
+
+    The upper end of the regression claim's range: at matched Nε² (k ∝ ε^-2) the variance
+    ``(Var Y + 8T²/ε²)/k`` of 003 Theorem 6's Laplace(2T/ε) labels, with Var Y = T = 1, is larger by
+    (1 + 8)/(1/16 + 8) at ε = 1 than at ε = 1/4, an ε-exponent of:
+
+    >>> round(math.log((1 + 8) / (1 / 16 + 8)) / math.log(4), 3)
+    0.079
+
+    The central benchmark's exponents (d = 1, β = 1/2): privacy term 2β/(d+β) = 2/3 (003 eq. (24))
+    against the non-private 2β/(2β+d) = 1/2:
+
+    >>> [round(limits.rate_exponent("regression", p, beta=0.5, d=1, term=t), 4)
+    ...  for p, t in (("central", "privacy"), ("none", None))]
+    [0.6667, 0.5]
+    """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     sizes = PROFILES[ctx.profile]
     _, fits = _collapse_local(ctx, sizes)
@@ -385,6 +462,33 @@ def _fade_central(ctx, sizes):
 
 
 def plot_collapse(result) -> dict:
+    """Five log-log panels: each local model's risk vs N and vs Nε² per ε, and the central fade vs N.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_collapse` (reads ``data["fits"]`` and ``data["fade"]``).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        One figure, ``"rates_eps_collapse"``: per local model (classification, regression) the mean
+        excess risk with 95% t-interval bands against N and against Nε² for ε = 1/4, 1/2, 1 (the curves
+        should coincide against Nε²); fifth panel, the central regression risk per ε of ``FADE_EPS``
+        and the own-tuned non-private bin mean against N.
+
+    References
+    ----------
+    003 Remark 1(1); Theorems 2, 6 (local); Theorem 8, eq. (24) (central).
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot_collapse(compute_collapse(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['rates_eps_collapse']
+    """
     fits = result.data["fits"]
     models = list(_COLLAPSE_CASES)
     fig, axes = figure(1, 5, width=3.6, title="Local label DP: risk vs N and vs Nε² for ε ∈ {1/4, 1/2, 1} "
@@ -482,6 +586,72 @@ def _np_name(algorithm):
 
 
 def compute_vs(ctx) -> ExperimentResult:
+    """Fit local, central and non-private estimators at one fixed N over a grid of ε; tables, claims and notes.
+
+    Per task, one fixed benchmark law with d = 1 (classification: one boundary, β = γ = 1; regression:
+    Weierstrass profile, β = 1/2, uniform noise of half-width 1/2); each trial draws one data set and fits
+    on it, with each theorem's tuning (constants 1), the local estimator (vector mechanism + bins;
+    Laplace + k-NN) and the central one (exponential mechanism per bin; bin mean + Laplace) at every ε,
+    the non-private histogram on the central estimator's bins at every ε, and the non-private rules
+    with their own tuning (bin majority; k-NN and bin mean). N, the ε grid and the trials per task
+    come from ``VS_PROFILES[ctx.profile]``, the margin and kNN evaluation points from
+    :data:`simulations.experiments.rates.machinery.PROFILES`.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper"), root seed, jobs, scheduler, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Table ``risk_vs_eps`` (columns ``task``, ``method``, ``eps``, ``N``, ``mean``, ``ci_low``,
+        ``ci_high``, ``trials``: mean excess risk and 95% t-interval per task, method and ε; ``eps`` is
+        "" for the own-tuned non-private rules). Claims per task: "central risk below local risk at
+        every ε <= 1" (largest ratio of means < 1); "local risk falls at least as fast as ε^(−2r) for
+        ε <= 1/2" (one-sided: the upper end of the bootstrap CI of the log-log slope below −2r + margin,
+        r the local Table 1 exponent; stated only when the grid has two ε <= 1/2); "at the largest ε the
+        central risk is within 10% of the non-private histogram on the same bins in at least 90% of
+        trials". Notes: the laws and what 003 predicts. ``data``: per task ``"eps"``, the trial-by-ε
+        arrays ``"local"``, ``"central"``, ``"same_bins"``, ``"nonprivate"`` and ``"np_names"``, read
+        by :func:`plot_vs`.
+
+    Raises
+    ------
+    ValueError
+        If the profile is not one of ['paper', 'quick', 'smoke']
+        (:class:`~simulations.experiments.base.RunContext` refuses it when built; checked again here
+        before any work).
+
+    References
+    ----------
+    003 Table 1 (rows Local, Central, Non-priv.); Theorems 2, 4, 6, 8 (the estimators and tunings,
+    eqs. (11)-(13), (17), (20), (23)); Remark 1(1) (local ≍ N(ε² ∧ 1) clean samples); the paragraphs
+    after Theorems 4 and 8 (the central privacy term becomes negligible).
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only rates_local_vs_central``); an unknown profile is
+    refused before any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute_vs(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+
+    The smoke profile's sizes:
+
+    >>> VS_PROFILES["smoke"]
+    VsProfile(N=2000, eps=(0.1, 1.0, 4.0), trials_classification=4, trials_regression=4)
+
+    The ε-exponents −2r the second claim tests against: local classification β = γ = d = 1,
+    r = β(γ+1)/(2β+d) = 2/3; local regression β = 1/2, d = 1, r = 2β/(2β+d) = 1/2:
+
+    >>> [round(-2 * limits.rate_exponent(t, "local", beta=b, d=1, gamma=g), 4)
+    ...  for t, b, g in (("classification", 1.0, 1.0), ("regression", 0.5, None))]
+    [-1.3333, -1.0]
+    """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     sizes = PROFILES[ctx.profile]
     vs = VS_PROFILES[ctx.profile]
@@ -571,6 +741,33 @@ def _vs_claims(task: str, beta: float, ex, eps, N: int, margin: float, seed: int
 
 
 def plot_vs(result) -> dict:
+    """Risk vs ε at fixed N, one log-log panel per task: local, central and non-private.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute_vs` (reads ``data[task]`` for each task: ``"eps"``, ``"local"``,
+        ``"central"``, ``"same_bins"``, ``"nonprivate"``, ``"np_names"``).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        One figure, ``"rates_local_vs_central"``: per task (classification, regression) the mean excess
+        risk with 95% t-interval bands of the local, central and same-bins non-private estimators
+        against ε, and the own-tuned non-private risks as horizontal lines.
+
+    References
+    ----------
+    003 Table 1 (rows Local, Central, Non-priv.); Theorems 2, 4, 6, 8.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot_vs(compute_vs(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['rates_local_vs_central']
+    """
     fig, axes = figure(1, 2, width=4.6, title="Risk vs ε at fixed N: local, central and non-private label DP "
                                                "(fixed benchmark laws, d = 1)")
     for ax, (task, d) in zip(axes, result.data.items()):

@@ -157,6 +157,63 @@ def worst_case_slope(N, values, *, rng, n_boot: int = 1000):
 
 
 def compute(ctx) -> ExperimentResult:
+    """Run every case of ``CASES`` under the four laws of :data:`LAWS` and fit the worst-law slope; tables and claims.
+
+    Each estimator keeps its own tuning (local: its theorem's h; central: the privacy branch of h at
+    ε = 10^-4); at every N of its grid (:func:`law_points`) it faces the construction at scales 2h, h
+    and h/2 and the task's fixed benchmark law, with half the rate experiments' trials per (N, law)
+    (at least 4).
+
+    Parameters
+    ----------
+    ctx : RunContext
+        Profile ("smoke", "quick" or "paper": grids, trials and margin of
+        :data:`simulations.experiments.rates.machinery.PROFILES`), root seed, jobs, scheduler, cache.
+
+    Returns
+    -------
+    ExperimentResult
+        Table ``worst_case`` (columns ``case``, ``N``, ``g``, ``law``, ``mean``, ``ci_low``, ``ci_high``,
+        ``trials``: mean excess risk and 95% t-interval per case, N and law). One claim per case: "the
+        worst excess risk over the four laws decays at least as fast as N^(−a)", a the case's exponent
+        (:meth:`RateCase.exponent`, the derived one); it holds when the upper end of the bootstrap 95% CI
+        of :func:`worst_case_slope` lies below −a + margin, fails when the whole CI lies above −a + margin,
+        and is inconclusive otherwise (also at the smoke profile when a law has zero mean risk: no slope). The
+        detail names the worst law per N and the slope on the aligned construction alone. Notes: the
+        module's description. ``data["fits"]``: per case (case, N, trial values, worst mean, slope, CI
+        low, CI high, −a), read by :func:`plot`.
+
+    Raises
+    ------
+    ValueError
+        If the profile is not one of ['paper', 'quick', 'smoke']
+        (:class:`~simulations.experiments.base.RunContext` refuses it when built; checked again here
+        before any work).
+
+    References
+    ----------
+    003 Theorems 2, 4, 8, 12 (upper bounds: eqs. (14), (18), (24), (29)); Table 1; the constructions
+    of eqs. (36)-(37), (121), (156).
+
+    Examples
+    --------
+    The run takes minutes (``paper_repro.py --only rates_upper_bound``); an unknown profile is refused
+    before any work:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> compute(RunContext(profile="huge"))
+    Traceback (most recent call last):
+    ...
+    ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
+
+    The exponents the six claims test: local classification β(γ+1)/(2β+d) at (d, β, γ) = (1, 1, 1) and
+    (2, 1/2, 1); the central privacy terms β(γ+1)/(β+d) (eq. (18), d = β = γ = 1), 2β/(d+β) (eq. (24),
+    (d, β) = (1, 1) and (2, 1/2)) and 2β(p−1)/(pβ+d(p−1)) (eq. (29), d = β = 1, p = 4):
+
+    >>> from fractions import Fraction
+    >>> [str(Fraction(c.exponent()).limit_denominator(10)) for c in CASES]
+    ['2/3', '1/3', '1', '1', '2/5', '6/7']
+    """
     check_choice("profile", ctx.profile, tuple(PROFILES))
     sizes = PROFILES[ctx.profile]
     grids = [law_points(c, sizes) for c in CASES]
@@ -204,6 +261,32 @@ def compute(ctx) -> ExperimentResult:
 
 
 def plot(result) -> dict:
+    """Log-log excess risk vs N per case: the four laws with 95% CI bands, the worst-law curve and the rate.
+
+    Parameters
+    ----------
+    result : ExperimentResult
+        Returned by :func:`compute` (reads ``data["fits"]``).
+
+    Returns
+    -------
+    dict of str to matplotlib.figure.Figure
+        One figure, ``"rates_upper_bound"``: a panel per case (rows of three) with the mean excess
+        risk under each law of :data:`LAWS`, and, where the worst-case slope is finite, the worst mean
+        over the laws (dotted) and the rate N^(−a) through its geometric centre (dashed).
+
+    References
+    ----------
+    003 Theorems 2, 4, 8, 12; Table 1.
+
+    Examples
+    --------
+    Needs a computed result (minutes), so not run here:
+
+    >>> from simulations.experiments.base import RunContext
+    >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
+    ['rates_upper_bound']
+    """
     fits = result.data["fits"]
     ncols = 3
     fig, axes = figure(math.ceil(len(fits) / ncols), ncols, title="Upper bounds as upper bounds: excess risk under "
