@@ -1,10 +1,14 @@
-"""The README's worked examples ("Adding a mechanism", "Adding an experiment") are true as written.
+"""The README's worked examples ("Adding a mechanism", "Adding an experiment", "Adding a rate cell") are true
+as written.
 
 A copy of the packages and tests gets exactly the files and edits the README tells a user to make, and the
 tests the README names are run there in a fresh interpreter: the new mechanism is found by the catalogue and
 its verifier gives the README's numbers, the new experiment is listed, runs at the smoke profile and passes
-the README's own test, and both pass the docstring ratchet and their doctests. If the README's code drifts
-from the suite's API (or from its documentation rules), this test fails, not the next user.
+the README's own test, the new rate cell (a Table 1 column) is read by every rate function and passes the
+`limits` tests with the exponents the README writes out, the new case of a rate experiment is the one the
+README runs, every ``>>>`` block of the rate-cell section runs as a doctest with the README's output, and all
+of it passes the docstring ratchet and the changed modules' doctests. If the README's code drifts from the
+suite's API (or from its documentation rules), this test fails, not the next user.
 """
 
 from __future__ import annotations
@@ -52,6 +56,48 @@ def _follow_the_readme(dst: Path) -> None:
                                                                       encoding="utf-8")
 
 
+def _insert(path: Path, before: str, text: str, *, after: str | None = None) -> None:
+    """Insert ``text`` in the file ``path`` just before the first ``before`` found after ``after`` (checked)."""
+    content = path.read_text(encoding="utf-8")
+    i = content.index(before, content.index(after) if after else 0)
+    path.write_text(content[:i] + text + content[i:], encoding="utf-8")
+
+
+def _replace_line(path: Path, start: str, line: str) -> None:
+    """Replace the one line of ``path`` that starts with ``start`` by ``line``."""
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    (i,) = [k for k, x in enumerate(lines) if x.startswith(start)]
+    lines[i] = line.rstrip("\n") + "\n"
+    path.write_text("".join(lines), encoding="utf-8")
+
+
+#: doctest lines run after the README's, in the same namespace: the README's CENTRAL_DB edit adds exactly the two
+#: cases its doctest runs (6 (d, β) pairs x 2 tunings before, 7 x 2 after)
+_RATE_CASES_CHECK = """
+>>> from simulations.experiments.rates.regression import _central_cases
+>>> [c for c in _central_cases() if (c.d, c.beta) == (2, 0.75)] == new, len(_central_cases())
+(True, 14)
+"""
+
+
+def _follow_the_rate_cell_section(dst: Path) -> str:
+    """Make, in ``dst``, the edits of "Adding a rate cell"; return its ``>>>`` blocks as one doctest text."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = _section_blocks(readme, "Adding a rate cell", 9)
+    doctests = [b for b in blocks if b.startswith(">>>")]
+    privacy, cells, label, expected, terms, central_db = [b for b in blocks if not b.startswith(">>>")]
+    assert len(doctests) == 3
+    _replace_line(dst / "limits/_args.py", "PRIVACY = ", privacy)
+    _insert(dst / "limits/rates.py", "}\n", cells, after="\n_DERIVED = {")  # the end of the _DERIVED dict
+    table = dst / "simulations/experiments/rates/table.py"
+    table.write_text(table.read_text(encoding="utf-8").replace("PRIVACY_LABELS = {", "PRIVACY_LABELS = {" + label.strip()
+                                                              + " ", 1), encoding="utf-8")
+    _insert(dst / "tests/limits/test_rates.py", "    }\n    return table[", expected)
+    _insert(dst / "tests/limits/test_rates.py", "\n\n", "\n" + terms.rstrip("\n"), after="\nCELL_TERMS = [")
+    _replace_line(dst / "simulations/experiments/rates/regression.py", "CENTRAL_DB = ", central_db)
+    return "\n".join(doctests) + _RATE_CASES_CHECK
+
+
 @pytest.mark.slow
 def test_the_worked_examples_work_as_written(tmp_path):
     for name in COPIED:
@@ -61,6 +107,7 @@ def test_the_worked_examples_work_as_written(tmp_path):
         else:
             shutil.copy2(src, tmp_path / name)
     _follow_the_readme(tmp_path)
+    (tmp_path / "readme_rate_cell.txt").write_text(_follow_the_rate_cell_section(tmp_path), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "MPLBACKEND": "Agg"}
     env.pop("PYTEST_XDIST_WORKER", None)
 
@@ -78,20 +125,34 @@ def test_the_worked_examples_work_as_written(tmp_path):
                       % str(tmp_path))
     assert probe.returncode == 0, probe.stderr[-3000:]
     assert probe.stdout.split() == ["True", "False", "True"]
+    # the rate-cell section's >>> blocks, in order, in one namespace: the README's numbers (closed form for the
+    # new cell; the quick run of the new rate case) and the cases its CENTRAL_DB edit adds
+    cell_doctests = run("-m", "doctest", "readme_rate_cell.txt")
+    assert cell_doctests.returncode == 0, cell_doctests.stdout[-6000:] + cell_doctests.stderr[-2000:]
     listed = run("paper_repro.py", "--list")
     assert listed.returncode == 0 and "lp1st_label_noise" in listed.stdout, listed.stdout[-2000:] + listed.stderr[-2000:]
     tests = run("-m", "pytest", "-v", "-p", "no:cacheprovider", "-p", "no:xdist",
                 "tests/proofs_checks/test_catalogue.py", "tests/test_experiment_catalogue.py",
                 "tests/test_experiment_structure.py", "tests/test_docstrings.py",
                 "tests/simulations/test_lp1st_label_noise.py",
-                "tests/test_doctests.py", "-k", "not test_examples_run or keep_or_uniform or lp1st_label_noise")
+                "tests/limits/test_rates.py", "tests/limits/test_properties.py", "tests/limits/test_rates_table.py",
+                "tests/limits/test_complexity.py", "tests/test_doctests.py",
+                "-k", "(not test_examples_run or keep_or_uniform or lp1st_label_noise or limits.rates or "
+                      "experiments.rates.regression or experiments.rates.table) and (not test_complexity or my_model)")
     assert tests.returncode == 0, tests.stdout[-6000:] + tests.stderr[-2000:]
     passed = {line.split(" PASSED")[0] for line in tests.stdout.splitlines() if " PASSED" in line}
     for must in ("tests/simulations/test_lp1st_label_noise.py::test_lp1st_label_noise_smoke",
                  "tests/test_doctests.py::test_examples_run[simulations.mechanisms.keep_or_uniform]",
                  "tests/test_doctests.py::test_examples_run[proofs_checks.mechanisms.keep_or_uniform]",
                  "tests/test_doctests.py::test_examples_run[simulations.experiments.learning.lp1st_label_noise]",
-                 "tests/test_docstrings.py::test_docstrings_do_not_decay"):
+                 "tests/test_docstrings.py::test_docstrings_do_not_decay",
+                 "tests/limits/test_rates_table.py::test_rates_table_smoke",
+                 "tests/test_doctests.py::test_examples_run[limits.rates]",
+                 "tests/test_doctests.py::test_examples_run[simulations.experiments.rates.regression]",
+                 "tests/test_doctests.py::test_examples_run[simulations.experiments.rates.table]"):
         assert must in passed, f"{must} did not pass in the copy:\n" + tests.stdout[-3000:]
     assert any("keep or uniform" in name or "KeepOrUniform" in name for name in passed), \
         "no catalogue test ran on the new record:\n" + tests.stdout[-3000:]
+    for test in ("test_exponent_matches_paper", "test_dominant_exponent_is_slowest_term", "test_round_trip"):
+        ran = [name for name in passed if f"::{test}[" in name and "my_model" in name]
+        assert ran, f"{test} did not run on the new column:\n" + tests.stdout[-3000:]

@@ -248,12 +248,14 @@ def compute(ctx) -> ExperimentResult:
 
 def _plot_table():
     tasks, privs = limits.TASKS, limits.PRIVACY
-    fig, (ax,) = figure(1, 1, width=14.0, height=6.4,
+    # one column per task and one row per privacy model, however many :mod:`limits` lists (the README's
+    # "Adding a rate cell" adds a column of Table 1, a row here): 1.28 inches per row and the header
+    fig, (ax,) = figure(1, 1, width=14.0, height=1.28 * (len(privs) + 1),
                         title="003 Table 1: minimax rates under label DP (derived; † = printed differently)")
     ax.set_axis_off()
     ax.grid(False)
-    col_x = [0.0, 0.15, 0.43, 0.71]
-    row_y = [0.93, 0.74, 0.52, 0.30, 0.10]
+    col_x = [0.0, *np.linspace(0.15, 0.71, len(tasks))]
+    row_y = [0.93, *np.linspace(0.74, 0.10, len(privs))]
     for j, t in enumerate(tasks):
         ax.text(col_x[j + 1], row_y[0], TASK_LABELS[t], fontsize=12, fontweight="bold", va="center")
     for i, pr in enumerate(privs):
@@ -266,8 +268,8 @@ def _plot_table():
             if differs:
                 ax.text(col_x[j + 1], row_y[i + 1] - 0.055, f"printed: ${cell_tex(t, pr, 'printed')}$", fontsize=11,
                         va="center", color="0.35")
-    for y in (0.835, 0.63, 0.41, 0.20):
-        ax.axhline(y, color="0.8", lw=0.6)
+    for y0, y1 in zip(row_y, row_y[1:]):
+        ax.axhline((y0 + y1) / 2, color="0.8", lw=0.6)
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
     return fig
