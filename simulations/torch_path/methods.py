@@ -32,6 +32,7 @@ References: 000 Sections 4.1-4.3 (eq. (12)-(16), (24)), 5.2; 004 eq. (1), Algori
 from __future__ import annotations
 
 import copy
+import functools
 from dataclasses import replace
 
 import numpy as np
@@ -44,11 +45,12 @@ from simulations.mechanisms import ALIBI, RandomizedResponse, VectorMechanism
 from simulations.seeding import check_generator
 from simulations.torch_path import require_torch
 from simulations.torch_path.training import TrainConfig, fit_classifier, image_tensor, predict_scores
+from simulations.torch_path.tuning import TunedFit, Validation, fit_tuned
 
 torch = require_torch()
 
 __all__ = ["LP2ST_FRACTIONS", "LP2ST_RECIPE", "LP2ST_TEMPERATURE", "METHODS", "StageMixupLPMST", "TorchClassifier", "method_accuracy", "pixel_scale", "predict_method",
-           "train_method", "vector_debiased_scores"]
+           "train_method", "train_method_tuned", "vector_debiased_scores"]
 
 METHODS = ("RR", "LP-2ST", "ALIBI", "vector")
 ALL_METHODS = METHODS + ("non-private",)
@@ -159,11 +161,16 @@ class TorchClassifier(BaseEstimator):
         Passed to :func:`~simulations.torch_path.training.fit_classifier`.
     progress : bool, default False
         Passed to :func:`~simulations.torch_path.training.fit_classifier`.
+    validation : Validation or None, default None
+        When given, each fit chooses its learning rate and epochs on these privatized validation labels
+        (:func:`~simulations.torch_path.tuning.fit_tuned`; ``checkpoint_dir`` is then not used).
 
     Attributes
     ----------
     model_ : torch.nn.Module
         The network of the last :meth:`fit`.
+    tuned_ : TunedFit or None
+        The tuning record of the last :meth:`fit` (None without ``validation``).
 
     References
     ----------
@@ -182,13 +189,14 @@ class TorchClassifier(BaseEstimator):
     """
 
     def __init__(self, *, config: TrainConfig, num_classes: int, seed: int, scale: float,
-                 checkpoint_dir=None, progress: bool = False):
+                 checkpoint_dir=None, progress: bool = False, validation: Validation | None = None):
         self.config = config
         self.num_classes = num_classes
         self.seed = seed
         self.scale = scale
         self.checkpoint_dir = checkpoint_dir
         self.progress = progress
+        self.validation = validation
 
     def fit(self, X, y):
         """Train a fresh network on images ``X`` with labels ``y`` (cross-entropy on one-hot rows).
@@ -222,9 +230,11 @@ class TorchClassifier(BaseEstimator):
         """
         y = np.asarray(y, dtype=np.int64)
         seed = int(np.random.SeedSequence([int(self.seed), int(y.size)]).generate_state(2, np.uint64)[0] >> 1)
-        self.model_ = fit_classifier(image_tensor(X, self.scale), _one_hot(y, self.num_classes), loss="softmax",
-                                     config=self.config, seed=seed, checkpoint_dir=self.checkpoint_dir,
-                                     progress=self.progress, desc=f"LP-MST stage (n={y.size})")
+        self.model_, self.tuned_ = _fit(image_tensor(X, self.scale), _one_hot(y, self.num_classes), "softmax",
+                                        self.config, seed, self.validation, self.scale,
+                                        functools.partial(predict_method, "RR", epsilon=None),
+                                        checkpoint_dir=self.checkpoint_dir, progress=self.progress,
+                                        desc=f"LP-MST stage (n={y.size})")
         return self
 
     def predict_proba(self, X) -> np.ndarray:
@@ -396,6 +406,92 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
     >>> labels.shape, labels.dtype.name
     ((4,), 'int64')
     """
+    return _train(method, dataset, epsilon, rng, config, None, checkpoint_dir=checkpoint_dir, progress=progress,
+                  split=split, stage_mixup=stage_mixup)[0]
+
+
+def train_method_tuned(method: str, dataset, epsilon: float | None, rng: np.random.Generator, config: TrainConfig,
+                       validation: Validation, *, progress: bool = False, split: str = LP2ST_SPLIT, stage_mixup=None):
+    """:func:`train_method` with every network's learning rate and epochs chosen on ``validation``.
+
+    Each network the method trains (one; two for LP-2ST, each stage tuned on its own before the next
+    stage's labels are privatized) runs :func:`~simulations.torch_path.tuning.fit_tuned`: one run per
+    learning rate of ``validation.grid``, read at its epoch checkpoints, keeping the cell whose
+    predictions (the method's rule: the debiased arg-max for "vector") agree most with
+    ``validation.labels``. Those labels are the validation points' labels released once by RR at
+    ``epsilon`` (the true ones for "non-private"); ``dataset.y_train`` must not contain them.
+
+    Parameters
+    ----------
+    method : {"RR", "LP-2ST", "ALIBI", "vector", "non-private"}
+        The label treatment.
+    dataset : simulations.datasets.Dataset
+        The training part (without the validation points); its test split is not read.
+    epsilon : float > 0 or None
+        The label-DP ε (ignored for "non-private").
+    rng : numpy.random.Generator or int seed
+        The PRIVACY stream of the method (as :func:`train_method`).
+    config : TrainConfig
+        The other hyper-parameters (``lr`` and ``epochs`` come from the grid).
+    validation : Validation
+        Validation images, their privatized labels, the grid and the optional probe images.
+    progress : bool, default False
+        Show a bar over epochs.
+    split : str, default LP2ST_SPLIT
+        As :func:`train_method`.
+    stage_mixup : None or (float, float), default None
+        As :func:`train_method`.
+
+    Returns
+    -------
+    predict : callable
+        ``predict(images) -> ndarray of int64, shape (m,)`` with the chosen network(s).
+    fits : list of TunedFit
+        The tuning record of each network, in training order (LP-2ST: stage 1, stage 2; a stage whose
+        labels hold one class is a constant model and has none).
+
+    Raises
+    ------
+    ValueError
+        As :func:`train_method`, or if ``validation`` is not a
+        :class:`~simulations.torch_path.tuning.Validation`.
+
+    References
+    ----------
+    004 eq. (1), Algorithm 3, Appendix E; 000 Section 5.2; issue 22 item 2.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from simulations.datasets import Dataset
+    >>> from simulations.torch_path.tuning import TuningGrid
+    >>> x = np.random.default_rng(0).integers(0, 256, size=(12, 8, 8), dtype=np.uint8)
+    >>> toy = Dataset("toy", x[:8], np.arange(8) % 2, x[8:], np.arange(4) % 2, num_classes=2)
+    >>> val = Validation(x[8:], np.array([0, 1, 0, 1]), TuningGrid(lrs=(1e-3, 3e-3), epochs=(1, 2)))
+    >>> predict, fits = train_method_tuned("RR", toy, 1.0, np.random.default_rng(0),
+    ...                                    TrainConfig(device="cpu"), val)
+    >>> len(fits), (fits[0].lr, fits[0].epochs) in val.grid.cells(), predict(toy.x_test).shape
+    (1, True, (4,))
+    """
+    if not isinstance(validation, Validation):
+        raise ValueError(f"validation must be a Validation, got validation={validation!r}")
+    return _train(method, dataset, epsilon, rng, config, validation, checkpoint_dir=None, progress=progress,
+                  split=split, stage_mixup=stage_mixup)
+
+
+def _fit(x, targets, loss: str, config: TrainConfig, seed: int, validation, scale: float, predict, *,
+         checkpoint_dir=None, progress: bool = False, desc: str = "train"):
+    """(model, TunedFit or None): one network at ``config``, or tuned on ``validation`` when given."""
+    if validation is None:
+        return fit_classifier(x, targets, loss=loss, config=config, seed=seed, checkpoint_dir=checkpoint_dir,
+                              progress=progress, desc=desc), None
+    tuned = fit_tuned(x, targets, loss=loss, config=config, seed=seed, validation=validation, scale=scale,
+                      predict=predict, progress=progress, desc=desc)
+    return tuned.model, tuned
+
+
+def _train(method, dataset, epsilon, rng, config, validation, *, checkpoint_dir, progress, split, stage_mixup):
+    """(predict, list of TunedFit): the body of :func:`train_method` and :func:`train_method_tuned`."""
     check_choice("method", method, ALL_METHODS)
     fractions = LP2ST_SPLITS[check_choice("split", split, tuple(LP2ST_SPLITS))]
     if stage_mixup is not None and (method != "LP-2ST" or len(stage_mixup) != 2
@@ -407,11 +503,13 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
     hard = config if method in ("RR", "LP-2ST") else _without_mixup(config)
     opts = dict(checkpoint_dir=checkpoint_dir, progress=progress)
     if method == "LP-2ST":
-        learner = TorchClassifier(config=hard, num_classes=K, seed=_seed(rng), scale=scale, **opts)
+        learner = TorchClassifier(config=hard, num_classes=K, seed=_seed(rng), scale=scale, validation=validation,
+                                  **opts)
         lpmst = dict(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=fractions,
                      temperature=LP2ST_TEMPERATURE, filter_labels=True)
         est = LPMST(**lpmst) if stage_mixup is None else StageMixupLPMST(stage_mixup=stage_mixup, **lpmst)
-        return est.fit(dataset.x_train, y, rng).predict
+        est.fit(dataset.x_train, y, rng)
+        return est.predict, [m.tuned_ for m in est.models_ if getattr(m, "tuned_", None) is not None]
     if method == "RR":
         targets, loss = _one_hot(RandomizedResponse(num_classes=K, epsilon=epsilon).sample(y, rng), K), "softmax"
     elif method == "ALIBI":
@@ -421,9 +519,11 @@ def train_method(method: str, dataset, epsilon: float | None, rng: np.random.Gen
         targets, loss = VectorMechanism(num_classes=K, epsilon=epsilon).sample(y, rng), "sigmoid"
     else:
         targets, loss = _one_hot(y, K), "softmax"
-    model = fit_classifier(image_tensor(dataset.x_train, scale), targets, loss=loss, config=hard, seed=_seed(rng),
-                           desc=f"{method} ε={epsilon}", **opts)
-    return lambda images: predict_method(method, model, image_tensor(images, scale), epsilon)
+    rule = functools.partial(predict_method, method, epsilon=epsilon)
+    model, tuned = _fit(image_tensor(dataset.x_train, scale), targets, loss, hard, _seed(rng), validation, scale, rule,
+                        desc=f"{method} ε={epsilon}", **opts)
+    return (lambda images: predict_method(method, model, image_tensor(images, scale), epsilon)), \
+        [] if tuned is None else [tuned]
 
 
 def predict_method(method: str, model, x, epsilon: float | None) -> np.ndarray:

@@ -317,7 +317,7 @@ def _epoch(model, opt, x, t, config: TrainConfig, loss: str, device) -> float:
 
 
 def fit_classifier(x, targets, *, loss: str, config: TrainConfig, seed: int, checkpoint_dir=None,
-                   progress: bool = False, stop_after: int | None = None, desc: str = "train"):
+                   progress: bool = False, stop_after: int | None = None, desc: str = "train", on_epoch=None):
     """Train a fresh :func:`~simulations.torch_path.models.build_model` on (x, targets).
 
     Parameters
@@ -342,6 +342,13 @@ def fit_classifier(x, targets, *, loss: str, config: TrainConfig, seed: int, che
         a later call; used to time-slice long runs and by the resume test).
     desc : str, default "train"
         The progress bar's label.
+    on_epoch : callable or None, default None
+        ``on_epoch(model, epochs_done)`` after every epoch trained in this call (the model in eval
+        mode; training resumes in train mode). It must not draw from torch's generator: the run then
+        ends with the same weights as without it, and the model it sees after e epochs is the model
+        of a run with ``epochs = e`` (nothing in the loop depends on ``config.epochs`` but the stop),
+        so one run serves every epoch count up to ``config.epochs``
+        (:func:`~simulations.torch_path.tuning.fit_tuned`).
 
     Returns
     -------
@@ -408,6 +415,9 @@ def fit_classifier(x, targets, *, loss: str, config: TrainConfig, seed: int, che
                     if device.type == "cuda":
                         state["cuda_rng"] = torch.cuda.get_rng_state(device)
                     _atomic_save(state, path)
+                if on_epoch is not None:
+                    model.eval()
+                    on_epoch(model, epoch + 1)
                 bar.update(1)
                 bar.set_postfix(loss=f"{mean_loss:.4f}")
         finally:
