@@ -247,6 +247,7 @@ def _finish(job: _Computed, cancel=None) -> dict:
         record.update(
             runtime_s=round(wall, 3),
             compute_s=round(job.compute_s, 3),
+            compute_cpu_s=round(job.compute_cpu_s, 3),  # the rest of provenance's cpu_s is plotting and writing
             figures=names,
             tables=[f"{t}.csv" for t in result.tables],
             claims=[c.to_json() for c in result.claims],
@@ -282,7 +283,8 @@ def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) ->
     -------
     dict
         The ``results.json`` object: name, reproduces, profile, seed, command, runtime_s,
-        compute_s, figures, tables, claims, notes and provenance.
+        compute_s (wall) and compute_cpu_s (CPU seconds of compute, its worker processes included),
+        figures, tables, claims, notes and provenance (its ``cpu_s`` also counts plotting and writing).
 
     Raises
     ------
