@@ -16,7 +16,8 @@ from simulations.experiments.runner import run_all
 from simulations.plotting import figure
 
 CHEAP = ["lp_mst_privacy", "rates_table", "dp_checks"]  # ~2 CPU-s each at the smoke profile; 4 figures, 7 tables
-_TIMING_KEYS = ("runtime_s", "compute_s", "compute_cpu_s", "provenance")  # seconds, load, clock: differ between any two runs
+# seconds, load, clock: they differ between any two runs
+_TIMING_KEYS = ("runtime_s", "compute_s", "compute_cpu_s", "provenance")
 
 
 def _files(out):
