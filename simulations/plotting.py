@@ -114,15 +114,16 @@ def save_figure(fig, stem, formats=("png", "pdf")) -> list:
 
     ``fig.savefig`` of a figure with a layout engine (``figure`` sets the constrained one) first draws
     the whole figure without output to run the layout, then draws it for real: two draws and a layout
-    per file. Here the layout runs once, at the figure's dpi, before both files, and is then frozen,
-    so each file costs one draw (issue 20: about 25% less CPU than two plain ``savefig`` calls). The
-    PNG is byte-identical to a plain ``savefig``; the PDF is laid out with the PNG's (Agg) text
-    metrics instead of its own, which moves elements by a fraction of a pixel.
+    per file. Here the layout runs once, at the figure's dpi, before both files, and the engine is then
+    removed (not set to ``"none"``: its placeholder engine still makes ``savefig`` draw twice), so each
+    file costs one draw (issue 20: the same bytes as with the placeholder engine, 1.4x less CPU, on the
+    smoke figures of 35 experiments). The PNG is byte-identical to a plain ``savefig``; the PDF is laid
+    out with the PNG's (Agg) text metrics instead of its own, which moves elements by a fraction of a pixel.
 
     Parameters
     ----------
     fig : matplotlib.figure.Figure
-        The figure; its layout engine is set to ``"none"`` afterwards (the positions stay).
+        The figure; it has no layout engine afterwards (the positions stay).
     stem : path-like
         Destination without suffix; its folder must exist.
     formats : sequence of {"png", "pdf"}, default ("png", "pdf")
@@ -161,10 +162,14 @@ def save_figure(fig, stem, formats=("png", "pdf")) -> list:
     engine = fig.get_layout_engine()
     if engine is not None and not isinstance(engine, PlaceHolderLayoutEngine):
         engine.execute(fig)  # what savefig's first (output-less) draw would do, once for both files
-        fig.set_layout_engine("none")
     paths = [stem.with_name(f"{stem.name}.{fmt}") for fmt in formats]
-    for path in paths:  # no creation date in the PDF: the same figure gives the same bytes
-        fig.savefig(path, **({"metadata": {"CreationDate": None}} if path.suffix == ".pdf" else {}))
+    # No engine at all from here, not "none" (a PlaceHolderLayoutEngine): savefig draws a figure that has
+    # one twice, once without output to run it. The rc values that would make "no engine" an engine (also
+    # when savefig puts the figure's engine back) are switched off.
+    with plt.rc_context({"figure.autolayout": False, "figure.constrained_layout.use": False}):
+        fig.set_layout_engine(None)
+        for path in paths:  # no creation date in the PDF: the same figure gives the same bytes
+            fig.savefig(path, **({"metadata": {"CreationDate": None}} if path.suffix == ".pdf" else {}))
     return paths
 
 

@@ -11,6 +11,10 @@ missing) removes the staging folder and leaves ``<out>/<name>/`` byte for byte a
 file, ``REPORT.md`` included, is written under a unique temporary name and renamed into place, so
 two concurrent runs into one ``--out`` each leave complete files.
 
+:func:`run_all` draws and writes an experiment's figures in a background thread while the next
+experiment computes (the same files as one after the other; issue 20). Only that thread publishes
+them, so a Ctrl-C in the main thread never stops a publication half-way.
+
 Claims have three verdicts (``holds`` True / None / False in ``results.json``: holds, inconclusive,
 fails; :func:`simulations.stats.interval_verdict`); the report, the line printed after each
 experiment and the end-of-run table count all three (:func:`claim_counts`). Neither a failed nor an
@@ -26,8 +30,10 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import traceback
+from concurrent.futures import Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 from pathlib import Path
@@ -171,6 +177,95 @@ def check_output_folder(out) -> Path:
     return out
 
 
+@dataclass(slots=True)
+class _Computed:
+    """An experiment whose ``compute`` has returned: what :func:`_finish` needs to plot, write and publish it."""
+
+    exp: Experiment
+    ctx: RunContext
+    folder: Path
+    staging: Path
+    result: ExperimentResult
+    compute_s: float  # wall seconds of compute
+    compute_cpu_s: float  # CPU seconds of compute: the main thread's process + its workers, the plotter excluded
+    argv: list | None
+
+
+def _compute(exp: Experiment, ctx: RunContext, out: Path, argv, *, other_cpu=lambda: 0.0) -> _Computed:
+    """Run ``exp.compute`` with its staging folder made; the folder is removed if compute raises.
+
+    ``other_cpu()`` is the CPU time of another thread of this process (the background plotter) so far:
+    it is subtracted, so the experiment's CPU seconds do not include the previous experiment's figures.
+    """
+    folder = out / exp.name
+    if ctx.cache_dir is None:
+        ctx = replace(ctx, cache_dir=out / ".cache" / exp.name)
+    (out / STAGING).mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"{exp.name}-", dir=out / STAGING))
+    t0, c0 = time.perf_counter(), _cpu_seconds() - other_cpu()
+    try:
+        result: ExperimentResult = exp.compute(ctx)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return _Computed(exp, ctx, folder, staging, result, time.perf_counter() - t0,
+                     _cpu_seconds() - other_cpu() - c0, argv)
+
+
+class _Cancelled(KeyboardInterrupt):
+    """A second Ctrl-C while a figure was being written: that experiment is dropped, its old outputs kept."""
+
+
+def _finish(job: _Computed, cancel=None) -> dict:
+    """Plot, write the tables and ``results.json`` into the staging folder, then publish it.
+
+    Runs in the caller's thread or in the background plotter (:class:`_Plotter`); either way it touches
+    only its own staging folder until :func:`_publish`, which no Ctrl-C interrupts in the background.
+    The staging folder is always removed. ``cancel`` (a ``threading.Event``): if set before publishing,
+    nothing is published and :class:`_Cancelled` is raised.
+    """
+    import matplotlib.pyplot as plt  # imported here so that `paper_repro.py --list` stays light
+
+    from simulations.plotting import save_figure
+
+    exp, ctx, staging, result = job.exp, job.ctx, job.staging, job.result
+    record = {"name": exp.name, "reproduces": exp.reproduces, "profile": ctx.profile, "seed": ctx.seed,
+              "command": regenerate_command(exp.name, ctx)}
+    t0, c0 = time.perf_counter(), time.thread_time()  # this thread only: the next compute may run beside it
+    try:
+        figures = exp.plot(result) or {}
+        names = []
+        for fname, fig in figures.items():
+            try:
+                save_figure(fig, staging / fname, ctx.figure_formats)  # PNG + PDF, one layout pass for both
+            finally:
+                plt.close(fig)
+            names.append(f"{fname}.png")
+        for tname, columns in result.tables.items():
+            write_csv(staging / f"{tname}.csv", columns)
+        wall = job.compute_s + time.perf_counter() - t0  # the experiment's own time, not its wait for the plotter
+        record.update(
+            runtime_s=round(wall, 3),
+            compute_s=round(job.compute_s, 3),
+            compute_cpu_s=round(job.compute_cpu_s, 3),  # the rest of provenance's cpu_s is plotting and writing
+            figures=names,
+            tables=[f"{t}.csv" for t in result.tables],
+            claims=[c.to_json() for c in result.claims],
+            notes=result.notes,
+            provenance={**provenance(profile=ctx.profile, seed=ctx.seed,
+                                     argv=sys.argv if job.argv is None else job.argv,
+                                     wall_s=wall, cpu_s=job.compute_cpu_s + time.thread_time() - c0),
+                        "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")},
+        )
+        _write_json(staging / "results.json", record)
+        if cancel is not None and cancel.is_set():
+            raise _Cancelled("interrupted while its figures were written (earlier outputs kept)")
+        _publish(staging, job.folder)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    return record
+
+
 def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) -> dict:
     """Compute, plot and write one experiment; returns the results.json content.
 
@@ -188,7 +283,8 @@ def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) ->
     -------
     dict
         The ``results.json`` object: name, reproduces, profile, seed, command, runtime_s,
-        compute_s, figures, tables, claims, notes and provenance.
+        compute_s (wall) and compute_cpu_s (CPU seconds of compute, its worker processes included),
+        figures, tables, claims, notes and provenance (its ``cpu_s`` also counts plotting and writing).
 
     Raises
     ------
@@ -207,47 +303,7 @@ def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) ->
     >>> rec["claims"][0]["holds"], rec["provenance"]["profile"]
     (True, 'smoke')
     """
-    import matplotlib.pyplot as plt  # imported here so that `paper_repro.py --list` stays light
-
-    from simulations.plotting import save_figure
-
-    out = Path(out)
-    folder = out / exp.name
-    if ctx.cache_dir is None:
-        ctx = replace(ctx, cache_dir=out / ".cache" / exp.name)
-    (out / STAGING).mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f"{exp.name}-", dir=out / STAGING))
-    record = {"name": exp.name, "reproduces": exp.reproduces, "profile": ctx.profile, "seed": ctx.seed,
-              "command": regenerate_command(exp.name, ctx)}
-    t0, c0 = time.perf_counter(), _cpu_seconds()
-    try:
-        result: ExperimentResult = exp.compute(ctx)
-        t1 = time.perf_counter()
-        figures = exp.plot(result) or {}
-        names = []
-        for fname, fig in figures.items():
-            save_figure(fig, staging / fname, ctx.figure_formats)  # PNG + PDF, one layout pass for both
-            plt.close(fig)
-            names.append(f"{fname}.png")
-        for tname, columns in result.tables.items():
-            write_csv(staging / f"{tname}.csv", columns)
-        wall = time.perf_counter() - t0
-        record.update(
-            runtime_s=round(wall, 3),
-            compute_s=round(t1 - t0, 3),
-            figures=names,
-            tables=[f"{t}.csv" for t in result.tables],
-            claims=[c.to_json() for c in result.claims],
-            notes=result.notes,
-            provenance={**provenance(profile=ctx.profile, seed=ctx.seed, argv=sys.argv if argv is None else argv,
-                                     wall_s=wall, cpu_s=_cpu_seconds() - c0),
-                        "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")},
-        )
-        _write_json(staging / "results.json", record)
-        _publish(staging, folder)
-    finally:
-        shutil.rmtree(staging, ignore_errors=True)
-    return record
+    return _finish(_compute(exp, ctx, Path(out), argv))
 
 
 def claim_counts(claims) -> tuple[int, int, int]:
@@ -514,7 +570,47 @@ def _clock(seconds: float) -> str:
     return f"{m}m{s:02d}s" if m else f"{s}s"
 
 
-def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None) -> list[Outcome]:
+class _Plotter:
+    """One background thread that plots, writes and publishes finished experiments in order.
+
+    While it draws experiment k's figures, the main thread computes experiment k + 1 (its trials run in
+    the engine's worker processes, or in numpy / numba code that releases the GIL), so the cores are not
+    idle during the serial plotting. matplotlib's Agg backend is used from this thread only (the
+    experiments' ``compute`` functions draw nothing). The thread is not a daemon: if the program stops,
+    the interpreter waits for the job in hand, which then publishes whole or not at all.
+    """
+
+    def __init__(self):
+        self.cancel = threading.Event()  # set by a second Ctrl-C: the job in hand publishes nothing
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="figures")
+        ident = self._pool.submit(threading.get_ident).result()
+        try:  # the thread's CPU clock, so that compute's CPU seconds can leave out the plotting beside it
+            self._clock = time.pthread_getcpuclockid(ident)
+        except (AttributeError, OSError):  # not on every platform: compute then also counts it
+            self._clock = None
+
+    def cpu(self) -> float:
+        """CPU seconds of the plotting thread so far (0.0 where the platform cannot tell)."""
+        return 0.0 if self._clock is None else time.clock_gettime(self._clock)
+
+    def submit(self, job: _Computed) -> Future:
+        return self._pool.submit(_finish, job, self.cancel)
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True)
+
+
+def _finished_now(job: _Computed) -> Future:
+    """:func:`_finish` in this thread, as a done Future (the serial path; a Ctrl-C propagates)."""
+    fut = Future()
+    try:
+        fut.set_result(_finish(job))
+    except Exception as exc:
+        fut.set_exception(exc)
+    return fut
+
+
+def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap: bool = True) -> list[Outcome]:
     """Run the named experiments in order, rewrite the report, print the end-of-run table.
 
     One line per experiment says ``[k/n]``, the elapsed time and an ETA from the earlier runs'
@@ -523,6 +619,14 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None) -> list[
     In every one of those cases the experiment's earlier outputs are left as they were. The line
     after each experiment counts its claims that hold, are inconclusive and fail
     (``claims: 16 hold, 1 inconclusive, 1 fail``); neither verdict stops the run.
+
+    With ``overlap`` (the default), an experiment's figures and files are drawn and written by a
+    background thread while the next experiment computes (issue 20: plotting was a quarter of the
+    quick profile's wall time, with one core idle); its "done" line is printed once they are written,
+    so it may follow the next experiment's start line. The files are the same either way. A plot that
+    fails marks its experiment crashed and leaves its earlier outputs. On Ctrl-C the figures being
+    written are finished and published (as a serial run would have done before that Ctrl-C); a second
+    Ctrl-C drops them instead (earlier outputs kept). ``REPORT.md`` is written when all are done.
 
     Parameters
     ----------
@@ -535,11 +639,18 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None) -> list[
         Receives each line of console output.
     argv : sequence of str, optional
         The command line recorded in the provenance (default ``sys.argv``).
+    overlap : bool, default True
+        Plot and write each experiment in the background while the next one computes; False does
+        everything in this thread, one experiment after the other.
 
     Returns
     -------
     list of Outcome
         One per experiment started or skipped, in order; the run stops at the first interruption.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs" (staging folders: a result is never destroyed).
 
     Examples
     --------
@@ -550,41 +661,90 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None) -> list[
     >>> REGISTRY["toy"] = toy
     >>> [o.status for o in run_all(["toy"], RunContext(profile="smoke"), tempfile.mkdtemp(), log=lambda s: None)]
     ['ok']
+    >>> [o.status for o in run_all(["toy"], RunContext(profile="smoke"), tempfile.mkdtemp(), log=lambda s: None,
+    ...                            overlap=False)]
+    ['ok']
     >>> del REGISTRY["toy"]
     """
     out = Path(out)
-    outcomes: list[Outcome] = []
-    previous = {n: _previous_runtime(out, n, ctx.profile) for n in names}
+    n = len(names)
+    outcomes: dict[int, Outcome] = {}
+    previous = {name: _previous_runtime(out, name, ctx.profile) for name in names}
     start = time.perf_counter()
-    for k, name in enumerate(names, 1):
-        exp = REGISTRY[name]
-        elapsed = time.perf_counter() - start
-        left = [previous[n] for n in names[k - 1:]]
-        eta = f", ETA ~{_clock(sum(left))}" if all(t is not None for t in left) else ""
-        log(f"[{k}/{len(names)}] {name} ({ctx.profile}) ... elapsed {_clock(elapsed)}{eta}")
-        t0 = time.perf_counter()
-        try:
-            rec = run_experiment(exp, ctx, out, argv=argv)
-        except ExperimentSkipped as exc:
-            outcomes.append(Outcome(name, "skipped", reason=str(exc)))
-            log(f"[{k}/{len(names)}] {name} skipped: {exc} (earlier outputs kept)")
-            continue
-        except KeyboardInterrupt as exc:
-            reason = str(exc) or "interrupted; rerun the same command to resume"
-            outcomes.append(Outcome(name, "interrupted", wall_s=time.perf_counter() - t0, reason=reason))
-            log(f"[{k}/{len(names)}] {name} {reason} (earlier outputs kept)")
-            break
-        except Exception as exc:
-            outcomes.append(Outcome(name, "crashed", wall_s=time.perf_counter() - t0,
-                                    reason=f"{type(exc).__name__}: {exc}"))
-            log(f"[{k}/{len(names)}] {name} CRASHED (earlier outputs kept):\n{traceback.format_exc()}")
-            continue
-        hold, inconclusive, fail = claim_counts(rec["claims"])
-        outcomes.append(Outcome(name, "ok", hold, len(rec["claims"]), rec["runtime_s"], inconclusive=inconclusive))
-        log(f"[{k}/{len(names)}] {name} done in {rec['runtime_s']:.1f} s; claims: "
-            f"{claim_counts_text(hold, inconclusive, fail)}")
-    write_report(out)
-    log(summary_table(outcomes))
-    log(f"total {_clock(time.perf_counter() - start)}")
-    return outcomes
+    plotter = _Plotter() if overlap else None
+    pending = None  # (k, name, t0, Future of _finish): at most one experiment is being plotted
+    current = None  # (k, name, t0, _Computed or None): the experiment the main thread holds
 
+    def collect(block: bool) -> None:
+        nonlocal pending
+        if pending is None or not (block or pending[3].done()):
+            return
+        k, name, t0, fut = pending
+        while not wait([fut], timeout=0.25).done:  # short waits: a Ctrl-C is seen within 0.25 s
+            pass
+        try:
+            rec = fut.result()  # a Ctrl-C while waiting above leaves `pending` as it is
+        except _Cancelled as exc:
+            outcomes[k] = Outcome(name, "interrupted", wall_s=time.perf_counter() - t0, reason=str(exc))
+            log(f"[{k}/{n}] {name} {exc}")
+        except Exception as exc:
+            outcomes[k] = Outcome(name, "crashed", wall_s=time.perf_counter() - t0,
+                                  reason=f"{type(exc).__name__}: {exc}")
+            log(f"[{k}/{n}] {name} CRASHED (earlier outputs kept):\n{''.join(traceback.format_exception(exc))}")
+        else:
+            hold, inconclusive, fail = claim_counts(rec["claims"])
+            outcomes[k] = Outcome(name, "ok", hold, len(rec["claims"]), rec["runtime_s"], inconclusive=inconclusive)
+            log(f"[{k}/{n}] {name} done in {rec['runtime_s']:.1f} s; claims: "
+                f"{claim_counts_text(hold, inconclusive, fail)}")
+        pending = None
+
+    try:
+        for k, name in enumerate(names, 1):
+            collect(block=False)
+            elapsed = time.perf_counter() - start
+            left = [previous[m] for m in names[k - 1:]]
+            eta = f", ETA ~{_clock(sum(left))}" if all(t is not None for t in left) else ""
+            log(f"[{k}/{n}] {name} ({ctx.profile}) ... elapsed {_clock(elapsed)}{eta}")
+            current = (k, name, time.perf_counter(), None)
+            try:
+                job = _compute(REGISTRY[name], ctx, out, argv, other_cpu=plotter.cpu if plotter else lambda: 0.0)
+            except ExperimentSkipped as exc:
+                outcomes[k] = Outcome(name, "skipped", reason=str(exc))
+                log(f"[{k}/{n}] {name} skipped: {exc} (earlier outputs kept)")
+                continue
+            except Exception as exc:
+                outcomes[k] = Outcome(name, "crashed", wall_s=time.perf_counter() - current[2],
+                                      reason=f"{type(exc).__name__}: {exc}")
+                log(f"[{k}/{n}] {name} CRASHED (earlier outputs kept):\n{traceback.format_exc()}")
+                continue
+            current = (k, name, current[2], job)
+            collect(block=True)  # the previous experiment's figures: one waits, so memory stays bounded
+            pending = (k, name, current[2], plotter.submit(job) if plotter else _finished_now(job))
+            current = None
+            collect(block=not plotter)
+        collect(block=True)
+    except KeyboardInterrupt as exc:
+        if current is not None:
+            k, name, t0, job = current
+            if job is not None:  # computed, not handed to the plotter: its figures are not drawn
+                shutil.rmtree(job.staging, ignore_errors=True)
+            reason = str(exc) or "interrupted; rerun the same command to resume"
+            outcomes[k] = Outcome(name, "interrupted", wall_s=time.perf_counter() - t0, reason=reason)
+            log(f"[{k}/{n}] {name} {reason} (earlier outputs kept)")
+        if pending is not None:
+            k, name = pending[:2]
+            try:
+                log(f"[{k}/{n}] {name}: finishing its figures (Ctrl-C again to drop them)")
+                collect(block=True)
+            except KeyboardInterrupt:
+                log(f"[{k}/{n}] {name}: dropping its figures")
+                plotter.cancel.set()
+                collect(block=True)
+    finally:
+        if plotter is not None:
+            plotter.close()
+    done = [outcomes[k] for k in sorted(outcomes)]
+    write_report(out)
+    log(summary_table(done))
+    log(f"total {_clock(time.perf_counter() - start)}")
+    return done

@@ -56,3 +56,19 @@ def test_verdict_bars_refuses_a_holds_list_of_another_length():
             verdict_bars(ax, ["RR", "bug"], [1.0, 2.0], [True], xlabel="x")
     finally:
         plt.close(fig)
+
+
+def test_each_file_costs_one_draw_and_no_layout_engine_is_left(tmp_path, monkeypatch):
+    """issue 20: "none" leaves a PlaceHolderLayoutEngine, for which savefig drew every file twice (once
+    without output, as for a live layout engine): a quarter of the figures' CPU seconds."""
+    from matplotlib.figure import Figure
+
+    draws = []
+    plain_draw = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda self, renderer: draws.append(1) or plain_draw(self, renderer))
+    fig = _fig()
+    with plt.rc_context({"figure.autolayout": True}):  # a user's rc that would pick the tight engine
+        save_figure(fig, tmp_path / "f")
+    plt.close(fig)
+    assert len(draws) == 2  # one per file: PNG, PDF (the constrained layout ran once, without a draw)
+    assert fig.get_layout_engine() is None  # and the rc did not give it a tight one
