@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits.validation import check_choice
+from limits.validation import check_choice, check_int
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.learning.private_sgd import gaussian_sigma, lp_sgd_logistic
@@ -157,7 +157,7 @@ def sample_law(n: int, p: int, rng):
     Raises
     ------
     ValueError
-        From numpy, if ``n < 0`` or ``p < 2``.
+        If ``n`` is not an integer >= 0 or ``p`` not an integer >= 3 (naming it).
 
     References
     ----------
@@ -169,7 +169,12 @@ def sample_law(n: int, p: int, rng):
     >>> X, y = sample_law(6, 5, np.random.default_rng(0))
     >>> X.shape, y.shape, bool(np.allclose(np.linalg.norm(X, axis=1), 1.0)), set(y.tolist()) <= {0, 1, 2}
     ((6, 5), (6,), True, True)
+    >>> sample_law(6, 2, np.random.default_rng(0))
+    Traceback (most recent call last):
+    ...
+    ValueError: p must be an integer >= 3, got p=2
     """
+    n, p = check_int("n", n, low=0), check_int("p", p, low=3)
     X = sample_x(n, p, rng)
     P = _softmax(X @ w_star(p).T)
     y = (rng.random(n)[:, None] > np.cumsum(P, axis=1)).sum(axis=1)
