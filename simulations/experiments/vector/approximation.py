@@ -52,7 +52,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits.validation import check_choice
+from limits.validation import check_choice, check_int, check_positive
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.grid_knn import GridIndex
 from simulations.estimators.private_knn import (LP2ST_PRIORS, METHODS, alt_method_name, check_lp2st_options,
@@ -105,20 +105,20 @@ class VectorPoint:
     sigma : float
         Standard deviation σ > 0 of each class (panel (a): 0.05, panel (b): 2/K, :func:`panel_sigma`).
     epsilon : float
-        Local label-DP budget ε > 0 of every method (checked by the mechanisms when a trial runs).
+        Local label-DP budget ε > 0 of every method.
     k : int
         Neighbours of every method's final kNN vote, ``1 <= k <= N``.
     N : int
         Training points per trial, >= 1 (000: 10000).
     M : int
-        Evaluation points per trial, >= 1 (not checked here).
+        Evaluation points per trial, >= 1.
     split_fraction : float, default 0.65
         Share of the N points in LP-2ST's stage 1, in (0, 1), both stages non-empty (004 Appendix D).
     prior_k : int, default 200
         Neighbours of LP-2ST's stage-1 kNN (its prior), ``1 <= prior_k <= round(split_fraction N)``;
         the experiment sets it to ``k``.
     temperature : float, default 0.5
-        Temperature of LP-2ST's prior, > 0 (004 Appendix E; checked when a trial builds the prior).
+        Temperature of LP-2ST's prior, > 0 (004 Appendix E).
     score : {"expected", "sampled"}, default "expected"
         Accuracy as the mean of ``η_ŷ(x)`` at the evaluation points (exact given the predictions) or
         against sampled test labels.
@@ -131,7 +131,7 @@ class VectorPoint:
     Raises
     ------
     ValueError
-        If K, σ, k, N, ``split_fraction`` or ``prior_k`` is out of range
+        If K, σ, ε, M, the temperature, k, N, ``split_fraction`` or ``prior_k`` is out of range
         (:func:`~simulations.estimators.private_knn.check_lp2st_options`), or ``score``, ``prior`` or
         ``alt_prior`` is not one of its choices.
 
@@ -168,6 +168,9 @@ class VectorPoint:
 
     def __post_init__(self):
         CircleMixture(self.num_classes, self.sigma)  # validates K and σ
+        check_positive("epsilon", self.epsilon)
+        check_int("M", self.M, low=1)
+        check_positive("temperature", self.temperature)
         check_lp2st_options(self.N, self.k, self.split_fraction, self.prior_k)
         check_choice("score", self.score, ("expected", "sampled"))
         check_choice("prior", self.prior, LP2ST_PRIORS)

@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from limits.validation import check_int, check_positive, check_real
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.knn import build_tree
 from simulations.kernels_knn import neighbour_row_sums, vote
@@ -75,21 +76,21 @@ class Theorem2Point:
     sigma : float
         Standard deviation σ > 0 of each class (panel (a): 0.05, panel (b): 2/K, :func:`panel_sigma`).
     epsilon : float
-        Local label-DP budget ε > 0 of the vector mechanism (000 eq. (12)-(13), ε/2 per bit); checked
-        when a trial builds the mechanism, not here.
+        Local label-DP budget ε > 0 of the vector mechanism (000 eq. (12)-(13), ε/2 per bit).
     k : int
         Neighbours of the kNN average of eq. (29), ``1 <= k <= N``.
     N : int
         Training points per trial.
     M : int
-        Evaluation points per trial, >= 1 (not checked here).
+        Evaluation points per trial, >= 1.
     delta : float, default 0.05
-        Confidence parameter δ of eq. (32)-(34), in (0, 1) (not checked here).
+        Confidence parameter δ of eq. (32)-(34), in (0, 1).
 
     Raises
     ------
     ValueError
-        If ``num_classes`` is not an integer >= 2, ``sigma`` is not > 0, or ``k`` is outside ``[1, N]``.
+        If ``num_classes`` is not an integer >= 2, ``sigma`` or ``epsilon`` is not > 0, ``M`` is not an integer
+        >= 1, ``delta`` is not in (0, 1), or ``k`` is outside ``[1, N]``.
 
     References
     ----------
@@ -115,6 +116,9 @@ class Theorem2Point:
 
     def __post_init__(self):
         CircleMixture(self.num_classes, self.sigma)
+        check_positive("epsilon", self.epsilon)
+        check_int("M", self.M, low=1)
+        check_real("delta", self.delta, low=0.0, high=1.0, low_open=True, high_open=True)
         if not 1 <= self.k <= self.N:
             raise ValueError(f"k must be in [1, N={self.N}], got k={self.k}")
 
