@@ -58,7 +58,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         compute=_ref("rates.heavy_tailed", "compute"), plot=_ref("rates.heavy_tailed", "plot"), order=24),
     Experiment(
         name="rates_eps_collapse",
-        reproduces="003 Remark 1(1) and below Theorem 4: local risk depends on (N, ε) through Nε²; the central "
+        reproduces="003 Remark 1(1) and below Theorem 8: local risk depends on (N, ε) through Nε²; the central "
                    "privacy term fades with N",
         compute=_ref("rates.epsilon", "compute_collapse"), plot=_ref("rates.epsilon", "plot_collapse"), order=25),
     Experiment(

@@ -1,5 +1,5 @@
 """How ε enters the rates: collapse of the local curves in Nε², the fading central privacy term, and
-local vs central vs non-private at fixed N (003 Remark 1, Theorems 2, 4, 6, 8; below Theorem 4).
+local vs central vs non-private at fixed N (003 Remark 1, Theorems 2, 4, 6, 8; below Theorem 8).
 
 * ``rates_eps_collapse`` — local models: the rate experiments' construction and trial
   (:func:`simulations.experiments.rates.machinery.rate_trial`) at ε ∈ {1/4, 1/2, 1} on grids with equal
@@ -364,7 +364,7 @@ def compute_collapse(ctx) -> ExperimentResult:
              "| model | ε-exponent at matched Nε² [95% CI] | spread at matched Nε² | spread at matched N |",
              "|---|---|---|---|"]
     notes += [f"| {m} | {b:.3f} [{lo:.3f}, {hi:.3f}] | {sm:.3f} | {sn:.3f} |" for m, b, lo, hi, sm, sn, _ in summary]
-    notes += ["", _WHY_FADE.strip(), "", "| ε | slope of R_np (own tuning) | slope of R_central − R_majority(same bins) [95% CI] | "
+    notes += ["", _WHY_FADE.strip(), "", "| ε | slope of R_np (own tuning) | slope of R_central − R_binmean(same bins) [95% CI] | "
               "ratio R_central/R_binmean at smallest → largest N |", "|---|---|---|---|"]
     notes += [f"| {e:g} | {snp:.3f} | {sd:.3f} [{lo:.3f}, {hi:.3f}] | {r0:.2f} → {r1:.2f} |"
               for e, snp, sd, lo, hi, r0, r1 in fade["summary"]]
@@ -420,7 +420,7 @@ def _fade_central(ctx, sizes):
                 + (("nonprivate_regression", None, None),))
         pts.append(BenchmarkPoint(task="regression", d=d, beta=beta, N=N, algorithms=algs))
     res = run_trials(benchmark_trial, pts, sizes.trials, **engine_options(ctx))
-    ex = res["excess"]  # (points, trials, algorithms): central per ε, majority on the same bins per ε, own np
+    ex = res["excess"]  # (points, trials, algorithms): central per ε, bin mean on the same bins per ε, own np
     np_vals = [ex[i, :, -1] for i in range(len(Ns))]
     fit_np = fit_loglog_slope(Ns, np_vals, rng=stream(ctx.seed, "fade/np", 0, EVAL))
     theory = -limits.rate_exponent("regression", "central", beta=beta, d=d, term="privacy")
@@ -444,7 +444,7 @@ def _fade_central(ctx, sizes):
                                       "non-private risk (003 below Theorem 8)",
                                 holds=None, expected=theory, measured=None,
                                 detail=f"inconclusive: mean paired privacy cost is <= 0 at some N (no slope to fit); "
-                                       f"ratio R_central/R_majority {ratio[0]:.3f} at N={Ns[0]} -> {ratio[-1]:.3f} at "
+                                       f"ratio R_central/R_binmean {ratio[0]:.3f} at N={Ns[0]} -> {ratio[-1]:.3f} at "
                                        f"N={Ns[-1]}"))
             continue
         fd = fit_loglog_slope(Ns, diff, rng=stream(ctx.seed, f"fade/{e}", 0, EVAL))
