@@ -708,9 +708,14 @@ def _run(plan: _Plan, trial_fn, jobs, scheduler, chunk_size, progress) -> None:
             probes = [(trial_fn, plan.first[h], plan.root_seed, plan.gaps(h)[0][0], plan.gaps(h)[0][0] + 1, h)
                       for h in todo]
             per_trial = {}
-            for res in ex.map_unordered(_run_chunk, probes):
-                plan.record(res, bar, remote)
-                per_trial[res[0]] = res[4]
+            # On a pool the first probe runs alone: the numba kernels its trial needs are compiled once,
+            # saved to numba's cache and loaded by the other workers, instead of being compiled by every
+            # worker at once (in a fresh clone both loky workers compiled the same kernels; issue 20).
+            # Costs one trial's wait of the other workers; no result depends on the order.
+            for batch in ((probes[:1], probes[1:]) if remote and ex.n_workers > 1 else (probes,)):
+                for res in ex.map_unordered(_run_chunk, batch) if batch else ():
+                    plan.record(res, bar, remote)
+                    per_trial[res[0]] = res[4]
             total = sum(per_trial[h] * sum(b - a for a, b in plan.gaps(h)) for h in per_trial)
             sizes = {h: _chunk_size(per_trial[h], total, ex.n_workers, ex.kind) for h in per_trial}
         else:
