@@ -18,7 +18,37 @@ import numpy as np
 
 from limits.validation import check_int
 
-__all__ = ["LineIndex"]
+__all__ = ["LineIndex", "stable_order"]
+
+
+def stable_order(x) -> np.ndarray:
+    """``np.argsort(x, kind="stable")`` of a 1-D array, computed by the faster unstable sort when it is the same.
+
+    Without ties every correct sort gives the one stable permutation; numpy's default sort (SIMD on
+    AVX-512) is ~9x faster than its stable one at 10^5 points, and the rate experiments sort one sample per
+    trial (issue 20). Where the sorted values hold a tie (equal values, ``-0.0 == 0.0``) the stable sort
+    is run instead, so the result always equals the stable sort's.
+
+    Parameters
+    ----------
+    x : ndarray of float64, shape (n,)
+        Values without NaN (a NaN's place would depend on the sort).
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+        The stable sorting permutation.
+
+    Examples
+    --------
+    >>> stable_order(np.array([0.5, -1.0, 0.5, 0.0])).tolist()  # a tie: the first 0.5 first
+    [1, 3, 0, 2]
+    """
+    order = np.argsort(x)
+    xs = x[order]
+    if np.any(xs[1:] == xs[:-1]):
+        order = np.argsort(x, kind="stable")
+    return order.astype(np.int64, copy=False)
 
 
 @numba.njit(cache=True)
@@ -79,7 +109,7 @@ class LineIndex:
             x = x[:, 0]
         if x.ndim != 1 or x.size == 0 or not np.all(np.isfinite(x)):
             raise ValueError(f"X must be a non-empty finite array of shape (n, 1), got shape {np.shape(X)}")
-        self.order = np.argsort(x, kind="stable").astype(np.int64)
+        self.order = stable_order(x)
         self.xs = np.ascontiguousarray(x[self.order])
         self.n = x.size
 

@@ -20,6 +20,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from simulations.estimators.line_knn import stable_order
+
 __all__ = ["LineKNNPath", "line_knn_means"]
 
 
@@ -91,7 +93,7 @@ class LineKNNPath:
             raise ValueError(f"X (n, 1) and values (n,) expected, got shapes {np.shape(X)} and {np.shape(values)}")
         if not (np.all(np.isfinite(x)) and np.all(np.isfinite(v))):
             raise ValueError("X and values must be finite")
-        order = np.argsort(x, kind="stable")
+        order = stable_order(x)
         self._set(x[order], v[order])
 
     def _set(self, xs, vs):
@@ -171,7 +173,7 @@ class LineKNNPath:
                              f"{np.shape(queries)} and {np.shape(ks)}")
         if k.size and (not np.issubdtype(k.dtype, np.integer) or k.min() < 1 or k.max() > self.n):
             raise ValueError(f"ks must be integers in [1, {self.n}], got ks={ks!r}")
-        qorder = np.argsort(q, kind="stable")  # sorted queries: one forward sweep per k
+        qorder = stable_order(q)  # sorted queries: one forward sweep per k
         out = np.empty((q.size, k.size))
         kernel = _window_means if q.size * max(1.0, np.log2(self.n)) > self.n else _window_means_search
         kernel(self.xs, self.prefix, np.ascontiguousarray(q[qorder]), np.ascontiguousarray(k, dtype=np.int64), out)

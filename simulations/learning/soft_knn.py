@@ -253,6 +253,31 @@ class SoftKNNClassifier(BaseEstimator):
         return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)
 
 
+def _prefix_means_numpy(Y, nb, ks):
+    """``(Σ_{r < k} Y[nb[:, r]]) / k`` for each k of ``ks`` by ``np.cumsum`` (the reference of :func:`_prefix_means`)."""
+    csum = np.cumsum(Y[nb], axis=1)  # (m, kmax, K)
+    return np.stack([csum[:, k - 1] / k for k in ks])
+
+
+@numba.njit(cache=True)
+def _prefix_means(Y, nb, ks, out):
+    """:func:`_prefix_means_numpy` without the (m, kmax, K) gather and cumsum along a strided axis (a quarter
+    of lp_mst_digits' CPU, issue 20): the same sums in the same order (np.cumsum adds sequentially), so the
+    same floats. ``out``: (len(ks), m, K)."""
+    m, kmax = nb.shape
+    K = Y.shape[1]
+    s = np.empty(K)
+    for i in range(m):
+        for r in range(kmax):
+            row = nb[i, r]
+            for c in range(K):
+                s[c] = Y[row, c] if r == 0 else s[c] + Y[row, c]
+            for g in range(ks.size):
+                if ks[g] == r + 1:
+                    for c in range(K):
+                        out[g, i, c] = s[c] / ks[g]
+
+
 @numba.njit(cache=True)
 def _first_fitted(order, rows, fitted, k, out):
     for i in range(rows.size):
@@ -441,8 +466,12 @@ class IndexedKNNClassifier(BaseEstimator):
         n_fit = int(self.fitted_.sum())
         ks = np.minimum(np.asarray(ks, dtype=np.int64).ravel(), n_fit)
         nb = first_fitted(self.order, q, self.fitted_, int(ks.max()))
-        csum = np.cumsum(self.Y_pool_[nb], axis=1)  # (m, kmax, K)
-        return np.stack([csum[:, k - 1] / k for k in ks])
+        Y = self.Y_pool_
+        if Y.dtype != np.float64 or Y.ndim != 2 or ks.min() < 1:
+            return _prefix_means_numpy(Y, nb, ks)
+        out = np.empty((ks.size, nb.shape[0], Y.shape[1]))
+        _prefix_means(np.ascontiguousarray(Y), nb, ks, out)
+        return out
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities at query rows ``X`` of ``order`` (mean label vector, clipped, normalized).

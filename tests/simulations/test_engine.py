@@ -418,3 +418,42 @@ def test_auto_chunk_size_rule(per_trial, total, workers, kind, expected):
     from simulations.engine import _chunk_size
 
     assert _chunk_size(per_trial, total, workers, kind) == expected
+
+
+def test_first_probe_runs_alone_on_a_pool(serial, monkeypatch):
+    # The kernels the first probe compiles are then loaded from numba's cache by the other workers instead of
+    # being compiled by each at once (issue 20). A pool that runs its tasks here records each batch it is given.
+    import contextlib
+
+    import simulations.engine as engine
+    from simulations.executors import Executor
+
+    batches = []
+
+    class RecordingPool(Executor):
+        def map_unordered(self, fn, tasks):
+            tasks = list(tasks)
+            batches.append([(t[2], t[3], t[4]) for t in tasks])  # (root_seed, start, stop)
+            return (fn(*t) for t in tasks)
+
+    pool = RecordingPool("loky", 2)
+    monkeypatch.setattr(engine, "open_executor", lambda jobs, scheduler: contextlib.nullcontext(pool))
+    res = run_trials(three_stream_trial, CONFIGS, N_TRIALS, root_seed=SEED, progress=False)
+    n_distinct = len(set(CONFIGS))
+    assert [len(b) for b in batches[:2]] == [1, n_distinct - 1]  # the probes: the first alone, then the others
+    assert all((s, e) == (0, 1) for b in batches[:2] for _, s, e in b)
+    assert sum(e - s for b in batches for _, s, e in b) == n_distinct * N_TRIALS
+    assert_identical(res, serial)
+
+
+def test_trials_keep_freed_memory_for_reuse_on_glibc(serial):
+    # _run_chunk sets glibc's malloc thresholds once per process (issue 20: the page faults of unmapped
+    # temporaries were a quarter of bayes_consistency's CPU); no value depends on it (`serial` ran with it).
+    import platform
+
+    import simulations.engine as engine
+
+    assert engine._malloc_tuned is not None  # the module fixture ran trials in this process
+    assert engine._keep_freed_memory() is engine._malloc_tuned  # idempotent
+    if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
+        assert engine._malloc_tuned is True

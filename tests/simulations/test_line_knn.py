@@ -14,7 +14,7 @@ from scipy.spatial import cKDTree
 
 from simulations import kernels
 from simulations.estimators import KNNRegressor, LaplaceKNNRegressor
-from simulations.estimators.line_knn import LineIndex
+from simulations.estimators.line_knn import LineIndex, stable_order
 from tests._ulp import assert_no_near_neighbour_ties as _assert_no_near_ties
 
 
@@ -78,3 +78,14 @@ def test_neighbour_mean_without_lists_is_the_same_float_sum():
         np.testing.assert_array_equal(index.neighbour_mean(Q, k, V), kernels.neighbour_mean(V, idx))
     with pytest.raises(ValueError, match="values"):
         index.neighbour_mean(Q, 3, V[:-1])
+
+
+@pytest.mark.parametrize("case", ["continuous", "ties", "signed zeros", "integers", "one", "sorted"])
+def test_stable_order_is_the_stable_argsort(case):
+    rng = np.random.default_rng(5)
+    x = {"continuous": rng.random(5000), "ties": rng.integers(0, 50, 5000).astype(float) / 7,
+         "signed zeros": rng.choice([-0.0, 0.0, 1.0, -1.0], 1000), "integers": rng.integers(0, 9, 300),
+         "one": np.array([0.25]), "sorted": np.arange(100.0)}[case]
+    order = stable_order(x)
+    assert order.dtype == np.int64
+    np.testing.assert_array_equal(order, np.argsort(x, kind="stable"))

@@ -216,3 +216,18 @@ def test_privatized_labels_follow_the_exact_distribution():
     live = probs > 0
     assert counts[~live].sum() == 0
     assert stats.chisquare(counts[live], 2000 * probs[live]).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("m,kmax,K,n_pool", [(40, 30, 10, 200), (5, 1, 3, 4), (3, 9, 2, 9)])
+def test_prefix_means_kernel_equals_the_cumsum_reference_bit_for_bit(m, kmax, K, n_pool):
+    # same sums in the same (sequential) order as np.cumsum: equal floats; ks unsorted, repeated, 1 and kmax
+    from simulations.learning.soft_knn import _prefix_means, _prefix_means_numpy
+
+    rng = np.random.default_rng(m)
+    Y = rng.random((n_pool, K))
+    Y /= Y.sum(axis=1, keepdims=True)
+    nb = rng.integers(0, n_pool, (m, kmax)).astype(np.int64)
+    ks = np.array(sorted({1, kmax, (kmax + 1) // 2}, reverse=True) + [1], dtype=np.int64)
+    out = np.empty((ks.size, m, K))
+    _prefix_means(Y, nb, ks, out)
+    np.testing.assert_array_equal(out, _prefix_means_numpy(Y, nb, ks))

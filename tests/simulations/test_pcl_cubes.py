@@ -19,8 +19,8 @@ from scipy import stats
 from simulations.estimators.pcl import PCL, pcl_side
 from simulations.kernels_cells import (cube_votes, cube_votes_numpy, first_outside_unit_cube, keyed_laplace,
                                        keyed_laplace_numpy, keyed_uniform, keyed_uniform_numpy)
-from simulations.laws.consistency import (ConcentratedThreshold, RoughEta, SmoothEta, StepEta, cube_edges,
-                                          cubes_per_axis)
+from simulations.laws.consistency import (ConcentratedThreshold, RoughEta, SmoothEta, StepEta, _cos_reduced,
+                                          cube_edges, cubes_per_axis)
 from simulations.mechanisms import NoisyMajority
 from tests._ulp import assert_allclose_ulp
 
@@ -309,12 +309,27 @@ def test_first_outside_unit_cube_matches_numpy():
 
 @pytest.mark.parametrize("d", [1, 2, 3])
 def test_smooth_eta_kernel_equals_numpy_within_ulp(d):
-    # Same operations in the same order; cos is libm's in the kernel and possibly numpy's SIMD one (AVX-512):
-    # each cos within 4 ulp of the other's, a product of d factors adds d roundings -> at most 5d ulp.
+    # Same operations in the same order but cos: the kernel's polynomial one is within 1 ulp of the exact
+    # value (test below), numpy's within 4 (libm, or its SIMD one on AVX-512), a product of d factors adds d
+    # roundings -> at most 5d ulp (measured at 10^6 points: 1, 3, 6 ulp for d = 1, 2, 3).
     law = SmoothEta(d)
     X = np.random.default_rng(d).random((20000, d))
-    X[:3] = [[0.0] * d, [1.0] * d, [law.PHASES[0] + 0.25] * d]
+    X[:3] = [[0.0] * d, [1.0] * d, [law.PHASES[0] + 0.25] * d]  # the last: a zero of cos (relative error)
     assert_allclose_ulp(law._g(X), law._g_numpy(X), max_ulp=5 * d)
+    # far from [0, 1]: the C library's cos (the reduction by π/2 is exact only for |2π(x − φ)| < 2^18)
+    assert_allclose_ulp(law._g(X * 1e5), law._g_numpy(X * 1e5), max_ulp=5 * d)
+
+
+def test_polynomial_cos_within_one_ulp_of_the_exact_value():
+    # _cos_reduced against cos rounded to double from 60-digit arithmetic, on the kernel's range (2π(x − φ) with
+    # x in [0, 1]) and at the doubles nearest to kπ/2 (where cos is tiny and the reduction must be accurate)
+    rng = np.random.default_rng(7)
+    b = np.concatenate([rng.uniform(-2 * np.pi, 2 * np.pi, 3000), rng.uniform(-1e-3, 1e-3, 200), [0.0, -0.0],
+                        [np.nextafter(k * np.pi / 2, s) for k in range(-4, 5) for s in (-np.inf, 0.0, np.inf)],
+                        rng.uniform(-(2.0 ** 18), 2.0 ** 18, 300)])
+    with mp.workdps(60):
+        exact = np.array([float(mp.cos(mp.mpf(float(x)))) for x in b])
+    assert_allclose_ulp(np.array([_cos_reduced(x) for x in b]), exact, max_ulp=1)
 
 
 @pytest.mark.parametrize("d,fine", [(1, 300), (2, 17), (3, 7)])

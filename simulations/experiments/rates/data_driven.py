@@ -53,6 +53,7 @@ import limits
 from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.count_level import cell_label_law, draw_cell_counts, vector_mechanism_sums
+from simulations.estimators.line_knn import stable_order
 from simulations.estimators.line_knn_path import LineKNNPath
 from simulations.estimators.partition import argmax_random_ties
 from simulations.estimators.private_selection import (ZERO_ONE_SENSITIVITY, SelectionBudget,
@@ -563,7 +564,7 @@ def _knn_trial(pt, law, data, privacy, ev) -> dict:
     use = np.flatnonzero(k_tr >= 1)
     q, k_tr = q[use], k_tr[use]
     k_all = np.rint(q * pt.N).astype(np.int64)
-    order = np.argsort(X, kind="stable")
+    order = stable_order(X)
     everyone = LineKNNPath.from_sorted(X[order], Z[order])
     in_train = order < n_tr  # the training points (the first n_tr drawn) in sorted order: still sorted
     train = LineKNNPath.from_sorted(X[order][in_train], Z[order][in_train])
