@@ -479,22 +479,19 @@ class TrialResults:
 _MMAP_MAX, _TRIM_MAX = 256 << 20, 512 << 20
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
 _malloc_tuned = None  # None: not tried yet in this process; then whether glibc took both thresholds
-_malloc_trim = None  # glibc's malloc_trim where the thresholds were taken
 
 
 def _keep_freed_memory() -> bool:
     """Set glibc's malloc thresholds (above) once per process; False where there is no glibc ``mallopt``."""
-    global _malloc_tuned, _malloc_trim
+    global _malloc_tuned
     if _malloc_tuned is None:
         try:
-            libc = ctypes.CDLL(None)
-            mallopt, trim = libc.mallopt, libc.malloc_trim
-        except (AttributeError, OSError, TypeError):  # not glibc (macOS, Windows, musl without malloc_trim)
+            mallopt = ctypes.CDLL(None).mallopt
+        except (AttributeError, OSError):  # not glibc (macOS, Windows)
             _malloc_tuned = False
         else:
             mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
             _malloc_tuned = mallopt(_M_MMAP_THRESHOLD, _MMAP_MAX) == 1 and mallopt(_M_TRIM_THRESHOLD, _TRIM_MAX) == 1
-            _malloc_trim = trim if _malloc_tuned else None
     return _malloc_tuned
 
 
@@ -502,8 +499,8 @@ def _return_freed_memory() -> None:
     """glibc's ``malloc_trim(0)`` after a chunk (where :func:`_keep_freed_memory` took effect): the freed heap goes
     back to the system, so a loky worker's memory stays below loky's leak check (300 MB over its start size,
     above which it restarts the worker)."""
-    if _malloc_trim is not None:
-        _malloc_trim(0)
+    if _malloc_tuned:
+        ctypes.CDLL(None).malloc_trim(0)
 
 
 def _run_chunk(trial_fn, config, root_seed, start, stop, tag):
