@@ -43,7 +43,6 @@ In ``simulations/experiments/<subject>/<topic>.py`` (the trial must be a module-
 
 from __future__ import annotations
 
-import ctypes
 import dataclasses
 import enum
 import hashlib
@@ -471,50 +470,14 @@ class TrialResults:
 
 
 # -------------------------------------------------------------------------------------- chunks
-# glibc's malloc serves a block of 32 MiB or more by mmap and unmaps it when freed, so every large temporary of
-# a trial (10^7 points in bayes_consistency) costs page faults and zeroing by the kernel: 27 % of that
-# experiment's CPU was system time. Serving blocks up to _MMAP_MAX from the heap and keeping up to _TRIM_MAX of
-# freed heap lets the later temporaries of a chunk reuse the pages; the heap is trimmed after each chunk
-# (issue 20: bayes_consistency 27.3 -> 23.5 CPU-s, user + sys). It changes no computed value.
-_MMAP_MAX, _TRIM_MAX = 256 << 20, 512 << 20
-_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD = -1, -3  # glibc's mallopt parameters (malloc.h)
-_malloc_tuned = None  # None: not tried yet in this process; then whether glibc took both thresholds
-
-
-def _keep_freed_memory() -> bool:
-    """Set glibc's malloc thresholds (above) once per process; False where there is no glibc ``mallopt``."""
-    global _malloc_tuned
-    if _malloc_tuned is None:
-        try:
-            mallopt = ctypes.CDLL(None).mallopt
-        except (AttributeError, OSError):  # not glibc (macOS, Windows)
-            _malloc_tuned = False
-        else:
-            mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
-            _malloc_tuned = mallopt(_M_MMAP_THRESHOLD, _MMAP_MAX) == 1 and mallopt(_M_TRIM_THRESHOLD, _TRIM_MAX) == 1
-    return _malloc_tuned
-
-
-def _return_freed_memory() -> None:
-    """glibc's ``malloc_trim(0)`` after a chunk (where :func:`_keep_freed_memory` took effect): the freed heap goes
-    back to the system, so a loky worker's memory stays below loky's leak check (300 MB over its start size,
-    above which it restarts the worker)."""
-    if _malloc_tuned:
-        ctypes.CDLL(None).malloc_trim(0)
-
-
 def _run_chunk(trial_fn, config, root_seed, start, stop, tag):
     """Run trials ``start .. stop - 1``; returns ``(tag, start, stop, arrays, seconds, cpu_seconds)``.
 
     Module-level so loky and Dask can pickle it; the timings only size later chunks and count the
     run's CPU time (:func:`worker_cpu_seconds`); they are never written to a data file.
     """
-    _keep_freed_memory()
     t0, c0 = time.perf_counter(), time.process_time()
-    try:
-        rows = [trial_fn(config, t, root_seed) for t in range(start, stop)]
-    finally:
-        _return_freed_memory()
+    rows = [trial_fn(config, t, root_seed) for t in range(start, stop)]
     seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
     names = list(rows[0]) if isinstance(rows[0], dict) else None
     if not names or not all(isinstance(n, str) for n in names):

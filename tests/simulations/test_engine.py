@@ -444,16 +444,3 @@ def test_first_probe_runs_alone_on_a_pool(serial, monkeypatch):
     assert all((s, e) == (0, 1) for b in batches[:2] for _, s, e in b)
     assert sum(e - s for b in batches for _, s, e in b) == n_distinct * N_TRIALS
     assert_identical(res, serial)
-
-
-def test_trials_keep_freed_memory_for_reuse_on_glibc(serial):
-    # _run_chunk sets glibc's malloc thresholds once per process (issue 20: the page faults of unmapped
-    # temporaries were a quarter of bayes_consistency's CPU); no value depends on it (`serial` ran with it).
-    import platform
-
-    import simulations.engine as engine
-
-    assert engine._malloc_tuned is not None  # the module fixture ran trials in this process
-    assert engine._keep_freed_memory() is engine._malloc_tuned  # idempotent
-    if platform.system() == "Linux" and platform.libc_ver()[0] == "glibc":
-        assert engine._malloc_tuned is True
