@@ -105,8 +105,8 @@ class Profile:
 
 PROFILES = {
     "smoke": Profile(trials=2, max_ratings=3000, eps=(1.0, 8.0), dims=(8,), lrs=(1e-2,), epochs=2, batch=256),
-    "quick": Profile(trials=5, max_ratings=None, eps=TABLE3_EPSILONS, dims=(16,), lrs=(1e-2,), epochs=6, batch=1024),
-    "paper": Profile(trials=10, max_ratings=None, eps=TABLE3_EPSILONS, dims=(8, 32), lrs=(1e-2,), epochs=12,
+    "quick": Profile(trials=15, max_ratings=None, eps=TABLE3_EPSILONS, dims=(16,), lrs=(1e-2,), epochs=6, batch=1024),
+    "paper": Profile(trials=20, max_ratings=None, eps=TABLE3_EPSILONS, dims=(8, 32), lrs=(1e-2,), epochs=12,
                      batch=512),
 }
 INSTALL_HINT = ("no MovieLens ratings found: put MovieLens-1M's ml-1m/ratings.dat under --data-dir, or install the "
