@@ -54,7 +54,6 @@ from matplotlib.ticker import LogFormatterSciNotation, LogLocator, NullLocator
 
 import limits
 from limits import lower_bounds as LB
-from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.estimators.count_level import fit_count_level
@@ -541,7 +540,6 @@ def compute(ctx) -> ExperimentResult:
     ...
     ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
-    check_choice("profile", ctx.profile, tuple(PROFILES))
     prof = PROFILES[ctx.profile]
     margin = SLOPE_MARGIN[ctx.profile]
     grids = [case_grid(c, prof) for c in CASES]

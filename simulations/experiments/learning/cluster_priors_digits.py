@@ -44,11 +44,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits.validation import check_choice
 from simulations.datasets import load_digits
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.learning.lp_mst_digits import (K_GRID, OLD_K, VALIDATION_FRACTION, _substream, digits_pool,
+from simulations.experiments.learning.lp_mst_digits import (K_GRID, OLD_K, VALIDATION_FRACTION, _substream,
                                                    tuned_knn, validation_split)
 from simulations.learning import ClusterPriors, cluster_prior_rr, kmeans_clusters
 from simulations.mechanisms import RandomizedResponse
@@ -361,7 +360,7 @@ def compute(ctx) -> ExperimentResult:
     ...
     ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
-    prof = PROFILES[check_choice("profile", ctx.profile, tuple(PROFILES))]
+    prof = PROFILES[ctx.profile]
     pt = ClusterPoint(clusters=prof.clusters, eps_p=prof.eps_p, eps_total=prof.eps_total, eps_p_rr=prof.eps_p_rr)
     res = run_trials(cluster_trial, [pt], prof.trials, version="cluster_priors_digits/v3", **engine_options(ctx))
     r = res.per_config[0]

@@ -25,7 +25,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits.validation import check_choice
 from simulations.datasets import load_digits
 from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim
@@ -221,7 +220,7 @@ def mixup_part(ctx, train: dict):
     """
     from simulations.torch_path.methods import LP2ST_RECIPE
 
-    prof = MIXUP_PROFILES[check_choice("profile", ctx.profile, tuple(MIXUP_PROFILES))]
+    prof = MIXUP_PROFILES[ctx.profile]
     alphas = tuple(float(a) for a in prof.alphas)
     common = dict(epsilon=EPSILON, model=train["model"], epochs=prof.epochs, batch_size=train["batch_size"],
                   lr=train["lr"], flip=train["flip"])

@@ -28,7 +28,6 @@ from dataclasses import dataclass, replace
 import numpy as np
 from scipy import stats
 
-from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.experiments.learning.lp_mst_digits import K, VALIDATION_FRACTION, _substream, digits_pool, validation_split
@@ -270,7 +269,6 @@ def compute(ctx) -> ExperimentResult:
     ...
     ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
-    check_choice("profile", ctx.profile, tuple(PROFILES))
     prof = PROFILES[ctx.profile]
     trials, splits, temps, fractions = prof.trials, prof.splits, prof.temperatures, prof.fractions
     pt = DynamicsPoint(splits=splits, temperatures=temps, fractions=fractions)

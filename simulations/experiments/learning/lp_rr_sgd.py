@@ -31,7 +31,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits.validation import check_choice, check_int
+from limits.validation import check_int
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.learning.private_sgd import gaussian_sigma, lp_sgd_logistic
@@ -330,7 +330,6 @@ def compute(ctx) -> ExperimentResult:
     ...
     ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
-    check_choice("profile", ctx.profile, tuple(PROFILES))
     prof = PROFILES[ctx.profile]
     trials, ns, p0, ps, n0, n_eval = prof.trials, prof.ns, prof.p_for_ns, prof.ps, prof.n_for_ps, prof.n_eval
     pts_n = [SGDPoint(n=n, p=p0, n_eval=n_eval) for n in ns]

@@ -57,7 +57,7 @@ from pathlib import Path
 
 import numpy as np
 
-from limits.validation import check_choice, check_int, check_real
+from limits.validation import check_int
 from simulations.datasets import DATASETS, expected_files, load_dataset
 from simulations.engine import config_key, engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult, ExperimentSkipped
@@ -470,7 +470,6 @@ def _v_score(proba, *, z, epsilon):
 
 # --------------------------------------------------------------------------------------- compute
 def _point(ctx) -> tuple[MovieLensPoint, dict, str]:
-    check_choice("profile", ctx.profile, tuple(PROFILES))
     prof = PROFILES[ctx.profile]
     source, data_dir = resolve_source(ctx.data_dir)
     try:

@@ -50,7 +50,6 @@ import numpy as np
 from matplotlib.ticker import NullFormatter
 
 import limits
-from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.count_level import cell_label_law, draw_cell_counts, vector_mechanism_sums
 from simulations.estimators.line_knn import stable_order
@@ -938,7 +937,6 @@ def compute(ctx) -> ExperimentResult:
     ...
     ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
-    check_choice("profile", ctx.profile, tuple(N_EVAL))
     grids = [grid_points(c, ctx.profile) for c in CASES]
     per_point = {}
     for trials in sorted({c.trials[ctx.profile] for c in CASES}):  # one engine call per trial count

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 import numpy as np
 
 import limits
-from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import Claim, ExperimentResult
@@ -278,8 +277,8 @@ def compute_collapse(ctx) -> ExperimentResult:
     ------
     ValueError
         If the profile is not one of ['paper', 'quick', 'smoke']
-        (:class:`~simulations.experiments.base.RunContext` refuses it when built; checked again here
-        before any work).
+        (:class:`~simulations.experiments.base.RunContext` refuses it when built, before
+        any work).
 
     References
     ----------
@@ -317,7 +316,6 @@ def compute_collapse(ctx) -> ExperimentResult:
     ...  for p, t in (("central", "privacy"), ("none", None))]
     [0.6667, 0.5]
     """
-    check_choice("profile", ctx.profile, tuple(PROFILES))
     sizes = PROFILES[ctx.profile]
     _, fits = _collapse_local(ctx, sizes)
     claims, rows = [], {k: [] for k in ("model", "eps", "N", "N_eps2", "g", "mean", "ci_low", "ci_high", "trials")}
@@ -620,8 +618,8 @@ def compute_vs(ctx) -> ExperimentResult:
     ------
     ValueError
         If the profile is not one of ['paper', 'quick', 'smoke']
-        (:class:`~simulations.experiments.base.RunContext` refuses it when built; checked again here
-        before any work).
+        (:class:`~simulations.experiments.base.RunContext` refuses it when built, before
+        any work).
 
     References
     ----------
@@ -652,7 +650,6 @@ def compute_vs(ctx) -> ExperimentResult:
     ...  for t, b, g in (("classification", 1.0, 1.0), ("regression", 0.5, None))]
     [-1.3333, -1.0]
     """
-    check_choice("profile", ctx.profile, tuple(PROFILES))
     sizes = PROFILES[ctx.profile]
     vs = VS_PROFILES[ctx.profile]
     pts = _vs_points(vs, sizes.n_eval)

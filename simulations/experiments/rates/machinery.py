@@ -56,7 +56,7 @@ from __future__ import annotations
 
 import copy
 import math
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
@@ -64,7 +64,6 @@ import sympy as sp
 
 import limits
 from limits import symbols as S
-from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators import make_estimator
 from simulations.experiments.base import ExperimentResult
@@ -787,6 +786,7 @@ def case_trials(case: RateCase, sizes: Profile) -> int:
 
     Examples
     --------
+    >>> from dataclasses import replace
     >>> c = RateCase(algorithm="local_classification", d=1, beta=1.0, gamma=1.0, eps=1.0, n_start=300.0)
     >>> case_trials(c, PROFILES["quick"]), case_trials(replace(c, beta=0.5), PROFILES["quick"])
     (400, 100)
@@ -962,7 +962,6 @@ def compute_rate_study(ctx, name: str, cases: list[RateCase], *, intro: str) -> 
     The reference slope is −2β/(d+β) = −1 (003 Theorems 7-8); the second claim tests 003's printed
     −2β/(d+2β) = −2/3.
     """
-    check_choice("profile", ctx.profile, tuple(PROFILES))
     sizes = PROFILES[ctx.profile]
     grids, per_point, results = run_rate_grids(ctx, cases, sizes)
     per = iter(per_point)

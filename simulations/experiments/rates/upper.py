@@ -28,7 +28,6 @@ import math
 
 import numpy as np
 
-from limits.validation import check_choice
 from simulations.engine import engine_options, run_trials
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.experiments.rates.machinery import (PROFILES, RateCase, case_trials, grid_for_case, n_for_scale,
@@ -187,8 +186,8 @@ def compute(ctx) -> ExperimentResult:
     ------
     ValueError
         If the profile is not one of ['paper', 'quick', 'smoke']
-        (:class:`~simulations.experiments.base.RunContext` refuses it when built; checked again here
-        before any work).
+        (:class:`~simulations.experiments.base.RunContext` refuses it when built, before
+        any work).
 
     References
     ----------
@@ -214,7 +213,6 @@ def compute(ctx) -> ExperimentResult:
     >>> [str(Fraction(c.exponent()).limit_denominator(10)) for c in CASES]
     ['2/3', '1/3', '1', '1', '2/5', '6/7']
     """
-    check_choice("profile", ctx.profile, tuple(PROFILES))
     sizes = PROFILES[ctx.profile]
     grids = [law_points(c, sizes) for c in CASES]
     per_case = {}  # case index -> per-config results; one engine run per trial count
