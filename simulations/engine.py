@@ -70,6 +70,9 @@ CHUNKS_PER_WORKER = 4  # load balance: at least this many chunks per worker when
 
 # CPU seconds spent in worker processes (loky, Dask) on chunks whose results reached this process.
 _WORKER_CPU = [0.0]
+# Trial functions whose first probe has run alone on a pool in this process (see _run): by then the numba kernels
+# they need are in numba's on-disk cache, so later calls with the same function probe on every worker at once.
+_PROBED_ALONE: set = set()
 
 
 def worker_cpu_seconds() -> float:
@@ -708,14 +711,19 @@ def _run(plan: _Plan, trial_fn, jobs, scheduler, chunk_size, progress) -> None:
             probes = [(trial_fn, plan.first[h], plan.root_seed, plan.gaps(h)[0][0], plan.gaps(h)[0][0] + 1, h)
                       for h in todo]
             per_trial = {}
-            # On a pool the first probe runs alone: the numba kernels its trial needs are compiled once,
-            # saved to numba's cache and loaded by the other workers, instead of being compiled by every
-            # worker at once (in a fresh clone both loky workers compiled the same kernels; issue 20).
-            # Costs one trial's wait of the other workers; no result depends on the order.
-            for batch in ((probes[:1], probes[1:]) if remote and ex.n_workers > 1 else (probes,)):
+            # The first time a trial function meets a pool in this process its first probe runs alone: the
+            # numba kernels its trial needs are compiled once, saved to numba's cache and loaded by the other
+            # workers, instead of being compiled by every worker at once (in a fresh clone both loky workers
+            # compiled the same kernels; issue 20). Later calls skip the wait (it left a core idle for a
+            # whole trial each time: 5.9 s in one rates_local_regression call). No result depends on the order.
+            fn_key = (getattr(trial_fn, "__module__", None), getattr(trial_fn, "__qualname__", repr(trial_fn)))
+            alone = remote and ex.n_workers > 1 and fn_key not in _PROBED_ALONE
+            for batch in ((probes[:1], probes[1:]) if alone else (probes,)):
                 for res in ex.map_unordered(_run_chunk, batch) if batch else ():
                     plan.record(res, bar, remote)
                     per_trial[res[0]] = res[4]
+            if alone:
+                _PROBED_ALONE.add(fn_key)
             total = sum(per_trial[h] * sum(b - a for a, b in plan.gaps(h)) for h in per_trial)
             sizes = {h: _chunk_size(per_trial[h], total, ex.n_workers, ex.kind) for h in per_trial}
         else:

@@ -19,6 +19,7 @@ import numpy as np
 from limits.validation import check_choice, check_int
 from proofs_checks.dp import check_channel
 from proofs_checks.rrwithprior_lp import rrwithprior_k, rrwithprior_lp, rrwithprior_value
+from simulations.executors import map_ordered
 from simulations.experiments.base import Claim, ExperimentResult, RunContext
 from simulations.seeding import DATA, stream
 
@@ -171,33 +172,43 @@ def _rel(a: float, b: float) -> float:
     return abs(a - b) / abs(b)
 
 
-def _agreement(cfg: LPConfig, seed: int) -> dict:
-    """LP1 (efficient, and naive for small K), LP2 and RRWithPrior against the closed form."""
+_AGREEMENT_COLUMNS = ("kind", "K", "eps", "draw", "closed_form", "k_star", "lp1_efficient", "lp1_naive", "lp2",
+                      "rel_err_lp1", "rel_err_lp2", "rel_diff_naive_efficient", "lp1_channel_loss_over_eps",
+                      "rrwithprior_accuracy")
+
+
+def _agreement(cfg: LPConfig, seed: int, jobs: int = 1) -> dict:
+    """LP1 (efficient, and naive for small K), LP2 and RRWithPrior against the closed form.
+
+    One task per (prior kind, K) on ``jobs`` workers; the rows are concatenated in grid order, so the
+    table does not depend on ``jobs``.
+    """
+    blocks = map_ordered(_agreement_block, [(kind, K, cfg, seed) for kind in PRIOR_KINDS for K in cfg.Ks], jobs)
+    return {c: [v for b in blocks for v in b[c]] for c in _AGREEMENT_COLUMNS}
+
+
+def _agreement_block(kind: str, K: int, cfg: LPConfig, seed: int) -> dict:
+    """The agreement rows of one (prior kind, K): every draw and ε (module-level, for worker processes)."""
     from simulations.mechanisms import RRWithPrior
 
-    rows: dict[str, list] = {c: [] for c in (
-        "kind", "K", "eps", "draw", "closed_form", "k_star", "lp1_efficient", "lp1_naive", "lp2",
-        "rel_err_lp1", "rel_err_lp2", "rel_diff_naive_efficient", "lp1_channel_loss_over_eps",
-        "rrwithprior_accuracy")}
-    for kind in PRIOR_KINDS:
-        for K in cfg.Ks:
-            for draw in range(cfg.draws):
-                p = sample_prior(kind, K, stream(seed, f"rrwithprior_lp/{kind}/K={K}", draw, DATA))
-                for eps in cfg.epsilons:
-                    closed = rrwithprior_value(p, eps)
-                    lp1 = rrwithprior_lp(p, eps)
-                    naive = rrwithprior_lp(p, eps, method="naive").value if K <= cfg.naive_max_K else math.nan
-                    lp2 = rrwithprior_lp(p, eps, "lp2").value
-                    acc = float(p @ np.diag(RRWithPrior(K, eps).channel_matrix(p))) if K >= 2 else 1.0
-                    for c, v in (("kind", kind), ("K", K), ("eps", eps), ("draw", draw), ("closed_form", closed),
-                                 ("k_star", rrwithprior_k(p, eps)), ("lp1_efficient", lp1.value),
-                                 ("lp1_naive", naive), ("lp2", lp2), ("rel_err_lp1", _rel(lp1.value, closed)),
-                                 ("rel_err_lp2", _rel(lp2, closed)),
-                                 ("rel_diff_naive_efficient", _rel(naive, lp1.value) if K <= cfg.naive_max_K else math.nan),
-                                 ("lp1_channel_loss_over_eps", check_channel(lp1.channel, eps,
-                                                                                  row_sum_atol=1e-9).epsilon_actual / eps),
-                                 ("rrwithprior_accuracy", acc)):
-                        rows[c].append(v)
+    rows: dict[str, list] = {c: [] for c in _AGREEMENT_COLUMNS}
+    for draw in range(cfg.draws):
+        p = sample_prior(kind, K, stream(seed, f"rrwithprior_lp/{kind}/K={K}", draw, DATA))
+        for eps in cfg.epsilons:
+            closed = rrwithprior_value(p, eps)
+            lp1 = rrwithprior_lp(p, eps)
+            naive = rrwithprior_lp(p, eps, method="naive").value if K <= cfg.naive_max_K else math.nan
+            lp2 = rrwithprior_lp(p, eps, "lp2").value
+            acc = float(p @ np.diag(RRWithPrior(K, eps).channel_matrix(p))) if K >= 2 else 1.0
+            for c, v in (("kind", kind), ("K", K), ("eps", eps), ("draw", draw), ("closed_form", closed),
+                         ("k_star", rrwithprior_k(p, eps)), ("lp1_efficient", lp1.value),
+                         ("lp1_naive", naive), ("lp2", lp2), ("rel_err_lp1", _rel(lp1.value, closed)),
+                         ("rel_err_lp2", _rel(lp2, closed)),
+                         ("rel_diff_naive_efficient", _rel(naive, lp1.value) if K <= cfg.naive_max_K else math.nan),
+                         ("lp1_channel_loss_over_eps", check_channel(lp1.channel, eps,
+                                                                          row_sum_atol=1e-9).epsilon_actual / eps),
+                         ("rrwithprior_accuracy", acc)):
+                rows[c].append(v)
     return rows
 
 
@@ -278,7 +289,7 @@ def _compute(ctx: RunContext) -> ExperimentResult:
     (0.5, 0.5)
     """
     cfg = PROFILES[ctx.profile]
-    agree = _agreement(cfg, ctx.seed)
+    agree = _agreement(cfg, ctx.seed, ctx.jobs)  # spread over the run's workers (same table)
     kstar = _kstar(cfg, ctx.seed)
     timings = _timings(cfg, ctx.seed)
 

@@ -41,6 +41,7 @@ from limits.validation import check_int, check_positive
 from proofs_checks.audit import clopper_pearson_lower, clopper_pearson_upper
 from proofs_checks.dp import check_label_dp, is_tight, within
 from proofs_checks.rrwithprior_lp import rrwithprior_k, utility_gap
+from simulations.executors import map_ordered
 from simulations.experiments.base import Claim, ExperimentResult, RunContext
 from simulations.mechanisms import RRTopK
 from simulations.mechanisms.labels import check_priors
@@ -352,37 +353,44 @@ def _priors(K: int, alpha: float, draws: int, seed: int) -> np.ndarray:
     return stream(seed, f"third_party_audit/K={K}/alpha={alpha:g}", 0, DATA).dirichlet(np.full(K, alpha), size=draws)
 
 
-def _measure(cfg: AuditConfig, seed: int) -> tuple[dict, dict]:
-    cols = ("K", "eps", "alpha", "priors", "frac_k_differs", "frac_lo", "frac_hi", "min_loss", "mean_loss",
-            "max_loss", "mean_rel_loss", "max_rel_loss", "rel_loss_bound", "mean_k_published", "mean_k_star")
-    rows: dict[str, list] = {c: [] for c in cols}
-    dp: dict[str, list] = {c: [] for c in ("K", "eps", "priors_checked", "worst_loss", "holds", "tight", "worst_prior_k")}
+_UTILITY_COLUMNS = ("K", "eps", "alpha", "priors", "frac_k_differs", "frac_lo", "frac_hi", "min_loss", "mean_loss",
+                    "max_loss", "mean_rel_loss", "max_rel_loss", "rel_loss_bound", "mean_k_published", "mean_k_star")
+_PRIVACY_COLUMNS = ("K", "eps", "priors_checked", "worst_loss", "holds", "tight", "worst_prior_k")
+
+
+def _measure(cfg: AuditConfig, seed: int, jobs: int = 1) -> tuple[dict, dict]:
+    """The utility and privacy tables: one task per (K, ε) on ``jobs`` workers, rows in grid order (so the
+    tables do not depend on ``jobs``)."""
+    blocks = map_ordered(_measure_block, [(cfg, seed, K, eps) for K in cfg.Ks for eps in cfg.epsilons], jobs)
+    return ({c: [v for rows, _ in blocks for v in rows[c]] for c in _UTILITY_COLUMNS},
+            {c: [dp[c] for _, dp in blocks] for c in _PRIVACY_COLUMNS})
+
+
+def _measure_block(cfg: AuditConfig, seed: int, K: int, eps: float) -> tuple[dict, dict]:
+    """One (K, ε): the utility rows of every α and the privacy row (module-level, for worker processes)."""
+    rows: dict[str, list] = {c: [] for c in _UTILITY_COLUMNS}
     ci_tail = (1 - CONFIDENCE) / 2
-    for K in cfg.Ks:
-        priors = {a: _priors(K, a, cfg.draws, seed) for a in cfg.alphas}
-        for eps in cfg.epsilons:
-            mech = PublishedRRWithPrior(K, eps)
-            res = check_label_dp(mech, eps, kind="prior_channel", draws=cfg.dp_draws, rng=seed)
-            for c, v in (("K", K), ("eps", eps), ("priors_checked", len(res.witness["losses"])),
-                         ("worst_loss", res.epsilon_actual), ("holds", res.holds),
-                         ("tight", is_tight(res.epsilon_actual, eps)),
-                         ("worst_prior_k", published_k(res.witness["prior"], eps))):
-                dp[c].append(v)
-            for a in cfg.alphas:
-                kp = np.array([published_k(p, eps) for p in priors[a]])
-                ks = np.array([rrwithprior_k(p, eps) for p in priors[a]])
-                gaps = [utility_gap(mech, p, eps) for p in priors[a]]
-                loss = np.array([g.gap for g in gaps])
-                rel = np.array([g.relative_gap for g in gaps])
-                n, d = len(kp), int(np.count_nonzero(kp != ks))
-                for c, v in (("K", K), ("eps", eps), ("alpha", a), ("priors", n), ("frac_k_differs", d / n),
-                             ("frac_lo", clopper_pearson_lower(d, n, ci_tail)),
-                             ("frac_hi", clopper_pearson_upper(d, n, ci_tail)),
-                             ("min_loss", float(loss.min())), ("mean_loss", float(loss.mean())),
-                             ("max_loss", float(loss.max())), ("mean_rel_loss", float(rel.mean())),
-                             ("max_rel_loss", float(rel.max())), ("rel_loss_bound", published_loss_bound(K, eps)),
-                             ("mean_k_published", float(kp.mean())), ("mean_k_star", float(ks.mean()))):
-                    rows[c].append(v)
+    mech = PublishedRRWithPrior(K, eps)
+    res = check_label_dp(mech, eps, kind="prior_channel", draws=cfg.dp_draws, rng=seed)
+    dp = {"K": K, "eps": eps, "priors_checked": len(res.witness["losses"]), "worst_loss": res.epsilon_actual,
+          "holds": res.holds, "tight": is_tight(res.epsilon_actual, eps),
+          "worst_prior_k": published_k(res.witness["prior"], eps)}
+    for a in cfg.alphas:
+        priors = _priors(K, a, cfg.draws, seed)
+        kp = np.array([published_k(p, eps) for p in priors])
+        ks = np.array([rrwithprior_k(p, eps) for p in priors])
+        gaps = [utility_gap(mech, p, eps) for p in priors]
+        loss = np.array([g.gap for g in gaps])
+        rel = np.array([g.relative_gap for g in gaps])
+        n, d = len(kp), int(np.count_nonzero(kp != ks))
+        for c, v in (("K", K), ("eps", eps), ("alpha", a), ("priors", n), ("frac_k_differs", d / n),
+                     ("frac_lo", clopper_pearson_lower(d, n, ci_tail)),
+                     ("frac_hi", clopper_pearson_upper(d, n, ci_tail)),
+                     ("min_loss", float(loss.min())), ("mean_loss", float(loss.mean())),
+                     ("max_loss", float(loss.max())), ("mean_rel_loss", float(rel.mean())),
+                     ("max_rel_loss", float(rel.max())), ("rel_loss_bound", published_loss_bound(K, eps)),
+                     ("mean_k_published", float(kp.mean())), ("mean_k_star", float(ks.mean()))):
+            rows[c].append(v)
     return rows, dp
 
 
@@ -444,7 +452,7 @@ def _compute(ctx: RunContext) -> ExperimentResult:
     True
     """
     cfg = PROFILES[ctx.profile]
-    rows, dp = _measure(cfg, ctx.seed)
+    rows, dp = _measure(cfg, ctx.seed, ctx.jobs)  # spread over the run's workers (same tables)
     top1 = _top1_check(cfg, ctx.seed)
     worst = max(w / e for w, e in zip(dp["worst_loss"], dp["eps"]))
     n_priors = rows["priors"][0]

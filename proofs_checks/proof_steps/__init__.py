@@ -18,7 +18,8 @@ runs them. Modules, by concept:
 
 from __future__ import annotations
 
-from functools import lru_cache
+from limits.validation import check_int
+from simulations.executors import map_ordered
 
 from . import (constructions, exponential, inequalities, laplace, mechanism_findings, rrtopk, tuning_rates,  # noqa: F401
                unbiasedness, vector_mechanism)
@@ -64,18 +65,24 @@ def run_check(check_id: str, profile: str = "smoke") -> ProofCheck:
     return CHECKS[check_id](profile)
 
 
-@lru_cache(maxsize=None)
-def _all(profile: str) -> tuple[ProofCheck, ...]:
-    return tuple(fn(profile) for fn in CHECKS.values())
+_RESULTS: dict[str, tuple[ProofCheck, ...]] = {}  # profile -> every check's result (the checks are deterministic)
 
 
-def all_checks(profile: str = "smoke") -> list[ProofCheck]:
+def _run_one(check_id: str, profile: str) -> ProofCheck:
+    """One check by id (module-level, so worker processes can run it)."""
+    return CHECKS[check_id](profile)
+
+
+def all_checks(profile: str = "smoke", *, jobs: int = 1) -> list[ProofCheck]:
     """Run every registered check; the results are cached per profile (the checks are deterministic).
 
     Parameters
     ----------
     profile : {"smoke", "quick", "paper"}, default "smoke"
         Grid size of the numeric checks.
+    jobs : int >= 1, default 1
+        Worker processes (joblib/loky, :func:`simulations.executors.map_ordered`) the checks are spread
+        over; the results do not depend on ``jobs`` (each check is a pure function of its profile).
 
     Returns
     -------
@@ -85,7 +92,7 @@ def all_checks(profile: str = "smoke") -> list[ProofCheck]:
     Raises
     ------
     ValueError
-        An unknown ``profile``.
+        An unknown ``profile`` or ``jobs`` < 1.
 
     References
     ----------
@@ -103,4 +110,7 @@ def all_checks(profile: str = "smoke") -> list[ProofCheck]:
     """
     if profile not in PROFILES:
         raise ValueError(f"profile must be one of {list(PROFILES)}, got profile={profile!r}")
-    return list(_all(profile))
+    jobs = check_int("jobs", jobs, low=1)
+    if profile not in _RESULTS:
+        _RESULTS[profile] = tuple(map_ordered(_run_one, [(i, profile) for i in CHECKS], jobs))
+    return list(_RESULTS[profile])

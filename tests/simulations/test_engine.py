@@ -438,9 +438,16 @@ def test_first_probe_runs_alone_on_a_pool(serial, monkeypatch):
 
     pool = RecordingPool("loky", 2)
     monkeypatch.setattr(engine, "open_executor", lambda jobs, scheduler: contextlib.nullcontext(pool))
+    monkeypatch.setattr(engine, "_PROBED_ALONE", set())  # as in a fresh process
     res = run_trials(three_stream_trial, CONFIGS, N_TRIALS, root_seed=SEED, progress=False)
     n_distinct = len(set(CONFIGS))
     assert [len(b) for b in batches[:2]] == [1, n_distinct - 1]  # the probes: the first alone, then the others
     assert all((s, e) == (0, 1) for b in batches[:2] for _, s, e in b)
     assert sum(e - s for b in batches for _, s, e in b) == n_distinct * N_TRIALS
     assert_identical(res, serial)
+    # A later call with the same trial function (kernels already compiled) probes every config at once.
+    batches.clear()
+    again = run_trials(three_stream_trial, CONFIGS, N_TRIALS, root_seed=SEED, progress=False)
+    assert len(batches[0]) == n_distinct and all((s, e) == (0, 1) for _, s, e in batches[0])
+    assert sum(e - s for b in batches for _, s, e in b) == n_distinct * N_TRIALS
+    assert_identical(again, serial)
