@@ -55,11 +55,11 @@ import numpy as np
 
 from limits.validation import check_int
 from simulations.cache import ChunkStore
-from simulations.executors import open_executor, validate_scheduler
+from simulations.executors import count_worker_cpu, open_executor, validate_scheduler
 from simulations.seeding import DATA, EVAL, PRIVACY, stream
 
 __all__ = ["RunInterrupted", "TrialResults", "TrialStreams", "canonical_json", "config_fields", "config_hash",
-           "config_key", "engine_options", "run_trials", "trial_streams", "worker_cpu_seconds"]
+           "config_key", "engine_options", "run_trials", "trial_streams"]
 
 # Chunk sizing (seconds of work per chunk). The floor keeps the per-chunk overhead (measured by
 # benchmarks/bench_engine.py on a busy 2-core machine: ~0.3 ms to write a chunk file, ~1 ms per
@@ -68,34 +68,9 @@ MIN_CHUNK_SECONDS = {"serial": 0.1, "loky": 0.1, "dask": 0.5}
 MAX_CHUNK_SECONDS = 2.0
 CHUNKS_PER_WORKER = 4  # load balance: at least this many chunks per worker when work allows
 
-# CPU seconds spent in worker processes (loky, Dask) on chunks whose results reached this process.
-_WORKER_CPU = [0.0]
 # Trial functions whose first probe has run alone on a pool in this process (see _run): by then the numba kernels
 # they need are in numba's on-disk cache, so later calls with the same function probe on every worker at once.
 _PROBED_ALONE: set = set()
-
-
-def worker_cpu_seconds() -> float:
-    """CPU seconds that worker processes reported for the chunks they ran for this process.
-
-    The provenance of an experiment adds the difference of this counter over the run to the
-    process's own CPU time (serial chunks count in the latter), so ``--jobs`` does not hide work.
-
-    Returns
-    -------
-    float
-        Monotone non-decreasing over the life of the process.
-
-    References
-    ----------
-    DESIGN.md, "Experiments and their outputs": provenance records wall and CPU seconds.
-
-    Examples
-    --------
-    >>> worker_cpu_seconds() >= 0.0
-    True
-    """
-    return _WORKER_CPU[0]
 
 
 class RunInterrupted(KeyboardInterrupt):
@@ -477,7 +452,7 @@ def _run_chunk(trial_fn, config, root_seed, start, stop, tag):
     """Run trials ``start .. stop - 1``; returns ``(tag, start, stop, arrays, seconds, cpu_seconds)``.
 
     Module-level so loky and Dask can pickle it; the timings only size later chunks and count the
-    run's CPU time (:func:`worker_cpu_seconds`); they are never written to a data file.
+    run's CPU time (:func:`simulations.executors.worker_cpu_seconds`); they are never written to a data file.
     """
     t0, c0 = time.perf_counter(), time.process_time()
     rows = [trial_fn(config, t, root_seed) for t in range(start, stop)]
@@ -677,7 +652,7 @@ class _Plan:
             self.stores[h].save(start, stop, arrays)  # at once, so a kill keeps this chunk
             self.saved += stop - start
         if remote:  # this process's own CPU time already counts the serial chunks
-            _WORKER_CPU[0] += cpu
+            count_worker_cpu(cpu)
         bar.update(stop - start)
 
     def n_saved(self) -> int:

@@ -23,14 +23,69 @@ import atexit
 import contextlib
 import re
 import socket
+import time
 from urllib.parse import urlsplit
 from typing import Callable, Iterable, Iterator
 
 from limits.validation import check_int
 
-__all__ = ["Executor", "check_scheduler", "close_local_clusters", "map_ordered", "open_executor", "validate_scheduler"]
+__all__ = ["Executor", "check_scheduler", "close_local_clusters", "count_worker_cpu", "map_ordered", "open_executor",
+           "validate_scheduler", "worker_cpu_seconds"]
 
 _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
+# CPU seconds that worker processes (loky, Dask) reported for the tasks whose results reached this process.
+_WORKER_CPU = [0.0]
+
+
+def worker_cpu_seconds() -> float:
+    """CPU seconds that worker processes reported for the tasks they ran for this process.
+
+    The trial engine's chunks and :func:`map_ordered`'s tasks report theirs (:func:`count_worker_cpu`).
+    The provenance of an experiment adds the difference of this counter over the run to the
+    process's own CPU time (serial work counts in the latter), so ``--jobs`` does not hide work.
+
+    Returns
+    -------
+    float
+        Monotone non-decreasing over the life of the process.
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": provenance records wall and CPU seconds.
+
+    Examples
+    --------
+    >>> worker_cpu_seconds() >= 0.0
+    True
+    """
+    return _WORKER_CPU[0]
+
+
+def count_worker_cpu(seconds: float) -> None:
+    """Add the CPU seconds a worker process reported for one task to :func:`worker_cpu_seconds`.
+
+    Parameters
+    ----------
+    seconds : float >= 0
+        ``time.process_time()`` spent by the worker on the task (not for tasks run in this process:
+        this process's own CPU time already counts them).
+
+    Returns
+    -------
+    None
+
+    References
+    ----------
+    DESIGN.md, "Experiments and their outputs": provenance records wall and CPU seconds.
+
+    Examples
+    --------
+    >>> before = worker_cpu_seconds()
+    >>> count_worker_cpu(0.25)
+    >>> worker_cpu_seconds() - before
+    0.25
+    """
+    _WORKER_CPU[0] += seconds
 
 
 def validate_scheduler(scheduler):
@@ -356,11 +411,16 @@ def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1) -> list:
     >>> map_ordered(pow, [(2, 3), (3, 2), (10, 0)])
     [8, 9, 1]
     """
-    tasks = list(tasks)
+    tasks, done = list(tasks), {}
     with open_executor(jobs) as ex:
-        done = dict(ex.map_unordered(_indexed, [(fn, i, t) for i, t in enumerate(tasks)]))
+        for i, value, cpu in ex.map_unordered(_indexed, [(fn, i, t) for i, t in enumerate(tasks)]):
+            done[i] = value
+            if ex.kind != "serial":  # this process's CPU time already counts its own tasks
+                count_worker_cpu(cpu)
     return [done[i] for i in range(len(tasks))]
 
 
 def _indexed(fn: Callable, i: int, task: tuple) -> tuple:
-    return i, fn(*task)
+    c0 = time.process_time()
+    value = fn(*task)
+    return i, value, time.process_time() - c0

@@ -190,7 +190,7 @@ def provenance(*, profile: str, seed: int, argv, wall_s: float, cpu_s: float) ->
         The command line as typed (``sys.argv``); stored shell-quoted.
     wall_s, cpu_s : float
         Wall-clock seconds of the experiment, and CPU seconds of this process plus those its
-        worker processes reported (:func:`simulations.engine.worker_cpu_seconds`).
+        worker processes reported (:func:`simulations.executors.worker_cpu_seconds`).
 
     Returns
     -------

@@ -31,6 +31,21 @@ def test_map_ordered_returns_results_in_task_order_whatever_the_finishing_order(
     assert map_ordered(_slow_square, [], jobs=2) == []
 
 
+def _burn(n):
+    return sum(i * i for i in range(n))
+
+
+def test_map_ordered_counts_the_workers_cpu_seconds_only():
+    # the provenance's CPU seconds add what workers report; tasks run here count in this process's own time
+    from simulations.executors import worker_cpu_seconds
+
+    before = worker_cpu_seconds()
+    assert map_ordered(_burn, [(200_000,)] * 2, jobs=1) == [_burn(200_000)] * 2
+    assert worker_cpu_seconds() == before
+    assert map_ordered(_burn, [(200_000,)] * 2, jobs=2) == [_burn(200_000)] * 2
+    assert worker_cpu_seconds() > before
+
+
 def test_map_ordered_refuses_bad_jobs():
     with pytest.raises(ValueError, match="jobs must be an integer >= 1, got jobs=0"):
         map_ordered(_slow_square, [(1, 0.0)], jobs=0)

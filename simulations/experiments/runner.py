@@ -41,7 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from simulations.atomic import atomic_write_text
-from simulations.engine import worker_cpu_seconds
+from simulations.executors import worker_cpu_seconds
 from simulations.provenance import provenance
 
 from .base import REGISTRY, Experiment, ExperimentResult, ExperimentSkipped, RunContext
