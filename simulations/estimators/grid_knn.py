@@ -7,7 +7,7 @@ bucketed into square cells of side ``h`` (counting sort, O(N)); a query collects
 squares of half-width ``R = 0, 1, 2, ...`` cells around its own cell, ring by ring. Every point within
 distance ``R·h`` of the query lies in the square of half-width ``R`` (the query lies in the central
 cell), so as soon as ``k`` collected points lie within ``R·h`` the k nearest are among the collected
-ones: one selection (``np.partition``) of the k-th smallest squared distance picks them. The search is
+ones: one selection (Hoare's FIND, :func:`_kth_smallest`) of the k-th smallest squared distance picks them. The search is
 exact (same neighbour sets as a kd-tree or brute force, up to ties of distances, which have
 probability 0 for continuous features); with ``sort=True`` the k neighbours come nearest first, the
 order of ``cKDTree.query`` and of the plain reference (kNN sums add neighbours in that order).
@@ -69,6 +69,39 @@ def _add_cell(c, start, pts, order, qx, qy, d2, cand, n):
 
 
 @numba.njit(cache=True)
+def _kth_smallest(a, n, k, work):
+    """The k-th smallest (1 <= k <= n) of ``a[:n]`` by Hoare's FIND, with ``work[:n]`` as scratch.
+
+    The value equals ``np.partition(a[:n], k - 1)[k - 1]`` (an order statistic does not depend on the
+    algorithm); written out because numba's ``np.partition`` took ~3 s of the ~5 s it cost to compile
+    ``_query`` in every fresh clone (issue 20). Needs no NaN in ``a[:n]`` (distances are finite).
+    """
+    for i in range(n):
+        work[i] = a[i]
+    lo, hi, t = 0, n - 1, k - 1
+    while lo < hi:
+        x, y, z = work[lo], work[(lo + hi) // 2], work[hi]  # median of three as the pivot
+        pivot = max(min(x, y), min(max(x, y), z))
+        i, j = lo, hi
+        while i <= j:
+            while work[i] < pivot:
+                i += 1
+            while work[j] > pivot:
+                j -= 1
+            if i <= j:
+                work[i], work[j] = work[j], work[i]
+                i += 1
+                j -= 1
+        if t <= j:  # work[lo..j] <= pivot <= work[i..hi], and work[j+1..i-1] == pivot
+            hi = j
+        elif t >= i:
+            lo = i
+        else:
+            return work[t]
+    return work[t]
+
+
+@numba.njit(cache=True)
 def _query(Q, k, order, pts, start, x0, y0, h, nx, ny, sort):
     M = Q.shape[0]
     N = pts.shape[0]
@@ -78,6 +111,7 @@ def _query(Q, k, order, pts, start, x0, y0, h, nx, ny, sort):
     cand = np.empty(N, dtype=np.int64)
     sel_d = np.empty(k, dtype=np.float64)
     sel_i = np.empty(k, dtype=np.int64)
+    work = np.empty(N, dtype=np.float64)
     for m in range(M):
         qx, qy = Q[m, 0], Q[m, 1]
         # the query's cell, clamped to one cell outside the grid: for a query outside the grid, the
@@ -107,7 +141,7 @@ def _query(Q, k, order, pts, start, x0, y0, h, nx, ny, sort):
             if cx - R <= 0 and cy - R <= 0 and cx + R >= nx - 1 and cy + R >= ny - 1:
                 break  # the square covers the whole grid: every point is a candidate
             R += 1
-        thr = np.partition(d2[:n], k - 1)[k - 1]
+        thr = _kth_smallest(d2, n, k, work)
         s = 0
         for j in range(n):
             if d2[j] < thr:

@@ -98,3 +98,20 @@ def test_cell_side_does_not_change_the_answer():
     for bad in (0.0, -1.0, float("nan"), float("inf"), "0.1"):
         with pytest.raises(ValueError, match="cell"):
             GridIndex(X, 50, cell=bad)
+
+
+def test_kth_smallest_is_the_order_statistic_of_np_partition():
+    # the selection inside the query (Hoare's FIND) against numpy's partition: the same value whatever the
+    # ties (many repeated values, all equal), sizes 1..n and every k, and the input left untouched
+    from simulations.estimators.grid_knn import _kth_smallest
+
+    rng = np.random.default_rng(11)
+    arrays = [rng.random(257), rng.integers(0, 5, 300).astype(float), np.full(40, 2.5), np.array([3.0]),
+              np.sort(rng.random(64)), np.sort(rng.random(64))[::-1].copy(), rng.integers(0, 2, 9).astype(float)]
+    for a in arrays:
+        for n in sorted({1, min(2, a.size), max(a.size // 2, 1), a.size}):
+            before = a.copy()
+            work = np.empty(a.size)
+            got = [_kth_smallest(a, n, k, work) for k in range(1, n + 1)]
+            assert got == [np.partition(a[:n], k - 1)[k - 1] for k in range(1, n + 1)]
+            assert np.array_equal(a, before)
