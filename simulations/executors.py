@@ -375,8 +375,8 @@ def open_executor(jobs: int = 1, scheduler=None):
         yield Executor("dask", n_workers, par)
 
 
-def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1) -> list:
-    """``[fn(*task) for task in tasks]``, computed on ``jobs`` joblib/loky workers, in task order.
+def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1, scheduler=None) -> list:
+    """``[fn(*task) for task in tasks]``, computed on the run's workers (:func:`open_executor`), in task order.
 
     For deterministic work outside the trial engine (a list of proof checks, blocks of a table) that
     would otherwise keep one core of a ``--jobs`` run busy and leave the others idle; the result does not
@@ -389,7 +389,9 @@ def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1) -> list:
     tasks : iterable of tuple
         The argument tuples.
     jobs : int >= 1, default 1
-        Worker processes; 1 runs every task here, in order.
+        Worker processes; 1 (without ``scheduler``) runs every task here, in order.
+    scheduler : None, "local", "proto://host:port" or distributed.Client, default None
+        As for :func:`open_executor` (the run's ``--scheduler``).
 
     Returns
     -------
@@ -399,7 +401,7 @@ def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1) -> list:
     Raises
     ------
     ValueError
-        If ``jobs`` is not an int >= 1.
+        If ``jobs`` is not an int >= 1 or ``scheduler`` has the wrong form.
 
     References
     ----------
@@ -412,7 +414,7 @@ def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1) -> list:
     [8, 9, 1]
     """
     tasks, done = list(tasks), {}
-    with open_executor(jobs) as ex:
+    with open_executor(jobs, scheduler) as ex:
         for i, value, cpu in ex.map_unordered(_indexed, [(fn, i, t) for i, t in enumerate(tasks)]):
             done[i] = value
             if ex.kind != "serial":  # this process's CPU time already counts its own tasks

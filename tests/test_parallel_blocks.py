@@ -46,6 +46,12 @@ def test_map_ordered_counts_the_workers_cpu_seconds_only():
     assert worker_cpu_seconds() > before
 
 
+def test_map_ordered_on_a_dask_cluster():
+    pytest.importorskip("distributed")
+    tasks = [(i, 0.05 if i == 0 else 0.0) for i in range(5)]
+    assert map_ordered(_slow_square, tasks, jobs=2, scheduler="local") == [0, 1, 4, 9, 16]
+
+
 def test_map_ordered_refuses_bad_jobs():
     with pytest.raises(ValueError, match="jobs must be an integer >= 1, got jobs=0"):
         map_ordered(_slow_square, [(1, 0.0)], jobs=0)

@@ -177,13 +177,14 @@ _AGREEMENT_COLUMNS = ("kind", "K", "eps", "draw", "closed_form", "k_star", "lp1_
                       "rrwithprior_accuracy")
 
 
-def _agreement(cfg: LPConfig, seed: int, jobs: int = 1) -> dict:
+def _agreement(cfg: LPConfig, seed: int, jobs: int = 1, scheduler=None) -> dict:
     """LP1 (efficient, and naive for small K), LP2 and RRWithPrior against the closed form.
 
-    One task per (prior kind, K) on ``jobs`` workers; the rows are concatenated in grid order, so the
+    One task per (prior kind, K) on the run's workers (:func:`~simulations.executors.map_ordered`); the rows are concatenated in grid order, so the
     table does not depend on ``jobs``.
     """
-    blocks = map_ordered(_agreement_block, [(kind, K, cfg, seed) for kind in PRIOR_KINDS for K in cfg.Ks], jobs)
+    blocks = map_ordered(_agreement_block, [(kind, K, cfg, seed) for kind in PRIOR_KINDS for K in cfg.Ks], jobs,
+                         scheduler)
     return {c: [v for b in blocks for v in b[c]] for c in _AGREEMENT_COLUMNS}
 
 
@@ -289,7 +290,7 @@ def _compute(ctx: RunContext) -> ExperimentResult:
     (0.5, 0.5)
     """
     cfg = PROFILES[ctx.profile]
-    agree = _agreement(cfg, ctx.seed, ctx.jobs)  # spread over the run's workers (same table)
+    agree = _agreement(cfg, ctx.seed, ctx.jobs, ctx.scheduler)  # spread over the run's workers (same table)
     kstar = _kstar(cfg, ctx.seed)
     timings = _timings(cfg, ctx.seed)
 

@@ -358,10 +358,11 @@ _UTILITY_COLUMNS = ("K", "eps", "alpha", "priors", "frac_k_differs", "frac_lo", 
 _PRIVACY_COLUMNS = ("K", "eps", "priors_checked", "worst_loss", "holds", "tight", "worst_prior_k")
 
 
-def _measure(cfg: AuditConfig, seed: int, jobs: int = 1) -> tuple[dict, dict]:
-    """The utility and privacy tables: one task per (K, ε) on ``jobs`` workers, rows in grid order (so the
-    tables do not depend on ``jobs``)."""
-    blocks = map_ordered(_measure_block, [(cfg, seed, K, eps) for K in cfg.Ks for eps in cfg.epsilons], jobs)
+def _measure(cfg: AuditConfig, seed: int, jobs: int = 1, scheduler=None) -> tuple[dict, dict]:
+    """The utility and privacy tables: one task per (K, ε) on the run's workers
+    (:func:`~simulations.executors.map_ordered`), rows in grid order (so the tables do not depend on ``jobs``)."""
+    blocks = map_ordered(_measure_block, [(cfg, seed, K, eps) for K in cfg.Ks for eps in cfg.epsilons],
+                         jobs, scheduler)
     return ({c: [v for rows, _ in blocks for v in rows[c]] for c in _UTILITY_COLUMNS},
             {c: [dp[c] for _, dp in blocks] for c in _PRIVACY_COLUMNS})
 
@@ -452,7 +453,7 @@ def _compute(ctx: RunContext) -> ExperimentResult:
     True
     """
     cfg = PROFILES[ctx.profile]
-    rows, dp = _measure(cfg, ctx.seed, ctx.jobs)  # spread over the run's workers (same tables)
+    rows, dp = _measure(cfg, ctx.seed, ctx.jobs, ctx.scheduler)  # spread over the run's workers (same tables)
     top1 = _top1_check(cfg, ctx.seed)
     worst = max(w / e for w, e in zip(dp["worst_loss"], dp["eps"]))
     n_priors = rows["priors"][0]

@@ -73,7 +73,7 @@ def _run_one(check_id: str, profile: str) -> ProofCheck:
     return CHECKS[check_id](profile)
 
 
-def all_checks(profile: str = "smoke", *, jobs: int = 1) -> list[ProofCheck]:
+def all_checks(profile: str = "smoke", *, jobs: int = 1, scheduler=None) -> list[ProofCheck]:
     """Run every registered check; the results are cached per profile (the checks are deterministic).
 
     Parameters
@@ -83,6 +83,8 @@ def all_checks(profile: str = "smoke", *, jobs: int = 1) -> list[ProofCheck]:
     jobs : int >= 1, default 1
         Worker processes (joblib/loky, :func:`simulations.executors.map_ordered`) the checks are spread
         over; the results do not depend on ``jobs`` (each check is a pure function of its profile).
+    scheduler : None, "local", "proto://host:port" or distributed.Client, default None
+        A Dask scheduler instead (the run's ``--scheduler``; see :func:`simulations.executors.open_executor`).
 
     Returns
     -------
@@ -92,7 +94,7 @@ def all_checks(profile: str = "smoke", *, jobs: int = 1) -> list[ProofCheck]:
     Raises
     ------
     ValueError
-        An unknown ``profile`` or ``jobs`` < 1.
+        An unknown ``profile``, ``jobs`` < 1 or a malformed ``scheduler``.
 
     References
     ----------
@@ -112,5 +114,5 @@ def all_checks(profile: str = "smoke", *, jobs: int = 1) -> list[ProofCheck]:
         raise ValueError(f"profile must be one of {list(PROFILES)}, got profile={profile!r}")
     jobs = check_int("jobs", jobs, low=1)
     if profile not in _RESULTS:
-        _RESULTS[profile] = tuple(map_ordered(_run_one, [(i, profile) for i in CHECKS], jobs))
+        _RESULTS[profile] = tuple(map_ordered(_run_one, [(i, profile) for i in CHECKS], jobs, scheduler))
     return list(_RESULTS[profile])
