@@ -78,7 +78,7 @@ def histogram_trials(repeats):
         assert np.array_equal(vf, vr), "fast and reference fits disagree"
         t_risk, _ = timed(lambda: law.excess_risk_partition(vf, est_bins(h)), repeats)
         rows.append((f"histogram trial N=1e6 d=2, {name}", t_data + tf + t_risk, t_data + tr + t_risk))
-        rows.append((f"  of which fit (privatize + bin + aggregate + decide)", tf, tr))
+        rows.append(("  of which fit (privatize + bin + aggregate + decide)", tf, tr))
         rows.append((f"  of which sampling the data / exact risk, {est_bins(h)}^2 cells", t_data + t_risk, None))
     # the aggregation step alone (binning + per-cell sums), where the two paths differ
     X = stream(0, "bench", 2, DATA).random((N, d))
@@ -87,7 +87,7 @@ def histogram_trials(repeats):
     tf, a = timed(lambda: kernels.bin_value_sums(X, bins, Y), repeats)
     tr, b = timed(lambda: kernels.bin_value_sums_numpy(X, bins, Y), repeats)
     assert all(np.array_equal(p, q) for p, q in zip(a, b))
-    rows.append((f"binning + bin sums alone, N=1e6 d=2: numba fused loop vs bincount", tf, tr))
+    rows.append(("binning + bin sums alone, N=1e6 d=2: numba fused loop vs bincount", tf, tr))
     return rows
 
 

@@ -29,7 +29,7 @@ import math
 import numpy as np
 from scipy import integrate
 
-from limits.validation import check_finite_array, check_int, check_positive, check_real
+from limits.validation import check_finite_array, check_int, check_positive
 from simulations.mechanisms.histograms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 

@@ -32,7 +32,6 @@ import numpy as np
 
 from proofs_checks.partition_conditions import (lattice_cell_diameter, normal_lattice_cell_probabilities,
                                                 prob_few_points, sampled_cell_diameters, sphere_cell_geometry)
-from simulations.estimators.pcl2 import pcl2_radius
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.experiments.consistency.metric_consistency import make_space
 from simulations.plotting import MARKERS, color, figure

@@ -39,7 +39,7 @@ import numpy as np
 
 from limits.validation import check_int, check_positive
 from proofs_checks.audit import clopper_pearson_lower, clopper_pearson_upper
-from proofs_checks.dp import check_label_dp, is_tight, within
+from proofs_checks.dp import check_label_dp, is_tight
 from proofs_checks.rrwithprior_lp import rrwithprior_k, utility_gap
 from simulations.executors import map_ordered
 from simulations.experiments.base import Claim, ExperimentResult, RunContext

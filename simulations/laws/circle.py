@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy import integrate, optimize, special, stats
+from scipy import integrate, special, stats
 
 from limits.validation import check_int, check_positive, check_real
 from simulations.seeding import check_generator

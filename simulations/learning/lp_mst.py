@@ -33,7 +33,7 @@ import time
 import numpy as np
 from sklearn.base import BaseEstimator
 
-from limits.validation import check_int, check_positive, check_real
+from limits.validation import check_int, check_real
 from simulations.mechanisms import RRWithPrior, top_k_order
 from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
 from simulations.seeding import check_generator

@@ -6,7 +6,6 @@ classes carry no test hooks; the statistical audit reads the records."""
 from __future__ import annotations
 
 import ast
-import math
 import pathlib
 import types
 

@@ -250,7 +250,7 @@ def test_lemma18_fractions(K, k):
 
 def test_planted_bias_in_debiased_loss_is_detected():
     # using K instead of k in p_{k,eps} (a plausible slip) leaves a bias the symbolic check would report
-    from proofs_checks.proof_steps.rrtopk import rrtopk_channel, x
+    from proofs_checks.proof_steps.rrtopk import rrtopk_channel
 
     K_, k_ = 5, 3
     ls = sp.symbols("l0:5")

@@ -8,7 +8,6 @@ closed forms), the Laplace tail formula, and a chi-square test of the keyed nois
 """
 
 import itertools
-import math
 from fractions import Fraction
 
 import mpmath as mp

@@ -683,7 +683,7 @@ def plot(result: ExperimentResult) -> dict:
     >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
     ['decay_vs_n']
     """
-    curves, onsets, ns = result.data["curves"], result.data["onsets"], result.data["ns"]
+    curves, onsets = result.data["curves"], result.data["onsets"]
     fig, axes = figure(2, 3, width=3.9, height=3.1,
                        title="PCDE / PCL2b at δ = 1e-6, n^-1.5, n^-2, 2^(-√n/2) (ε = 1): exact error vs n "
                              "(top, 95% CI bands)\nand fraction of the sample in released cells (bottom; dotted: "

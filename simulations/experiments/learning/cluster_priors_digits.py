@@ -378,7 +378,7 @@ def _notes(pt, hist, acc, kc, by_k) -> str:
              "| C | " + " | ".join(f"ε_p={e:g}" for e in eps_p) + " |", "|---|" + "---|" * len(eps_p)]
     for i, C in enumerate(pt.clusters):
         notes.append(f"| {C} | " + " | ".join(f"{hist[:, i, j].mean():.3f}" for j in range(len(eps_p))) + " |")
-    notes += ["", f"**k-NN accuracy: RR vs cluster-prior RRWithPrior, each k tuned on validation (mean [95% CI], "
+    notes += ["", "**k-NN accuracy: RR vs cluster-prior RRWithPrior, each k tuned on validation (mean [95% CI], "
                   "chosen k: median)**", "",
               "| ε | RR | " + " | ".join(f"ε_p={e:g}" for e in eps_p_rr) + " |", "|---|---|" + "---|" * len(eps_p_rr)]
     for i, e in enumerate(pt.eps_total):

@@ -642,7 +642,7 @@ def _monotone_claims(eps, acc, label) -> list[Claim]:
 def _notes(ctx, pt, label, recipe, trials, acc, npv, kmean, table) -> str:
     """The report's text: data, recipe, the RMSE table beside 004 Table 3, the hyperparameters chosen on V."""
     eps = pt.epsilons
-    rows_md = [f"| method | " + " | ".join(f"ε={e:g}" for e in eps) + " | ε=∞ |", "|---|" + "---|" * (len(eps) + 1)]
+    rows_md = ["| method | " + " | ".join(f"ε={e:g}" for e in eps) + " | ε=∞ |", "|---|" + "---|" * (len(eps) + 1)]
     for m_i, m in enumerate(METHODS):
         cells = []
         for j, e in enumerate(eps):

@@ -19,6 +19,7 @@ each exponent from the fit is reported next to the verdict.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -26,6 +27,9 @@ from simulations.experiments.base import Claim
 from simulations.experiments.rates.terms import TERMS
 from simulations.seeding import EVAL, stream
 from simulations.stats import EXCLUDED, HOLDS, SlopeFit, fit_loglog_slope, holds_from, interval_verdict, t_interval
+
+if TYPE_CHECKING:  # machinery imports this module; the name is only an annotation here
+    from simulations.experiments.rates.machinery import RateCase
 
 __all__ = ["CaseFit", "case_claims", "diagnose", "fit_case", "slope_table_markdown", "terms_table"]
 
