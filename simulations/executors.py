@@ -82,8 +82,8 @@ def count_worker_cpu(seconds: float) -> None:
     --------
     >>> before = worker_cpu_seconds()
     >>> count_worker_cpu(0.25)
-    >>> worker_cpu_seconds() - before
-    0.25
+    >>> worker_cpu_seconds() == before + 0.25
+    True
     """
     _WORKER_CPU[0] += seconds
 

@@ -152,7 +152,7 @@ def compute(ctx) -> ExperimentResult:
     ...
     ValueError: profile must be one of ['paper', 'quick', 'smoke'], got profile='huge'
     """
-    checks = all_checks(ctx.profile, jobs=ctx.jobs, scheduler=ctx.scheduler)  # spread over the run's workers (same results)
+    checks = all_checks(ctx.profile, jobs=ctx.jobs, scheduler=ctx.scheduler)  # on the run's workers (same results)
     found = findings(ctx.profile)
     kmax = PROFILES[ctx.profile].kmax
     ks = np.arange(1, kmax + 1)

@@ -180,8 +180,8 @@ _AGREEMENT_COLUMNS = ("kind", "K", "eps", "draw", "closed_form", "k_star", "lp1_
 def _agreement(cfg: LPConfig, seed: int, jobs: int = 1, scheduler=None) -> dict:
     """LP1 (efficient, and naive for small K), LP2 and RRWithPrior against the closed form.
 
-    One task per (prior kind, K) on the run's workers (:func:`~simulations.executors.map_ordered`); the rows are concatenated in grid order, so the
-    table does not depend on ``jobs``.
+    One task per (prior kind, K) on the run's workers (:func:`~simulations.executors.map_ordered`); the
+    rows are concatenated in grid order, so the table does not depend on ``jobs``.
     """
     blocks = map_ordered(_agreement_block, [(kind, K, cfg, seed) for kind in PRIOR_KINDS for K in cfg.Ks], jobs,
                          scheduler)
