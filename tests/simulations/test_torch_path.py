@@ -271,3 +271,22 @@ def test_torch_classifier_follows_the_parameter_protocol():
     copy = clone(est)
     assert copy is not est and copy.get_params() == est.get_params()
     assert est.set_params(seed=6).seed == 6 and clone(est).seed == 6
+
+
+def test_predicted_logits_do_not_depend_on_the_batch_size_beyond_rounding():
+    # predict_scores batches the images (PREDICT_BATCH, chosen for speed); every image's logits are its own forward
+    # pass, so any batch size gives the same logits up to the convolution kernels' rounding (torch may pick another
+    # kernel for another batch shape) and the same arg-max on these untied logits
+    from simulations.torch_path.training import PREDICT_BATCH, predict_scores
+
+    gen = torch.Generator().manual_seed(5)
+    net = SimpleCNN(1, 28, 10)
+    x = torch.rand(PREDICT_BATCH + 37, 1, 28, 28, generator=gen)
+    one_pass = predict_scores(net, x, batch_size=x.shape[0])
+    for bs in (1, 7, PREDICT_BATCH):
+        scores = predict_scores(net, x, batch_size=bs)
+        assert scores.shape == one_pass.shape
+        np.testing.assert_allclose(scores, one_pass, rtol=1e-5, atol=1e-6)
+    top2 = np.sort(one_pass, axis=1)[:, -2:]
+    assert np.all(top2[:, 1] - top2[:, 0] > 1e-4)  # no near-tie, so the arg-max cannot move with the rounding
+    assert np.array_equal(predict_scores(net, x).argmax(axis=1), one_pass.argmax(axis=1))
