@@ -49,7 +49,7 @@ def test_overlap_writes_the_same_files_as_the_serial_runner(tmp_path):
 
 
 def _compute(ctx):
-    return ExperimentResult(tables={"t": {"x": [1.0, 2.0]}}, claims=[Claim("1 = 1", True)])
+    return ExperimentResult(tables={"t": {"x": [1.0, 2.0]}}, claims=[Claim("1 = 1", True, kind="paper")])
 
 
 def _plot(result):
