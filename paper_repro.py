@@ -42,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--list", action="store_true", help="list the experiments and what they reproduce")
+    p.add_argument("--list", action="store_true",
+                   help="list the experiments, what they reproduce, and their claims in --out counted by kind")
     p.add_argument("--only", default=None, help="comma-separated experiment names (default: all)")
     p.add_argument("--profile", default="quick", choices=PROFILES,
                    help="smoke: seconds; quick (default): minutes; paper: the papers' sizes")
@@ -106,8 +107,13 @@ def _check(args) -> list[str]:
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.list:
+        from simulations.experiments.board import kind_counts_text, read_records
+
+        committed, _ = read_records(args.out)  # the claims of the outputs in --out, counted by kind
         for name in _ordered():
             print(f"{name:32s} {REGISTRY[name].reproduces}")
+            if name in committed:
+                print(f"{'':32s} in {args.out}: {kind_counts_text(committed[name]['claims'])}")
         return 0
     try:
         names = _check(args)
