@@ -28,6 +28,7 @@ extensions = [
     "numpydoc",
     "myst_parser",
     "labeldp_pages",
+    "labeldp_claims",
 ]
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
