@@ -161,13 +161,15 @@ def fit_sampler_to_channel(sampler: Callable, channel, *, n: int = DRAWS_PER_LAB
 
     Examples
     --------
-    Randomized response at 1.5 ε drawn against the channel of ε is caught:
+    Randomized response at 1.5 ε drawn against the channel of ε (004 eq. (1), K = 3) is caught. It
+    keeps a label w.p. :math:`e^{1.5}/(e^{1.5}+2) = 0.691` instead of :math:`e/(e+2) = 0.576`, a gap
+    twice that of each other output, so the most extreme cell is a kept label:
 
     >>> from simulations.mechanisms import RandomizedResponse
     >>> fit = fit_sampler_to_channel(RandomizedResponse(3, 1.5).sample, RandomizedResponse(3, 1.0).channel_matrix(),
     ...                              n=2000)
-    >>> fit.consistent, fit.worst["y"], fit.worst["output"]
-    (False, 0, 0)
+    >>> fit.consistent, fit.worst["y"] == fit.worst["output"]
+    (False, True)
     """
     P = np.asarray(channel, dtype=float)
     if P.ndim != 2 or P.size == 0 or not np.all(np.isfinite(P)) or np.any(P < 0):

@@ -97,6 +97,9 @@ class RestrictedUnpickler(pickle.Unpickler):
     _pickle.UnpicklingError: refused global 'builtins.print': only ['_codecs.encode', 'numpy._core.multiarray._reconstruct', 'numpy.core.multiarray._reconstruct', 'numpy.dtype', 'numpy.ndarray'] may be loaded
     """
 
+    def __init__(self, file, **kwargs):
+        super().__init__(file, **kwargs)
+
     def find_class(self, module, name):
         """Resolve ``module.name`` when it is in :data:`ALLOWED_GLOBALS`, else refuse it.
 
