@@ -136,6 +136,32 @@ def test_numpy_1_spelling_of_the_array_reconstructor_loads(tmp_path):
     assert x.shape == (1, 32, 32, 3) and int(x.max()) == 7 and y.tolist() == [3]
 
 
+def python2_batch(data: bytes, rows: int, labels) -> bytes:
+    """A CIFAR batch as Python 2's cPickle writes it (protocol 2, the official archives), opcode by opcode.
+
+    Strings are SHORT_BINSTRING / BINSTRING (bytes under ``encoding="bytes"``); the array is
+    ``numpy.core.multiarray._reconstruct(ndarray, (0,), 'b')`` then BUILD with
+    ``(1, shape, dtype('u1', 0, 1) + its state, False, data)``.
+    """
+    dtype = b"cnumpy\ndtype\nU\x02u1K\x00K\x01\x87R(K\x03U\x01|NNNJ\xff\xff\xff\xffJ\xff\xff\xff\xffK\x00tb"
+    array = (b"cnumpy.core.multiarray\n_reconstruct\ncnumpy\nndarray\nK\x00\x85U\x01b\x87R"
+             + b"(K\x01M" + struct.pack("<H", rows) + b"M" + struct.pack("<H", 3072) + b"\x86" + dtype
+             + b"\x89T" + struct.pack("<I", len(data)) + data + b"tb")
+    label_list = b"](" + b"".join(b"K" + bytes([v]) for v in labels) + b"e"
+    return b"\x80\x02}(U\x04data" + array + b"U\x06labels" + label_list + b"U\x0bbatch_labelU\x03abcu."
+
+
+def test_a_python_2_batch_as_the_official_archives_write_it_loads(tmp_path):
+    rng = np.random.default_rng(4)
+    images = rng.integers(0, 256, size=(2, 32, 32, 3), dtype=np.uint8)
+    rows = np.ascontiguousarray(images.transpose(0, 3, 1, 2)).reshape(2, 3072)
+    raw = python2_batch(rows.tobytes(), 2, [3, 7])
+    assert pickle.loads(raw, encoding="bytes")[b"labels"] == [3, 7]  # a valid pickle, as plain pickle reads it
+    x, y = read_cifar_batch_bytes(tmp_path, raw)
+    np.testing.assert_array_equal(x, images)
+    assert y.tolist() == [3, 7]
+
+
 def read_cifar_batch_bytes(tmp_path, raw: bytes):
     path = tmp_path / "batch"
     path.write_bytes(raw)
