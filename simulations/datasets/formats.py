@@ -60,8 +60,10 @@ def read_idx(path, *, max_bytes: int = IDX_MAX_BODY_BYTES) -> np.ndarray:
 
     Format: two zero bytes, a type code (0x08 = uint8, ...), the number of dimensions, then each
     dimension as a big-endian uint32, then the data in C order. The header is read and checked
-    first; then exactly the body it declares (and one byte, to detect trailing data) is read, so a
-    file that would expand beyond ``max_bytes`` is refused with no more than its header inflated.
+    first: a header declaring more than ``max_bytes`` is refused with nothing but the header read
+    (or inflated). Then exactly the declared body is read, and at most 1 MiB beyond it to detect
+    (and count, for the message) trailing data: a decompression bomb behind a valid header never
+    costs more than that.
 
     Parameters
     ----------
@@ -119,7 +121,7 @@ def read_idx(path, *, max_bytes: int = IDX_MAX_BODY_BYTES) -> np.ndarray:
         # trailing data: counted up to 1 MiB past the body (never inflated further)
         extra = len(fh.read(_TRAILING_PROBE)) if len(raw) == size else 0
     if len(raw) != size or extra:
-        held = f"{size + extra}" if extra < _TRAILING_PROBE else f"more than {size + extra - 1}"
+        held = f"{size + extra}" if extra < _TRAILING_PROBE else f"at least {size + extra}"
         raise ValueError(f"{path}: IDX header announces shape {shape} of {dtype.name} but the file holds "
                          f"{held if extra else len(raw)} data bytes (expected {size})")
     return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
