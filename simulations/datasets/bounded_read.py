@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import contextlib
 import gzip
+import os
 import zlib
 from pathlib import Path
 
@@ -75,7 +76,8 @@ def open_data_file(path):
 def read_at_most(path, limit: int, what: str) -> bytes:
     """The whole content of ``path`` (decompressed when it ends in ``.gz``), refused beyond ``limit`` bytes.
 
-    At most ``limit + 1`` bytes are ever read or inflated, whatever the file holds.
+    A plain file larger than ``limit`` is refused unread (its size is known); a gzip file is inflated
+    one byte past ``limit`` at most, whatever it would expand to.
 
     Parameters
     ----------
@@ -111,9 +113,14 @@ def read_at_most(path, limit: int, what: str) -> bytes:
     ...
     ValueError: .../big.txt holds more than 10 bytes, beyond the largest text file this reader accepts (...)
     """
+    path = Path(path)
+    gz = path.suffix == ".gz"
     with open_data_file(path) as fh:
-        data = fh.read(limit + 1)
-    if len(data) > limit:
+        # a plain file's size is known: refused unread; otherwise (gzip, or a file growing meanwhile)
+        # never more than limit + 1 bytes are read
+        data = None if not gz and os.fstat(fh.fileno()).st_size > limit else fh.read(limit + 1)
+    if data is None or len(data) > limit:
         raise ValueError(f"{path} holds more than {limit} bytes, beyond the largest {what} this reader accepts "
-                         f"(refused unread: not the official file?)")
+                         f"(refused{' after inflating that much' if gz else ' unread'}: "
+                         f"not the official file?)")
     return data

@@ -433,7 +433,8 @@ def read_pixel_csv(path, image_shape: tuple[int, int], num_classes: int) -> tupl
     ------
     ValueError
         Naming ``path`` and the reason: not valid gzip, unreadable, larger than
-        :data:`PIXEL_CSV_MAX_BYTES` once decompressed (refused unread), rows that are not
+        :data:`PIXEL_CSV_MAX_BYTES` once decompressed (refused after inflating at most that
+        much), rows that are not
         ``H * W + 1`` integers, pixels outside 0..255, labels out of range, or no rows.
 
     References
