@@ -376,9 +376,10 @@ def _local_kappa(eps: float) -> float:
 def _log_product(N: float, factor: float, log_factor: Callable[[], float], *rest: float) -> float:
     """``ln(N · factor · rest)``, as the plain product while ``factor`` is a normal float, else in logs.
 
-    ``factor`` is ε² or ``(e^ε − 1)²``: it underflows (to a subnormal, then to 0: "math domain
-    error") below ε ≈ 1.5e-154, where ``log_factor()`` (its logarithm, computed without forming it)
-    takes over. Above that the plain product keeps the results bit for bit.
+    ``factor`` is ε² or ``(e^ε − 1)²``: it loses precision below ε = 1e-140 (subnormal below
+    ε ≈ 1.5e-154) and underflows to 0 below ε ≈ 1.5e-162 ("math domain error"); there
+    ``log_factor()`` (its logarithm, computed without forming it) takes over. Above, the plain
+    product keeps the results bit for bit.
     """
     if factor >= 1e-280:  # the product stays a normal float (N >= 1, the norms are not tiny)
         return math.log(math.prod((N, factor) + rest))

@@ -999,8 +999,8 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, *, kind: str |
     ValueError
         Anything that is neither catalogued nor an array, without ``kind=`` (the message says how to
         pass it); a subclass of a catalogued mechanism that overrides ``sample`` but has no finite
-        channel to test it against; an unknown ``kind``; a negative ε or δ outside [0, 1]; a channel whose rows are not
-        probability vectors, of the wrong number of rows, or with NaN.
+        channel to test it against; an unknown ``kind``; a negative ε or δ outside [0, 1]; a
+        channel whose rows are not probability vectors, of the wrong number of rows, or with NaN.
     TypeError
         An unknown keyword argument (a misspelt ``prio=`` must not fall back to defaults).
 
