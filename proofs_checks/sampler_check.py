@@ -41,8 +41,8 @@ from limits.validation import check_int, check_size
 from .audit import _check_sampler_outputs, audit_label_sampler
 from .result import DPCheckResult
 
-__all__ = ["DRAWS_PER_CHECK", "DRAWS_PER_LABEL", "FALSE_ALARM", "MAX_SAMPLER_CELLS", "MAX_SAMPLER_DRAWS", "SAMPLER_CHECK_SEED",
-           "SamplerFit", "check_overridden_sampler", "fit_sampler_to_channel", "overridden_methods"]
+__all__ = ["DRAWS_PER_CHECK", "DRAWS_PER_LABEL", "FALSE_ALARM", "MAX_SAMPLER_CELLS", "MAX_SAMPLER_DRAWS",
+           "SAMPLER_CHECK_SEED", "SamplerFit", "check_overridden_sampler", "fit_sampler_to_channel", "overridden_methods"]
 
 #: Probability that a sampler which does draw from its channel is reported as inconsistent (Bonferroni
 #: over every (label, output) cell of every channel tested).
@@ -224,8 +224,10 @@ def overridden_methods(mechanism, base: type) -> tuple[str, ...]:
     >>> class Mine(RandomizedResponse):
     ...     def sample(self, labels, rng):
     ...         return super().sample(labels, rng)
-    >>> overridden_methods(Mine(3, 1.0), RandomizedResponse), overridden_methods(RandomizedResponse(3, 1.0), RandomizedResponse)
-    (('sample',), ())
+    >>> overridden_methods(Mine(3, 1.0), RandomizedResponse)
+    ('sample',)
+    >>> overridden_methods(RandomizedResponse(3, 1.0), RandomizedResponse)
+    ()
     """
     cls = mechanism if isinstance(mechanism, type) else type(mechanism)
     return tuple(name for name in _SAMPLING
@@ -341,9 +343,10 @@ def check_overridden_sampler(mechanism, record, result: DPCheckResult, epsilon: 
                              f"was verified, so check_label_dp certifies nothing here (refused)") from exc
         if not fit.consistent:
             audit = audit_label_sampler(sampler, epsilon, num_classes=K, num_outputs=M, n=fit.n, rng=seeds[-1])
-            expl = (f"NOT CERTIFIED: {what}, and its sampler{where} does not draw from channel_matrix ({fit.explanation}; "
-                    f"false-alarm rate {fit.false_alarm:g}); the exact loss of the channel ({result.epsilon_actual:.6g}) "
-                    f"does not describe it. A statistical audit of the sampler alone: {audit.explanation}")
+            expl = (f"NOT CERTIFIED: {what}, and its sampler{where} does not draw from channel_matrix "
+                    f"({fit.explanation}; false-alarm rate {fit.false_alarm:g}); the exact loss of the channel "
+                    f"({result.epsilon_actual:.6g}) does not describe it. A statistical audit of the sampler alone: "
+                    f"{audit.explanation}")
             return DPCheckResult(holds=False, epsilon=result.epsilon, delta=result.delta,
                                  epsilon_actual=audit.epsilon_actual, delta_actual=None,
                                  method="statistical: an overridden sampler that does not match its channel, audited",

@@ -217,7 +217,8 @@ def _unpickle(path: Path, max_rows: int) -> dict:
     return {(k.decode("latin-1") if isinstance(k, bytes) else k): v for k, v in d.items()}
 
 
-def read_cifar_batch(path, key: str, num_classes: int, *, max_rows: int = CIFAR_MAX_ROWS) -> tuple[np.ndarray, np.ndarray]:
+def read_cifar_batch(path, key: str, num_classes: int, *,
+                     max_rows: int = CIFAR_MAX_ROWS) -> tuple[np.ndarray, np.ndarray]:
     """One CIFAR batch file (a pickled dict): its images and labels, checked.
 
     The pickle is loaded by a restricted unpickler (:mod:`.restricted_pickle`): it builds dicts,
