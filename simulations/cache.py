@@ -42,6 +42,19 @@ _CHUNK = re.compile(r"^chunk_(\d+)_(\d+)\.npz$")
 _KEY = "__config_hash__"  # stored in every chunk beside the metrics; never a metric name
 
 
+def _unreadable_reason(exc: Exception) -> str:
+    """Why a chunk could not be read, without numpy's hint to load pickled data (``allow_pickle``).
+
+    The suite never writes object arrays, so a chunk holding pickled data is foreign: it is never
+    loaded, and the message must not suggest loading it unsafely.
+    """
+    text = str(exc)
+    if "pickle" in text.lower():
+        return ("it holds pickled (object) data, which the suite never writes and never loads "
+                "(a foreign or tampered file)")
+    return f"{type(exc).__name__}: {text}"
+
+
 class ChunkStore:
     """The chunks of one experiment point under ``root / config_hash``.
 
@@ -232,7 +245,8 @@ class ChunkStore:
                 if not arrays or any(a.ndim == 0 or a.shape[0] != stop - start for a in arrays.values()):
                     raise ValueError("arrays do not match the chunk's trial range")
             except Exception as exc:  # a torn or foreign file: recompute its trials
-                warnings.warn(f"ignoring unreadable cache chunk {path}: {exc}", RuntimeWarning, stacklevel=2)
+                warnings.warn(f"ignoring unreadable cache chunk {path}: {_unreadable_reason(exc)}", RuntimeWarning,
+                              stacklevel=2)
                 path.unlink(missing_ok=True)
                 continue
             if stored is None or str(stored) != self.config_hash:
