@@ -39,7 +39,7 @@ _CONST = re.compile(r"^[A-Z][A-Z0-9_]*$")
 _ADDRESS = re.compile(r" at 0x[0-9a-fA-F]+")
 
 
-def canonical(value, profile: str, _depth: int = 0):
+def canonical(value, profile: str):
     """A JSON-able, order-stable form of a configuration value, reduced to one profile.
 
     Parameters
@@ -67,6 +67,10 @@ def canonical(value, profile: str, _depth: int = 0):
     >>> canonical({"b": frozenset({3, 1}), "a": (0.5, float("inf"))}, "paper")
     {'a': [0.5, 'inf'], 'b': [1, 3]}
     """
+    return _canonical(value, profile, 0)
+
+
+def _canonical(value, profile: str, _depth: int):
     if _depth > 40:
         raise ValueError("configuration nested more than 40 levels deep")
     d = _depth + 1
@@ -78,19 +82,19 @@ def canonical(value, profile: str, _depth: int = 0):
         return f"{type(value).__qualname__}.{value.name}"
     if isinstance(value, dict):
         if value and all(k in PROFILES for k in value):
-            return canonical(value.get(profile), profile, d)
-        items = {k if isinstance(k, str) else json.dumps(canonical(k, profile, d), sort_keys=True):
-                 canonical(v, profile, d) for k, v in value.items()}
+            return _canonical(value.get(profile), profile, d)
+        items = {k if isinstance(k, str) else json.dumps(_canonical(k, profile, d), sort_keys=True):
+                 _canonical(v, profile, d) for k, v in value.items()}
         return {k: items[k] for k in sorted(items)}
     if isinstance(value, (set, frozenset)):
-        return sorted((canonical(v, profile, d) for v in value), key=lambda x: json.dumps(x, sort_keys=True))
+        return sorted((_canonical(v, profile, d) for v in value), key=lambda x: json.dumps(x, sort_keys=True))
     if isinstance(value, (list, tuple, range)):
-        return [canonical(v, profile, d) for v in value]
+        return [_canonical(v, profile, d) for v in value]
     if dataclasses.is_dataclass(value) and not isinstance(value, type):
         return {"__type__": type(value).__qualname__,
-                **{f.name: canonical(getattr(value, f.name), profile, d) for f in dataclasses.fields(value)}}
+                **{f.name: _canonical(getattr(value, f.name), profile, d) for f in dataclasses.fields(value)}}
     if hasattr(value, "tolist") and hasattr(value, "dtype"):  # numpy arrays and scalars
-        return canonical(value.tolist(), profile, d)
+        return _canonical(value.tolist(), profile, d)
     if isinstance(value, type) or callable(value):
         return f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', repr(value))}"
     return _ADDRESS.sub("", repr(value))
