@@ -21,21 +21,15 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
+from simulations.executors import available_cores
 from simulations.experiments import PROFILES, REGISTRY, RunContext
 import proofs_checks.experiments  # noqa: F401,E402  (adds the checks' experiments to REGISTRY)
 
 EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
-
-
-def _cores() -> int:
-    """Cores this process may run on (the CPU affinity where the platform has it)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # macOS, Windows
-        return os.cpu_count() or 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -48,7 +42,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="smoke: seconds; quick (default): minutes; paper: the papers' sizes")
     p.add_argument("--out", default="figures", help="output folder (default: figures/)")
     p.add_argument("--seed", type=int, default=RunContext().seed, help="root seed of every random stream")
-    p.add_argument("--jobs", type=int, default=_cores(),
+    p.add_argument("--jobs", type=int, default=available_cores(),
                    help="worker processes for Monte Carlo trials (joblib/loky; default: the cores available, "
                         "%(default)s here); results are identical whatever --jobs")
     p.add_argument("--scheduler", default=None,
@@ -70,7 +64,7 @@ def _check(args) -> list[str]:
     ordered = _ordered()
     names = ordered
     if args.only is not None:
-        names = [n.strip() for n in args.only.split(",") if n.strip()]
+        names = list(dict.fromkeys(n.strip() for n in args.only.split(",") if n.strip()))  # `a,a` runs a once
         if not names:
             raise ValueError(f"--only names no experiment, got --only={args.only!r}; known: {', '.join(ordered)}")
         unknown = [n for n in names if n not in REGISTRY]
@@ -80,15 +74,24 @@ def _check(args) -> list[str]:
         raise ValueError(f"--seed must be >= 0, got --seed={args.seed}")
     if args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got --jobs={args.jobs}")
-    from simulations.executors import check_scheduler
-    from simulations.experiments.runner import check_output_folder
+    from simulations.executors import check_scheduler, max_jobs
+    from simulations.experiments.runner import STAGING, check_output_folder
+    from simulations.outputs import experiment_folder
+
+    if args.jobs > max_jobs():
+        raise ValueError(f"--jobs must be <= {max_jobs()} (4 per core of the {available_cores()} available "
+                         f"here), got --jobs={args.jobs}")
 
     try:
         check_scheduler(args.scheduler)
     except ValueError as exc:
         raise ValueError(f"--scheduler: {exc}") from None
     try:
-        check_output_folder(args.out)
+        out = check_output_folder(args.out)
+        for sub in (*names, STAGING, ".cache"):  # nothing may be written through a link out of --out
+            experiment_folder(out, sub)
+        for name in names:
+            experiment_folder(out / ".cache", name)
     except ValueError as exc:
         raise ValueError(f"--out: {exc}") from None
     if args.data_dir is not None:
@@ -131,9 +134,25 @@ def main(argv=None) -> int:
     return 0
 
 
+def _interrupted_at_exit(signum, frame) -> None:
+    """SIGINT while the interpreter shuts down (worker pools closing): exit 130 at once, not 0 with a traceback.
+
+    Every output was published before shutdown began; the loky workers end with this process.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os.write(2, b"interrupted while shutting down (the outputs were written before)\n")
+    os._exit(EXIT_INTERRUPTED)
+
+
 if __name__ == "__main__":
     try:
-        sys.exit(main())
+        code = main()
     except KeyboardInterrupt:  # outside an experiment (run_all reports those itself)
         print("interrupted; rerun the same command to resume", file=sys.stderr)
-        sys.exit(EXIT_INTERRUPTED)
+        code = EXIT_INTERRUPTED
+    signal.signal(signal.SIGINT, _interrupted_at_exit)  # from here on, only exit handlers run
+    sys.exit(code)

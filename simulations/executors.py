@@ -32,8 +32,8 @@ from typing import Callable, Iterable, Iterator
 
 from limits.validation import check_int
 
-__all__ = ["Executor", "check_scheduler", "close_local_clusters", "count_worker_cpu", "map_ordered", "max_jobs",
-           "open_executor", "validate_scheduler", "worker_cpu_seconds"]
+__all__ = ["Executor", "available_cores", "check_scheduler", "close_local_clusters", "count_worker_cpu", "map_ordered",
+           "max_jobs", "open_executor", "validate_scheduler", "worker_cpu_seconds"]
 
 _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
 # CPU seconds that worker processes (loky, Dask) reported for the tasks whose results reached this process.
@@ -45,7 +45,23 @@ _HANDSHAKE_MAX_BYTES = 1 << 16
 _HANDSHAKE_KEYS = (b"compression", b"python", b"pickle-protocol")
 
 
-def _cores() -> int:
+def available_cores() -> int:
+    """Cores this process may run on: its CPU affinity where the platform has it, else ``os.cpu_count()``.
+
+    Returns
+    -------
+    int
+        At least 1.
+
+    References
+    ----------
+    docs/design.md, "Randomness, reproducibility, parallelism" (``--jobs`` defaults to it).
+
+    Examples
+    --------
+    >>> available_cores() >= 1
+    True
+    """
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # macOS, Windows
@@ -70,15 +86,15 @@ def max_jobs() -> int:
     >>> max_jobs() >= 4
     True
     """
-    return _JOBS_PER_CORE * _cores()
+    return _JOBS_PER_CORE * available_cores()
 
 
 def _check_jobs(jobs) -> int:
     """``jobs`` as an int, refused below 1 or above :func:`max_jobs`."""
     jobs = check_int("jobs", jobs, low=1)
     if jobs > max_jobs():
-        raise ValueError(f"jobs must be <= {max_jobs()} ({_JOBS_PER_CORE} per core of the {_cores()} available), "
-                         f"got jobs={jobs}")
+        raise ValueError(f"jobs must be <= {max_jobs()} ({_JOBS_PER_CORE} per core of the {available_cores()} "
+                         f"available), got jobs={jobs}")
     return jobs
 
 

@@ -76,7 +76,7 @@ def experiment_folder(out, name: str) -> Path:
     >>> experiment_folder(out, "dp_checks")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
     ...
-    ValueError: .../dp_checks is a symbolic link (to ...); the suite writes only inside --out: remove the link or choose another --out
+    ValueError: .../dp_checks is a symbolic link (to ...); the suite writes only inside --out: ...
     """
     if not isinstance(name, str) or not name or name in (".", "..") or Path(name).name != name or "/" in name:
         raise ValueError(f"name must be a single folder name, got name={name!r}")
@@ -330,8 +330,9 @@ def read_results(path, *, warn=None) -> dict | None:
     >>> import tempfile, pathlib
     >>> p = pathlib.Path(tempfile.mkdtemp()) / "results.json"
     >>> _ = p.write_text("{garbage")
-    >>> read_results(p, warn=lambda line: print(line.split(": ", 1)[1]))
-    is unreadable (Expecting property name enclosed in double quotes: line 1 column 2 (char 1)); its experiment is left out of the report
+    >>> lines = []
+    >>> read_results(p, warn=lines.append) is None, len(lines), f"{p} is unreadable (Expecting" in lines[0]
+    (True, 1, True)
     """
     path = Path(path)
     if not path.exists():
@@ -348,7 +349,7 @@ def read_results(path, *, warn=None) -> dict | None:
         if missing:
             raise ValueError(f"no {', '.join(missing)}")
     except (OSError, ValueError) as exc:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        line = f"warning: {path}: is unreadable ({exc}); its experiment is left out of the report"
+        line = f"warning: {path} is unreadable ({exc}); its experiment is left out of the report"
         (warn or (lambda s: print(s, file=sys.stderr)))(line)
         return None
     return record
