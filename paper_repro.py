@@ -25,11 +25,19 @@ import signal
 import sys
 from pathlib import Path
 
-from simulations.executors import available_cores
 from simulations.experiments import PROFILES, REGISTRY, RunContext
 import proofs_checks.experiments  # noqa: F401,E402  (adds the checks' experiments to REGISTRY)
 
 EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
+
+
+def _cores() -> int:
+    """Cores this process may run on (as :func:`simulations.executors.available_cores`, which `--list` must not
+    import: it stays light)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -42,7 +50,7 @@ def _parser() -> argparse.ArgumentParser:
                    help="smoke: seconds; quick (default): minutes; paper: the papers' sizes")
     p.add_argument("--out", default="figures", help="output folder (default: figures/)")
     p.add_argument("--seed", type=int, default=RunContext().seed, help="root seed of every random stream")
-    p.add_argument("--jobs", type=int, default=available_cores(),
+    p.add_argument("--jobs", type=int, default=_cores(),
                    help="worker processes for Monte Carlo trials (joblib/loky; default: the cores available, "
                         "%(default)s here); results are identical whatever --jobs")
     p.add_argument("--scheduler", default=None,
@@ -79,7 +87,7 @@ def _check(args) -> list[str]:
     from simulations.outputs import experiment_folder
 
     if args.jobs > max_jobs():
-        raise ValueError(f"--jobs must be <= {max_jobs()} (4 per core of the {available_cores()} available "
+        raise ValueError(f"--jobs must be <= {max_jobs()} (4 per core of the {_cores()} available "
                          f"here), got --jobs={args.jobs}")
 
     try:
