@@ -10,9 +10,9 @@ all or nothing (:func:`simulations.outputs.publish`: ``results.json`` last, roll
 that cannot be replaced), and the files of the old output set that the new one lacks removed, if
 ``results.json``'s manifest lists them (a user's own files in the folder are never touched). A link
 ``<out>/<name>`` is refused: nothing is written outside ``--out``. A crash, a Ctrl-C or a skip (an
-optional extra is missing) removes the staging folder and leaves ``<out>/<name>/`` byte for byte as it was. Every
-file, ``REPORT.md`` included, is written under a unique temporary name and renamed into place, so
-two concurrent runs into one ``--out`` each leave complete files.
+optional extra is missing) removes the staging folder and leaves ``<out>/<name>/`` byte for byte as
+it was. Every file, ``REPORT.md`` included, is written under a unique temporary name and renamed into
+place, so two concurrent runs into one ``--out`` each leave complete files.
 
 :func:`run_all` draws and writes an experiment's figures in a background thread while the next
 experiment computes (the same files as one after the other; issue 20). Only that thread publishes
