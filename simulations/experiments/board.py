@@ -7,7 +7,7 @@ its claims *reproduced* / *not reproduced* / *inconclusive*, its errata *confirm
 questions answered *yes* / *no* / *inconclusive*. :func:`verdict_board_markdown` is the table that
 opens ``REPORT.md`` and the docs site's results pages; each non-zero cell links to the claims behind it.
 
-Standard library only (it is imported by the runner and by the docs build).
+Standard library and :mod:`simulations.outputs` only (it is imported by the runner and by the docs build).
 
 References
 ----------
@@ -16,7 +16,6 @@ docs/design.md, "Claim kinds" and "Experiments and their outputs".
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
@@ -68,7 +67,10 @@ def paper_of(claim_text: str, reproduces: str) -> str:
 
 
 def read_records(out) -> tuple[dict[str, dict], dict[str, str]]:
-    """Every readable ``<out>/<name>/results.json``, and a reason for each that is not.
+    """Every readable ``<out>/<name>/results.json``, and the warning line for each that is not.
+
+    Each file is read by :func:`simulations.outputs.read_results` (the one reader of results.json, which
+    checks its shape: an untrusted folder may hold anything).
 
     Parameters
     ----------
@@ -78,36 +80,34 @@ def read_records(out) -> tuple[dict[str, dict], dict[str, str]]:
     Returns
     -------
     records : dict of str to dict
-        Experiment name -> its results.json object, for those whose file parses to an object with a
-        ``claims`` list.
+        Experiment name -> its results.json object.
     unreadable : dict of str to str
-        Experiment name -> why its file was skipped (not JSON, not an object, no claims list).
+        Experiment name -> the one-line warning naming its file and why it was skipped.
 
     References
     ----------
-    docs/design.md, "Experiments and their outputs".
+    docs/design.md, "Experiments and their outputs" and "Untrusted input".
 
     Examples
     --------
     >>> import tempfile, pathlib
     >>> d = pathlib.Path(tempfile.mkdtemp()); (d / "a").mkdir(); (d / "b").mkdir()
-    >>> _ = (d / "a" / "results.json").write_text('{"claims": []}'); _ = (d / "b" / "results.json").write_text("{x")
+    >>> ok = '{"profile": "quick", "runtime_s": 1, "command": "c", "claims": [], "figures": []}'
+    >>> _ = (d / "a" / "results.json").write_text(ok); _ = (d / "b" / "results.json").write_text("{x")
     >>> recs, bad = read_records(d)
-    >>> sorted(recs), sorted(bad)
-    (['a'], ['b'])
+    >>> sorted(recs), sorted(bad), "unreadable" in bad["b"]
+    (['a'], ['b'], True)
     """
+    from simulations.outputs import read_results
+
     records, unreadable = {}, {}
     for f in sorted(Path(out).glob("*/results.json")):
-        name = f.parent.name
-        try:
-            obj = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            unreadable[name] = f"{f}: {type(exc).__name__}: {exc}"
-            continue
-        if not isinstance(obj, dict) or not isinstance(obj.get("claims"), list):
-            unreadable[name] = f"{f}: not a results.json object with a claims list"
-            continue
-        records[name] = obj
+        lines = []
+        rec = read_results(f, warn=lines.append)
+        if rec is None:
+            unreadable[f.parent.name] = lines[0] if lines else f"warning: {f} is unreadable"
+        else:
+            records[f.parent.name] = rec
     return records, unreadable
 
 

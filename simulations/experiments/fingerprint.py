@@ -30,7 +30,8 @@ import sys
 import types
 from pathlib import Path
 
-from .base import KINDS, PROFILES, Experiment
+from .base import KINDS, PROFILES, REGISTRY, Experiment
+from .board import read_records
 
 __all__ = ["canonical", "config_fingerprint", "stale_outputs"]
 
@@ -139,7 +140,7 @@ def config_fingerprint(experiment: Experiment, profile: str) -> str:
     settings = {}
     for mod in _setting_modules(module):
         for name in sorted(vars(mod)):
-            if _CONST.match(name):
+            if _CONST.match(name) and getattr(mod, name) is not REGISTRY:  # the catalogue is no setting
                 settings[f"{mod.__name__}.{name}"] = canonical(getattr(mod, name), profile)
     blob = json.dumps({"experiment": experiment.name, "profile": profile, "settings": settings}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
@@ -192,19 +193,14 @@ def stale_outputs(out, registry: dict[str, Experiment], known_findings=frozenset
     >>> stale_outputs(tempfile.mkdtemp(), {})
     {}
     """
-    stale = {}
-    for f in sorted(Path(out).glob("*/results.json")):
-        name = f.parent.name
-        try:
-            rec = json.loads(f.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
-            stale[name] = f"unreadable: {exc}"
-            continue
+    records, unreadable = read_records(out)
+    stale = dict(unreadable)
+    for name, rec in records.items():
         if name not in registry:
             stale[name] = "no experiment of that name is registered"
             continue
         problems = []
-        if not isinstance(rec, dict) or not rec.get("provenance"):
+        if not rec.get("provenance"):
             stale[name] = "no provenance"
             continue
         for c in rec.get("claims", []):

@@ -4,12 +4,15 @@ Per experiment: PNG and PDF figures, one CSV per table (data only), and ``result
 claims and the run's provenance (DESIGN.md "Experiments and their outputs").
 
 Never destroy a result: an experiment computes and writes into a private staging folder
-(``<out>/.staging/<name>-<unique>/``); only when everything is written are its files moved into
-``<out>/<name>/`` one by one with :func:`os.replace` (``results.json`` last) and files of the old
-output set that the new one lacks removed. A crash, a Ctrl-C or a skip (an optional extra is
-missing) removes the staging folder and leaves ``<out>/<name>/`` byte for byte as it was. Every
-file, ``REPORT.md`` included, is written under a unique temporary name and renamed into place, so
-two concurrent runs into one ``--out`` each leave complete files.
+(``<out>/.staging/<name>-<unique>/``, :mod:`simulations.scratch`; those of killed runs are swept at the
+start of :func:`run_all`); only when everything is written are its files moved into ``<out>/<name>/``,
+all or nothing (:func:`simulations.outputs.publish`: ``results.json`` last, rolled back on the first file
+that cannot be replaced), and the files of the old output set that the new one lacks removed, if
+``results.json``'s manifest lists them (a user's own files in the folder are never touched). A link
+``<out>/<name>`` is refused: nothing is written outside ``--out``. A crash, a Ctrl-C or a skip (an
+optional extra is missing) removes the staging folder and leaves ``<out>/<name>/`` byte for byte as
+it was. Every file, ``REPORT.md`` included, is written under a unique temporary name and renamed into
+place, so two concurrent runs into one ``--out`` each leave complete files.
 
 :func:`run_all` draws and writes an experiment's figures in a background thread while the next
 experiment computes (the same files as one after the other; issue 20). Only that thread publishes
@@ -26,8 +29,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import shutil
 import sys
 import tempfile
 import threading
@@ -42,7 +43,9 @@ import numpy as np
 
 from simulations.atomic import atomic_write_text
 from simulations.executors import worker_cpu_seconds
+from simulations.outputs import experiment_folder, manifest, publish
 from simulations.provenance import provenance
+from simulations.scratch import make_scratch, remove_scratch, sweep_stale
 
 from .base import KINDS, REGISTRY, Experiment, ExperimentResult, ExperimentSkipped, RunContext, reading_of
 from .board import kind_counts_text, kind_tally, read_records, verdict_board_markdown
@@ -52,7 +55,6 @@ __all__ = ["Outcome", "check_output_folder", "claim_counts", "claim_counts_text"
            "run_experiment", "summary_table", "write_csv", "write_report"]
 
 STAGING = ".staging"  # under --out; one private folder per running experiment
-_OUTPUT_SUFFIXES = (".png", ".pdf", ".csv", ".json")  # what a run writes into <out>/<name>/
 
 
 def regenerate_command(name: str, ctx: RunContext) -> str:
@@ -130,14 +132,8 @@ def _cpu_seconds() -> float:
 
 
 def _publish(staging: Path, folder: Path) -> None:
-    """Move every file of ``staging`` into ``folder`` (results.json last), drop stale outputs."""
-    folder.mkdir(parents=True, exist_ok=True)
-    new = sorted(p.name for p in staging.iterdir() if p.is_file())
-    for name in sorted(new, key=lambda n: n == "results.json"):
-        os.replace(staging / name, folder / name)
-    for old in folder.iterdir():  # a renamed figure or table of an earlier run must not linger
-        if old.is_file() and old.suffix in _OUTPUT_SUFFIXES and old.name not in new:
-            old.unlink(missing_ok=True)
+    """Move every file of ``staging`` into ``folder``, all or nothing; drop only the suite's stale outputs."""
+    publish(staging, folder, lock=staging.parent)  # <out>/.staging: one publication at a time per --out
 
 
 def check_output_folder(out) -> Path:
@@ -155,7 +151,7 @@ def check_output_folder(out) -> Path:
     Raises
     ------
     ValueError
-        If ``out`` is a file, cannot be created, or a file cannot be written in it.
+        If ``out`` is empty, is a file, cannot be created, or a file cannot be written in it.
 
     Examples
     --------
@@ -167,6 +163,8 @@ def check_output_folder(out) -> Path:
     ...
     ValueError: out must be a folder, got out='.../a_file' (a file)
     """
+    if isinstance(out, str) and not out.strip():  # Path("") is the current folder
+        raise ValueError(f"out must name a folder, got out={out!r}")
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out must be a folder, got out={str(out)!r} (a file)")
@@ -199,16 +197,15 @@ def _compute(exp: Experiment, ctx: RunContext, out: Path, argv, *, other_cpu=lam
     ``other_cpu()`` is the CPU time of another thread of this process (the background plotter) so far:
     it is subtracted, so the experiment's CPU seconds do not include the previous experiment's figures.
     """
-    folder = out / exp.name
+    folder = experiment_folder(out, exp.name)  # refused if a link or outside --out, before anything is written
     if ctx.cache_dir is None:
-        ctx = replace(ctx, cache_dir=out / ".cache" / exp.name)
-    (out / STAGING).mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f"{exp.name}-", dir=out / STAGING))
+        ctx = replace(ctx, cache_dir=experiment_folder(experiment_folder(out, ".cache"), exp.name))
+    staging = make_scratch(experiment_folder(out, STAGING), f"{exp.name}-")
     t0, c0 = time.perf_counter(), _cpu_seconds() - other_cpu()
     try:
         result: ExperimentResult = exp.compute(ctx)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_scratch(staging)
         raise
     return _Computed(exp, ctx, folder, staging, result, time.perf_counter() - t0,
                      _cpu_seconds() - other_cpu() - c0, argv)
@@ -260,12 +257,13 @@ def _finish(job: _Computed, cancel=None) -> dict:
                                      wall_s=wall, cpu_s=job.compute_cpu_s + time.thread_time() - c0),
                         "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")},
         )
+        record["outputs"] = manifest(staging)  # what a later run may replace or remove (issue 36)
         _write_json(staging / "results.json", record)
         if cancel is not None and cancel.is_set():
             raise _Cancelled("interrupted while its figures were written (earlier outputs kept)")
         _publish(staging, job.folder)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_scratch(staging)
     return record
 
 
@@ -432,8 +430,8 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
     out.mkdir(parents=True, exist_ok=True)
     exps = sorted(registry.values(), key=lambda e: (e.order, e.name))
     found, unreadable = read_records(out)
-    for name, why in unreadable.items():
-        print(f"write_report: skipped an unreadable results.json ({why})", file=sys.stderr)
+    for why in unreadable.values():  # named in one line each, and left out
+        print(why, file=sys.stderr)
     records = {e.name: found.get(e.name) for e in exps}
     profiles = [r.get("profile") for r in records.values() if r is not None]
     paper_folder = bool(profiles) and profiles.count("paper") * 2 > len(profiles)  # figures/paper/
@@ -709,8 +707,10 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
     >>> del REGISTRY["toy"]
     """
     out = Path(out)
+    names = list(dict.fromkeys(names))  # `--only a,a` runs a once
     n = len(names)
     outcomes: dict[int, Outcome] = {}
+    sweep_stale(out / STAGING)  # staging folders of killed runs; a live run's are locked and kept
     previous = {name: _previous_runtime(out, name, ctx.profile) for name in names}
     start = time.perf_counter()
     plotter = _Plotter() if overlap else None
@@ -769,7 +769,7 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
         if current is not None:
             k, name, t0, job = current
             if job is not None:  # computed, not handed to the plotter: its figures are not drawn
-                shutil.rmtree(job.staging, ignore_errors=True)
+                remove_scratch(job.staging)
             reason = str(exc) or "interrupted; rerun the same command to resume"
             outcomes[k] = Outcome(name, "interrupted", wall_s=time.perf_counter() - t0, reason=reason)
             log(f"[{k}/{n}] {name} {reason} (earlier outputs kept)")

@@ -61,7 +61,8 @@ def compare_runs(folders) -> dict:
     >>> for run, holds in (("a", [True, None]), ("b", [True, True])):
     ...     (root / run / "x").mkdir(parents=True)
     ...     claims = [{"claim": f"c{i}", "kind": "paper", "holds": h} for i, h in enumerate(holds)]
-    ...     _ = (root / run / "x" / "results.json").write_text(json.dumps({"claims": claims}))
+    ...     rec = {"profile": "quick", "runtime_s": 1, "command": "c", "figures": [], "claims": claims}
+    ...     _ = (root / run / "x" / "results.json").write_text(json.dumps(rec))
     >>> out = compare_runs([root / "a", root / "b"])
     >>> out["compared"], [(c["claim"], c["verdicts"]) for c in out["changed"]]
     (2, [('c1', ['inconclusive', 'holds'])])
@@ -127,7 +128,7 @@ def stability_record(folders) -> dict:
     >>> root = pathlib.Path(tempfile.mkdtemp())
     >>> for run, seed in (("a", 1), ("b", 2)):
     ...     (root / run / "x").mkdir(parents=True)
-    ...     rec = {"claims": [], "seed": seed, "profile": "quick", "config_fingerprint": "f"}
+    ...     rec = {"claims": [], "figures": [], "runtime_s": 1, "command": "c", "seed": seed, "profile": "quick"}
     ...     _ = (root / run / "x" / "results.json").write_text(json.dumps(rec))
     >>> [r["seeds"] for r in stability_record([root / "a", root / "b"])["runs"]]
     [[1], [2]]
