@@ -28,7 +28,7 @@ import math
 import re
 import sys
 import types
-from pathlib import Path
+from pathlib import Path, PurePath
 
 from .base import KINDS, PROFILES, REGISTRY, Experiment
 from .board import read_records
@@ -47,7 +47,8 @@ def canonical(value, profile: str):
     ----------
     value : object
         A setting: numbers, strings, containers, dataclasses, enums, numpy arrays, functions or
-        classes (named by their qualified names).
+        classes (named by their qualified names, not their modules: moving one changes no setting),
+        modules (by name) and paths (by their last part: a checkout's location is no setting).
     profile : {"smoke", "quick", "paper"}
         A dict whose keys are all profile names is replaced by its entry for ``profile`` (None if it
         has none).
@@ -67,6 +68,9 @@ def canonical(value, profile: str):
     10
     >>> canonical({"b": frozenset({3, 1}), "a": (0.5, float("inf"))}, "paper")
     {'a': [0.5, 'inf'], 'b': [1, 3]}
+    >>> import math, pathlib
+    >>> canonical([math, pathlib.Path("/somewhere/data.csv"), pathlib.Path], "quick")
+    ['module math', 'path data.csv', 'Path']
     """
     return _canonical(value, profile, 0)
 
@@ -96,8 +100,12 @@ def _canonical(value, profile: str, _depth: int):
                 **{f.name: _canonical(getattr(value, f.name), profile, d) for f in dataclasses.fields(value)}}
     if hasattr(value, "tolist") and hasattr(value, "dtype"):  # numpy arrays and scalars
         return _canonical(value.tolist(), profile, d)
-    if isinstance(value, type) or callable(value):
-        return f"{getattr(value, '__module__', '?')}.{getattr(value, '__qualname__', repr(value))}"
+    if isinstance(value, types.ModuleType):  # by name: its file's path is the checkout's, not a setting
+        return f"module {value.__name__}"
+    if isinstance(value, PurePath):  # a location, not a setting: only its last part
+        return f"path {value.name}"
+    if isinstance(value, type) or callable(value):  # by name: moving it to another module changes nothing
+        return getattr(value, "__qualname__", None) or _ADDRESS.sub("", repr(value))
     return _ADDRESS.sub("", repr(value))
 
 
@@ -108,8 +116,9 @@ def config_fingerprint(experiment: Experiment, profile: str) -> str:
     ----------
     experiment : Experiment
         A registered experiment. Its settings are the upper-case module-level names of its ``compute``
-        module and of the experiment modules that module takes functions, classes or modules from
-        (e.g. ``rates.machinery.PROFILES`` for the rate experiments).
+        module and of the experiment modules that module takes functions, classes or modules from,
+        directly or through each other (e.g. ``rates.machinery.PROFILES`` for the rate experiments);
+        not the catalogue itself, nor ``TYPE_CHECKING``.
     profile : {"smoke", "quick", "paper"}
         The profile the output was made with.
 
@@ -140,21 +149,24 @@ def config_fingerprint(experiment: Experiment, profile: str) -> str:
     settings = {}
     for mod in _setting_modules(module):
         for name in sorted(vars(mod)):
-            if _CONST.match(name) and getattr(mod, name) is not REGISTRY:  # the catalogue is no setting
+            if _CONST.match(name) and name != "TYPE_CHECKING" and getattr(mod, name) is not REGISTRY:
                 settings[f"{mod.__name__}.{name}"] = canonical(getattr(mod, name), profile)
     blob = json.dumps({"experiment": experiment.name, "profile": profile, "settings": settings}, sort_keys=True)
     return hashlib.sha256(blob.encode()).hexdigest()
 
 
 def _setting_modules(module) -> list:
-    """The compute module and the experiment modules it draws functions, classes or modules from (one level)."""
-    found = {module.__name__: module}
-    for value in vars(module).values():
-        name = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
-        if isinstance(name, str) and name.startswith(_EXPERIMENT_PACKAGES) and name not in found:
-            mod = sys.modules.get(name)
-            if mod is not None:
-                found[name] = mod
+    """The compute module and every experiment module it draws functions, classes or modules from,
+    directly or through another experiment module (the closure: where a class sits does not matter)."""
+    found, todo = {module.__name__: module}, [module]
+    while todo:
+        for value in vars(todo.pop()).values():
+            name = value.__name__ if isinstance(value, types.ModuleType) else getattr(value, "__module__", None)
+            if isinstance(name, str) and name.startswith(_EXPERIMENT_PACKAGES) and name not in found:
+                mod = sys.modules.get(name)
+                if mod is not None:
+                    found[name] = mod
+                    todo.append(mod)
     return [found[k] for k in sorted(found)]
 
 
