@@ -75,8 +75,8 @@ def test_staleness_check_sees_a_changed_setting(tmp_path, monkeypatch):
     for profile in ("quick", "paper"):
         (tmp_path / profile / exp.name).mkdir(parents=True)
         (tmp_path / profile / exp.name / "results.json").write_text(json.dumps(
-            {"profile": profile, "provenance": {"profile": profile}, "claims": [claim],
-             "config_fingerprint": config_fingerprint(exp, profile)}))
+            {"profile": profile, "provenance": {"profile": profile}, "claims": [claim], "figures": [],
+             "runtime_s": 1.0, "command": "paper_repro.py", "config_fingerprint": config_fingerprint(exp, profile)}))
         assert stale_outputs(tmp_path / profile, REGISTRY) == {}
     changed = dict(mod.PROFILES)
     changed["paper"] = dataclasses.replace(mod.PROFILES["paper"], n_trials=mod.PROFILES["paper"].n_trials + 1)
@@ -87,6 +87,7 @@ def test_staleness_check_sees_a_changed_setting(tmp_path, monkeypatch):
 
 
 def test_staleness_check_sees_missing_kinds_and_provenance(tmp_path, topics):
+    shape = {"figures": [], "runtime_s": 1.0, "command": "paper_repro.py"}  # what read_results requires
     for name, rec in {"rates_table": {"profile": "quick", "claims": [{"claim": "x", "holds": True}]},
                       "dp_checks": {"profile": "quick", "provenance": {"x": 1},
                                     "claims": [{"claim": "x", "holds": True}]},
@@ -94,8 +95,11 @@ def test_staleness_check_sees_missing_kinds_and_provenance(tmp_path, topics):
                                        "claims": [{"claim": "x", "holds": True, "kind": "erratum",
                                                    "finding": "no such topic"}]}}.items():
         (tmp_path / name).mkdir()
-        (tmp_path / name / "results.json").write_text(json.dumps(rec))
+        (tmp_path / name / "results.json").write_text(json.dumps(shape | rec))
+    (tmp_path / "vector_fig2").mkdir()
+    (tmp_path / "vector_fig2" / "results.json").write_text("{torn")
     stale = stale_outputs(tmp_path, REGISTRY, known_findings=topics)
+    assert "is unreadable" in stale["vector_fig2"]
     assert stale["rates_table"] == "no provenance"
     assert "claim without a kind" in stale["dp_checks"]
     assert "erratum naming no findings() entry" in stale["proof_checks"]
