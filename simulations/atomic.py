@@ -37,7 +37,7 @@ def atomic_write(path, write: Callable[[IO[bytes]], object]) -> Path:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": results are written with an atomic rename
+    docs/design.md, "Randomness, reproducibility, parallelism": results are written with an atomic rename
     from unique temporary names, so no result is ever torn or destroyed.
 
     Examples
@@ -82,7 +82,7 @@ def atomic_write_text(path, text: str) -> Path:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism" (atomic rename, unique temporary names).
+    docs/design.md, "Randomness, reproducibility, parallelism" (atomic rename, unique temporary names).
 
     Examples
     --------

@@ -42,7 +42,7 @@ def package_versions(packages=PACKAGES) -> dict[str, str | None]:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -71,7 +71,7 @@ def cpu_model() -> str:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -92,7 +92,7 @@ def numpy_simd() -> list[str]:
     """numpy's SIMD dispatch targets that are enabled on this CPU (AVX512_SKX, AVX2, ...).
 
     These decide which vectorized ``log``/``exp`` numpy runs, hence the last bits of results
-    that go through them (DESIGN.md "Performance"). ``NPY_DISABLE_CPU_FEATURES`` removes entries.
+    that go through them (docs/design.md "Performance"). ``NPY_DISABLE_CPU_FEATURES`` removes entries.
 
     Returns
     -------
@@ -101,7 +101,7 @@ def numpy_simd() -> list[str]:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -134,7 +134,7 @@ def code_version() -> dict:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -164,7 +164,7 @@ def environment() -> dict:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -205,7 +205,7 @@ def provenance(*, profile: str, seed: int, argv, wall_s: float, cpu_s: float) ->
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples

@@ -29,7 +29,7 @@ DOCS = ROOT / "docs"
 OUT = DOCS / "generated"
 PACKAGES = ("limits", "simulations", "proofs_checks")
 
-#: Seed file -> (short title, role); the titles of /work/shared/seeds/README.md's table.
+#: Seed file -> (short title, role); the titles of the seed papers.
 SEEDS = {
     "000": ("Enhancing Learning with Label Differential Privacy by Vector Approximation (review version)",
             "the K-bit vector mechanism, its Theorems 1-2 and the synthetic and CNN experiments"),

@@ -232,7 +232,7 @@ def expected_files(name: str, data_dir) -> list[Path]:
 
     References
     ----------
-    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    004 Appendix B (the data sets of the evaluation); docs/design.md "Off limits": data sets are
     read from files, never downloaded.
 
     Examples
@@ -268,7 +268,7 @@ def available_datasets(data_dir) -> list[str]:
 
     References
     ----------
-    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    004 Appendix B (the data sets of the evaluation); docs/design.md "Off limits": data sets are
     read from files, never downloaded.
 
     Examples
@@ -326,7 +326,7 @@ def validate_data_dir(data_dir, *, fingerprint="committed") -> list[str]:
 
     References
     ----------
-    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    004 Appendix B (the data sets of the evaluation); docs/design.md "Off limits": data sets are
     read from files, never downloaded.
 
     Examples
@@ -537,7 +537,7 @@ def load_dataset(name: str, data_dir=None, *, test_fraction: float = 0.2, seed: 
 
     References
     ----------
-    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    004 Appendix B (the data sets of the evaluation); docs/design.md "Off limits": data sets are
     read from files, never downloaded.
 
     Examples
@@ -605,7 +605,7 @@ def canonical_fingerprint(name: str, data_dir=None):
 
     References
     ----------
-    004 Appendix B (the data sets of the evaluation); DESIGN.md "Off limits": data sets are
+    004 Appendix B (the data sets of the evaluation); docs/design.md "Off limits": data sets are
     read from files, never downloaded.
 
     Examples

@@ -57,7 +57,7 @@ class PackagedCopy:
 
     References
     ----------
-    004 Appendix B (MNIST, MovieLens); DESIGN.md "Off limits": data sets come from packages that
+    004 Appendix B (MNIST, MovieLens); docs/design.md "Off limits": data sets come from packages that
     ship them or from a user-given folder, never downloaded.
 
     Examples
@@ -126,7 +126,7 @@ def find_packaged(name: str) -> Path | None:
 
     References
     ----------
-    DESIGN.md "Off limits": data sets come from packages that ship them or from a
+    docs/design.md "Off limits": data sets come from packages that ship them or from a
     user-given folder, never downloaded.
 
     Examples
@@ -159,7 +159,7 @@ def packaged_install_hint(name: str) -> str:
 
     References
     ----------
-    DESIGN.md "Off limits": data sets come from packages that ship them or from a
+    docs/design.md "Off limits": data sets come from packages that ship them or from a
     user-given folder, never downloaded.
 
     Examples

@@ -1,7 +1,7 @@
 """Run registered experiments and write ``figures/<name>/`` and ``figures/REPORT.md``.
 
 Per experiment: PNG and PDF figures, one CSV per table (data only), and ``results.json`` with the
-claims and the run's provenance (DESIGN.md "Experiments and their outputs").
+claims and the run's provenance (docs/design.md "Experiments and their outputs").
 
 Never destroy a result: an experiment computes and writes into a private staging folder
 (``<out>/.staging/<name>-<unique>/``); only when everything is written are its files moved into
@@ -483,7 +483,7 @@ class Outcome:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (claims hold, fail or are inconclusive).
+    docs/design.md, "Experiments and their outputs" (claims hold, fail or are inconclusive).
 
     Examples
     --------
@@ -650,7 +650,7 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (staging folders: a result is never destroyed).
+    docs/design.md, "Experiments and their outputs" (staging folders: a result is never destroyed).
 
     Examples
     --------

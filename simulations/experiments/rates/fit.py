@@ -78,7 +78,7 @@ class CaseFit:
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
@@ -299,7 +299,7 @@ def fit_case(case: RateCase, points, values, *, seed: int, key: str, margin: flo
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
@@ -360,7 +360,7 @@ def slope_table_markdown(fits: list[CaseFit]) -> str:
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
@@ -455,7 +455,7 @@ def diagnose(f: CaseFit) -> str:
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
@@ -508,7 +508,7 @@ def case_claims(f: CaseFit) -> list[Claim]:
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
