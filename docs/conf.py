@@ -56,6 +56,8 @@ numpydoc_validation_checks = set()  # validation is tests/test_docstrings.py's j
 # MyST: the hand-written pages (getting started, usage, notes, extending, design) are Markdown; headings
 # get anchors down to level 3 so that pages can link to a section.
 myst_heading_anchors = 3
+# $...$ math in the results notes that the theory guide includes (figures/<name>/results.json)
+myst_enable_extensions = ["dollarmath"]
 
 
 # Strict: under -W every warning is an error, those located in Python docstrings included.

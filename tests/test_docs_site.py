@@ -8,8 +8,8 @@ included, fails the build), or read from ``LABELDP_DOCS_HTML`` where ``.ci/run``
 * every internal link resolves: its target file exists and, where it has an ``#anchor``, that page has an
   element with that id (no dangling ``#idN``);
 * scikit-learn's generated ``set_*_request`` methods are not documented;
-* in headless Chromium (where it is installed), the index, the theory guide, one theory page, one API page and
-  the findings page load without console errors, every image has loaded (``naturalWidth > 0``), and no
+* in headless Chromium (where it is installed), the index, the verdict board, one theory page (an experiment's,
+  with its figures), one API page and the findings page load without console errors, every image has loaded (``naturalWidth > 0``), and no
   "problematic" span is left.
 
 Without Sphinx (the ``docs`` extra) the build-based tests skip with one reason; without Chromium the browser
@@ -35,7 +35,7 @@ ROOT = Path(__file__).resolve().parents[1]
 #: the build must stay within this many seconds of wall time (issue 40: 60 s on 2 cores)
 BUILD_BUDGET_S = 60
 #: the pages the browser opens (relative to the site root)
-BROWSER_PAGES = ("index.html", "generated/theory/index.html", "generated/theory/003.html",
+BROWSER_PAGES = ("index.html", "generated/verdict_board.html", "generated/theory/experiments/rates_table.html",
                  "generated/api/limits.rates.html", "generated/findings.html")
 
 
@@ -195,4 +195,4 @@ def test_pages_render_in_headless_chromium(site, tmp_path):
         assert not r["broken"], f"{page}: images not loaded {r['broken']}"
         assert r["problematic"] == 0, f"{page}: {r['problematic']} problematic spans"
         assert r["title"], page
-    assert json.loads(results[site / "generated/theory/003.html"]["probe"])["images"] > 0
+    assert json.loads(results[site / BROWSER_PAGES[2]]["probe"])["images"] > 0  # the experiment's figures
