@@ -131,9 +131,14 @@ def main(argv=None) -> int:
     return 0
 
 
-if __name__ == "__main__":
+def cli() -> None:
+    """The console entry point (``paper_repro.py`` run as a script, or the installed ``labeldp-repro``)."""
     try:
         sys.exit(main())
     except KeyboardInterrupt:  # outside an experiment (run_all reports those itself)
         print("interrupted; rerun the same command to resume", file=sys.stderr)
         sys.exit(EXIT_INTERRUPTED)
+
+
+if __name__ == "__main__":
+    cli()

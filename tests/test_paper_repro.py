@@ -139,7 +139,7 @@ def test_results_json_and_report_carry_provenance(tmp_path):
     import numpy
     assert p["packages"]["numpy"] == numpy.__version__
     assert p["python"] == sys.version.split()[0]
-    assert set(p["code"]) == {"commit", "dirty"} and p["cpu"] and p["wall_s"] >= 0 and p["cpu_s"] >= 0
+    assert set(p["code"]) == {"commit", "dirty", "version"} and p["cpu"] and p["wall_s"] >= 0 and p["cpu_s"] >= 0
     report = write_report(tmp_path, {"toy": TOY}).read_text()
     assert "**Provenance:** commit" in report and f"numpy {numpy.__version__}" in report
 

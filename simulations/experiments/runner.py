@@ -386,7 +386,8 @@ def _provenance_line(p: dict | None) -> str:
     commit = (code.get("commit") or "unknown")[:12] + (" (uncommitted changes)" if code.get("dirty") else "")
     pk = p.get("packages") or {}
     versions = ", ".join(f"{k} {v}" for k, v in pk.items() if v)
-    return (f"**Provenance:** commit {commit} · Python {p.get('python')} · {p.get('cpu')} · "
+    version = f" · labeldp-suite {code['version']}" if code.get("version") else ""
+    return (f"**Provenance:** commit {commit}{version} · Python {p.get('python')} · {p.get('cpu')} · "
             f"wall {p.get('wall_s')} s, CPU {p.get('cpu_s')} s on {p.get('cores', '?')} cores at load "
             f"{(p.get('load_avg_1_5_15') or ['?'])[0]} · finished {p.get('finished_utc', '?')} UTC  \n"
             f"`{p.get('command_line', '')}`  \n{versions}")
