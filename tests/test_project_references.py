@@ -61,7 +61,7 @@ def _design():
 def test_design_page_has_the_sections_the_issue_asks_for():
     _, headings, _ = _design()
     for must in ("Layers", "The catalogues", "Randomness, reproducibility, parallelism", "The runner and its staging",
-                 "Experiments and their outputs"):
+                 "Experiments and their outputs", "The decision rule", "Claim kinds", "Untrusted input"):
         assert must in headings, must
     flat, _, _ = _design()
     for kind, verdicts in (("paper", "reproduced / not reproduced / inconclusive"),

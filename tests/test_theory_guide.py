@@ -67,3 +67,11 @@ def test_split_notes_keeps_every_word_and_cuts_long_tables(pages):
     rows = [line for p in parts for line in p.splitlines() if line.startswith("| row ")]
     assert rows == [f"| row {i} | some words here |" for i in range(400)]
     assert all(p.splitlines()[:2] == ["| a | b |", "|---|---|"] for p in parts if "| row " in p)
+
+
+def test_no_handwritten_docs_page_is_too_long():
+    for path in sorted((ROOT / "docs").rglob("*.md")):
+        if "generated" in path.parts or "_build" in path.parts:
+            continue
+        words = len(path.read_text(encoding="utf-8").split())
+        assert words <= 4000, f"docs/{path.relative_to(ROOT / 'docs')}: {words} words (at most about 4000)"
