@@ -6,8 +6,10 @@ run announced 43 minutes for a job of 4 to 5). Its CPU seconds move much less. T
 
 * before any experiment of this run has finished: the recorded CPU seconds of the experiments left, spread over
   the cores this run uses (``min(jobs, cores available)``);
-* once some have finished: the recorded CPU seconds left, times the wall seconds this run has taken per recorded
-  CPU second of the experiments it has finished (the pace of this machine, measured now).
+* once some have finished: the recorded CPU seconds left, times the pace of this machine measured now (the wall
+  seconds this run has taken per recorded CPU second of the experiments it has finished), blended with the
+  first guess (``1 / cores``) as if that guess had been measured on :data:`PRIOR_CPU_S` CPU seconds, so that a
+  first small experiment, whose wall time is mostly start-up, does not swing the estimate.
 
 Without a recorded run at the same profile for one of the experiments left, there is no estimate.
 """
@@ -19,7 +21,11 @@ import math
 import os
 from pathlib import Path
 
-__all__ = ["available_cores", "eta_seconds", "recorded_cpu_seconds"]
+__all__ = ["PRIOR_CPU_S", "available_cores", "eta_seconds", "recorded_cpu_seconds"]
+
+#: weight, in recorded CPU seconds, of the first guess (recorded CPU seconds spread over the cores) against the
+#: pace this run measures: a minute of computation, the size of a middle experiment of the quick profile
+PRIOR_CPU_S = 60.0
 
 
 def available_cores() -> int:
@@ -104,8 +110,9 @@ def eta_seconds(remaining_cpu, cores: int, *, finished_cpu: float = 0.0, finishe
     Returns
     -------
     float or None
-        ``sum(remaining_cpu) / cores`` until this run has finished an experiment with a record, then
-        ``sum(remaining_cpu) * finished_wall / finished_cpu``; ``None`` if any of ``remaining_cpu`` is unknown.
+        ``sum(remaining_cpu) * pace`` with ``pace = (finished_wall + PRIOR_CPU_S / cores) / (finished_cpu +
+        PRIOR_CPU_S)`` (``1 / cores`` before anything has finished); ``None`` if any of ``remaining_cpu`` is
+        unknown.
 
     Raises
     ------
@@ -118,12 +125,12 @@ def eta_seconds(remaining_cpu, cores: int, *, finished_cpu: float = 0.0, finishe
 
     Examples
     --------
-    Two experiments recorded at 300 and 100 CPU seconds, on 2 cores: 200 s; after one that was recorded at
-    50 CPU seconds took 20 s here, the pace is 0.4 s per recorded CPU second:
+    Two experiments recorded at 300 and 100 CPU seconds, on 2 cores: 200 s. After experiments recorded at
+    540 CPU seconds took 210 s here, the pace is (210 + 60/2) / (540 + 60) = 0.4 s per recorded CPU second:
 
     >>> eta_seconds([300.0, 100.0], 2)
     200.0
-    >>> eta_seconds([300.0, 100.0], 2, finished_cpu=50.0, finished_wall=20.0)
+    >>> eta_seconds([300.0, 100.0], 2, finished_cpu=540.0, finished_wall=210.0)
     160.0
     >>> eta_seconds([300.0, None], 2) is None
     True
@@ -137,6 +144,5 @@ def eta_seconds(remaining_cpu, cores: int, *, finished_cpu: float = 0.0, finishe
     if any(c is None for c in remaining):
         return None
     total = float(sum(remaining))
-    if finished_cpu > 0 and finished_wall > 0:
-        return total * finished_wall / finished_cpu
-    return total / cores
+    pace = (finished_wall + PRIOR_CPU_S / cores) / (finished_cpu + PRIOR_CPU_S)
+    return total * pace
