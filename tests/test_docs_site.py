@@ -180,10 +180,30 @@ _PROBE = """
 """
 
 
-def test_pages_render_in_headless_chromium(site, tmp_path):
+def _chromium_or_skip() -> str:
     chromium = _chromium()
     if chromium is None:
         pytest.skip("Chromium is not installed (apt-get install chromium)")
+    return chromium
+
+
+def test_the_browser_check_sees_what_it_looks_for(tmp_path):
+    """A page with a broken local image, a console error and a problematic span is caught on all three counts."""
+    chromium = _chromium_or_skip()
+    from tests._cdp import open_pages
+
+    page = tmp_path / "bad.html"
+    page.write_text('<html><head><title>bad</title></head><body><img src="missing.png">'
+                    '<span class="problematic">|x|</span><script>console.error("boom")</script></body></html>')
+    raw = open_pages(chromium, [page], _PROBE, tmp_path / "profile")[page]
+    r = json.loads(raw["probe"])
+    assert r["broken"] == ["missing.png"] and r["problematic"] == 1
+    errors = " ".join(raw["console_errors"] + r["errors"])
+    assert "boom" in errors and "missing.png" in errors
+
+
+def test_pages_render_in_headless_chromium(site, tmp_path):
+    chromium = _chromium_or_skip()
     from tests._cdp import open_pages  # the small DevTools client used only here
 
     results = open_pages(chromium, [site / p for p in BROWSER_PAGES], _PROBE, tmp_path,

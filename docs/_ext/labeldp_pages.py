@@ -317,8 +317,10 @@ def write_board(out_dir: Path) -> bool:
     body.append("Every claim of the committed results, per paper and kind, as `figures/REPORT.md` opens with it "
                 "(written at build time from `figures/<name>/results.json`).\n\n")
     body.append(board.verdict_board_markdown(records, link=None, details=False).strip() + "\n")
-    if problems:
-        body.append("\n**Results that could not be read:** " + "; ".join(str(p) for p in problems) + "\n")
+    if problems:  # name -> why its results.json could not be read
+        items = problems.items() if isinstance(problems, dict) else ((p, "") for p in problems)
+        body.append("\n**Results that could not be read:** " + "; ".join(f"`{k}` {v}".strip() for k, v in items)
+                    + "\n")
     (out_dir / "verdict_board.md").write_text("".join(body), encoding="utf-8")
     return True
 
