@@ -73,7 +73,8 @@ html_theme_options = {
     "navbar_align": "left",
 }
 html_show_sourcelink = False
-# The API module pages have no primary sidebar: a navigation tree of ~150 modules on each of ~150
-# pages was half of the build time; the API index page lists them all.
-html_sidebars = {"generated/api/**": []}
+# The API module pages and the theory guide's experiment pages have no primary sidebar: a navigation tree of
+# ~150 modules on each of ~150 pages was half of the build time (the experiment pages: 8 of 46 CPU-s); the API
+# index and the paper pages of the theory guide list them all.
+html_sidebars = {"generated/api/**": [], "generated/theory/experiments/**": []}
 numpydoc_show_inherited_class_members = False
