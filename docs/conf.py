@@ -29,6 +29,10 @@ extensions = [
     "myst_parser",
     "labeldp_pages",
 ]
+# Math without a network: sphinx-mathjax-offline (in the docs extra) copies MathJax 3 into _static and points
+# the pages at it; where it is not installed, MathJax is loaded from its CDN (formulas then need a network).
+if importlib.util.find_spec("sphinx-mathjax-offline") is not None:
+    extensions.append("sphinx-mathjax-offline")
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]

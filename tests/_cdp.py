@@ -127,8 +127,8 @@ def open_pages(chromium: str, pages, probe: str, profile_dir: Path, screenshots=
             cdp.send("Page.navigate", {"url": page.resolve().as_uri()}, session=session, timeout=timeout)
             cdp.wait_event("Page.loadEventFired", session, timeout=timeout)
             time.sleep(0.5)  # scripts run on load (the theme's) finish
-            value = cdp.send("Runtime.evaluate", {"expression": probe, "returnByValue": True},
-                             session=session)["result"].get("value")
+            value = cdp.send("Runtime.evaluate", {"expression": probe, "returnByValue": True, "awaitPromise": True},
+                             session=session, timeout=timeout)["result"].get("value")
             if screenshots:
                 shot = cdp.send("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True},
                                 session=session, timeout=timeout)

@@ -167,13 +167,17 @@ def _chromium() -> str | None:
 
 #: run in each page after load: console errors are collected by a listener installed before the page's scripts
 _PROBE = """
-(() => {
+(async () => {
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   const imgs = Array.from(document.images);
   return JSON.stringify({
     errors: window.__labeldpErrors || [],
     images: imgs.length,
     broken: imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src')),
     problematic: document.querySelectorAll('.problematic, .system-message').length,
+    math: document.querySelectorAll('.math').length,
+    typeset: document.querySelectorAll('mjx-container').length,
+    local_mathjax: !!document.querySelector('script[src*="_static/mathjax/"]'),
     title: document.title,
   });
 })()
@@ -215,4 +219,8 @@ def test_pages_render_in_headless_chromium(site, tmp_path):
         assert not r["broken"], f"{page}: images not loaded {r['broken']}"
         assert r["problematic"] == 0, f"{page}: {r['problematic']} problematic spans"
         assert r["title"], page
+        if r["local_mathjax"]:  # math renders without a network (sphinx-mathjax-offline, the docs extra)
+            assert r["typeset"] >= r["math"], f"{page}: {r['math']} formulas, {r['typeset']} typeset"
+    api = json.loads(results[site / BROWSER_PAGES[3]]["probe"])
+    assert api["math"] > 0 and (api["typeset"] > 0 or not api["local_mathjax"])
     assert json.loads(results[site / BROWSER_PAGES[2]]["probe"])["images"] > 0  # the experiment's figures
