@@ -19,7 +19,8 @@ from pathlib import Path
 #: installed before any script of the page runs: errors of local resources (images, scripts) that fail to load
 #: (an off-site one, such as MathJax from its CDN on a machine without a network, is not the site's error)
 _LISTEN = ("window.__labeldpErrors = [];"
-           "window.addEventListener('error', e => { const t = e.target; const u = t && t !== window && (t.src || t.href);"
+           "window.addEventListener('error', e => {"
+           " const t = e.target; const u = t && t !== window && (t.src || t.href);"
            " if (u && !/^https?:/.test(u)) window.__labeldpErrors.push('failed to load ' + u);"
            "}, true);")
 

@@ -9,8 +9,9 @@ included, fails the build), or read from ``LABELDP_DOCS_HTML`` where ``.ci/run``
   element with that id (no dangling ``#idN``);
 * scikit-learn's generated ``set_*_request`` methods are not documented;
 * in headless Chromium (where it is installed), the index, the verdict board, one theory page (an experiment's,
-  with its figures), one API page and the findings page load without console errors, every image has loaded (``naturalWidth > 0``), and no
-  "problematic" span is left.
+  with its figures), one API page and the findings page load without console errors, every image has loaded
+  (``naturalWidth > 0``), every formula is typeset where MathJax is served locally, and no "problematic" span
+  is left.
 
 Without Sphinx (the ``docs`` extra) the build-based tests skip with one reason; without Chromium the browser
 test skips with one reason.
@@ -25,14 +26,13 @@ import os
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-#: the build must stay within this many seconds of wall time (issue 40: 60 s on 2 cores)
+#: the build must stay within this many CPU seconds (issue 40: 60 s on 2 cores; the build is one process)
 BUILD_BUDGET_S = 60
 #: the pages the browser opens (relative to the site root)
 BROWSER_PAGES = ("index.html", "generated/verdict_board.html", "generated/theory/experiments/rates_table.html",
@@ -40,21 +40,38 @@ BROWSER_PAGES = ("index.html", "generated/verdict_board.html", "generated/theory
 
 
 @pytest.fixture(scope="session")
-def site(tmp_path_factory):
-    """The built site's root folder (built here unless ``LABELDP_DOCS_HTML`` names one)."""
+def site(tmp_path_factory, pytestconfig):
+    """The built site's root folder (built here unless ``LABELDP_DOCS_HTML`` names one).
+
+    Built once per test run: the xdist workers share one build (the first to need it builds it under a file
+    lock, as ``tests/conftest.py`` shares the smoke runs).
+    """
     given = os.environ.get("LABELDP_DOCS_HTML")
     if given:
         return Path(given)
     if importlib.util.find_spec("sphinx") is None:
         pytest.skip("sphinx is not installed (pip install -e '.[docs]' to build the documentation)")
-    out = tmp_path_factory.mktemp("docs_html")
-    env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-    t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(ROOT / "docs"), str(out)],
-                          env=env, capture_output=True, text=True, timeout=900)
-    wall = time.perf_counter() - t0
-    assert done.returncode == 0, "sphinx-build -W failed:\n" + done.stderr[-6000:]
-    (out / ".build_seconds").write_text(f"{wall:.1f}")
+    import resource  # Unix; the docs are built on Linux in CI
+
+    from filelock import FileLock
+
+    root = tmp_path_factory.getbasetemp()
+    if hasattr(pytestconfig, "workerinput"):  # an xdist worker: share the run's root
+        root = root.parent
+    out, log = root / "docs_html", root / "docs_html.log"
+    with FileLock(str(out) + ".lock"):
+        if not (out / ".build_seconds").is_file() and not log.is_file():
+            env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+            before = resource.getrusage(resource.RUSAGE_CHILDREN)
+            done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "-q", "-b", "html", str(ROOT / "docs"),
+                                   str(out)], env=env, capture_output=True, text=True, timeout=900)
+            after = resource.getrusage(resource.RUSAGE_CHILDREN)
+            if done.returncode == 0:  # CPU seconds of the build: its wall time depends on the machine's load
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                (out / ".build_seconds").write_text(f"{cpu:.1f}")
+            else:
+                log.write_text(done.stderr[-6000:])
+    assert not log.is_file(), "sphinx-build -W failed:\n" + log.read_text()
     return out
 
 
@@ -97,16 +114,18 @@ def pages(site):
 
 
 def test_build_within_budget(site):
+    """One build process: its CPU seconds are the wall seconds on an idle core (the load does not move them much)."""
     stamp = site / ".build_seconds"
     if not stamp.is_file():
         pytest.skip("the site was built outside this test session (LABELDP_DOCS_HTML)")
-    assert float(stamp.read_text()) <= BUILD_BUDGET_S * 1.5, (
-        f"sphinx-build took {stamp.read_text()} s (goal {BUILD_BUDGET_S} s; 1.5x allowed for a loaded machine)")
+    cpu = float(stamp.read_text())
+    assert cpu <= BUILD_BUDGET_S, f"sphinx-build used {cpu} CPU-s (goal {BUILD_BUDGET_S})"
 
 
 def test_no_problematic_markup(pages, site):
     bad = {p.relative_to(site).as_posix(): pg.problems for p, pg in pages.items() if pg.problems}
-    assert not bad, f"{sum(map(len, bad.values()))} problematic nodes on {len(bad)} pages: {dict(list(bad.items())[:10])}"
+    n = sum(map(len, bad.values()))
+    assert not bad, f"{n} problematic nodes on {len(bad)} pages: {dict(list(bad.items())[:10])}"
 
 
 def _dangling(pages, site) -> list[str]:

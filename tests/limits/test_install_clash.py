@@ -1,7 +1,9 @@
 """PyPI's rate-limiting ``limits`` installed beside the suite is caught with a clear ImportError (issue 40 item 7).
 
-A site folder is laid out as pip leaves it in each state of the clash, with a copy of the suite's packages and a stand-in for the other distribution's files and metadata (``limits-3.13.0.dist-info`` with its
-``RECORD``); a fresh interpreter with that folder first on its path then imports the suite:
+A site folder is laid out as pip leaves it in each state of the clash, with a copy of the suite's ``limits``
+package (and links to its other packages) and a stand-in for the other distribution's files and metadata
+(``limits-3.13.0.dist-info`` with its ``RECORD``); a fresh interpreter with that folder as its path then imports
+the suite:
 
 * the other package installed after the suite (its ``__init__.py`` over the suite's);
 * the suite installed after it (the suite's ``__init__.py``, the other package's modules and metadata beside);
@@ -25,9 +27,9 @@ THEIRS_INIT = '"""Rate limiting utilities (a stand-in for PyPI\'s `limits`)."""\
 
 def _site(tmp_path: Path, *, init: str, other_installed: bool) -> Path:
     site = tmp_path / "site"
-    for package in ("limits", "simulations", "proofs_checks"):  # as an install leaves them
-        shutil.copytree(ROOT / package, site / package, ignore=shutil.ignore_patterns("__pycache__"))
-    shutil.copy2(ROOT / "paper_repro.py", site / "paper_repro.py")
+    shutil.copytree(ROOT / "limits", site / "limits", ignore=shutil.ignore_patterns("__pycache__"))
+    for other in ("simulations", "proofs_checks", "paper_repro.py"):  # as an install leaves them (unchanged here)
+        (site / other).symlink_to(ROOT / other)
     if init == "theirs":
         (site / "limits" / "__init__.py").write_text(THEIRS_INIT)
     elif init == "none":
@@ -37,8 +39,8 @@ def _site(tmp_path: Path, *, init: str, other_installed: bool) -> Path:
         info = site / "limits-3.13.0.dist-info"
         info.mkdir()
         (info / "METADATA").write_text("Metadata-Version: 2.1\nName: limits\nVersion: 3.13.0\n")
-        (info / "RECORD").write_text("limits/__init__.py,,\nlimits/strategies.py,,\nlimits-3.13.0.dist-info/METADATA,,\n"
-                                     "limits-3.13.0.dist-info/RECORD,,\n")
+        (info / "RECORD").write_text("limits/__init__.py,,\nlimits/strategies.py,,\n"
+                                     "limits-3.13.0.dist-info/METADATA,,\nlimits-3.13.0.dist-info/RECORD,,\n")
         (info / "top_level.txt").write_text("limits\n")
     return site
 
