@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from pathlib import Path
 
@@ -31,7 +32,8 @@ EXIT_USAGE, EXIT_FAILED, EXIT_INTERRUPTED = 2, 1, 130
 
 
 def _cores() -> int:
-    """Cores this process may run on (the CPU affinity where the platform has it)."""
+    """Cores this process may run on (as :func:`simulations.executors.available_cores`, which `--list` must not
+    import: it stays light)."""
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # macOS, Windows
@@ -42,7 +44,8 @@ def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n", 1)[0],
                                 epilog=__doc__.split("\n\n", 1)[1],
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
-    p.add_argument("--list", action="store_true", help="list the experiments and what they reproduce")
+    p.add_argument("--list", action="store_true",
+                   help="list the experiments, what they reproduce, and their claims in --out counted by kind")
     p.add_argument("--only", default=None, help="comma-separated experiment names (default: all)")
     p.add_argument("--profile", default="quick", choices=PROFILES,
                    help="smoke: seconds; quick (default): minutes; paper: the papers' sizes")
@@ -70,7 +73,7 @@ def _check(args) -> list[str]:
     ordered = _ordered()
     names = ordered
     if args.only is not None:
-        names = [n.strip() for n in args.only.split(",") if n.strip()]
+        names = list(dict.fromkeys(n.strip() for n in args.only.split(",") if n.strip()))  # `a,a` runs a once
         if not names:
             raise ValueError(f"--only names no experiment, got --only={args.only!r}; known: {', '.join(ordered)}")
         unknown = [n for n in names if n not in REGISTRY]
@@ -80,15 +83,24 @@ def _check(args) -> list[str]:
         raise ValueError(f"--seed must be >= 0, got --seed={args.seed}")
     if args.jobs < 1:
         raise ValueError(f"--jobs must be >= 1, got --jobs={args.jobs}")
-    from simulations.executors import check_scheduler
-    from simulations.experiments.runner import check_output_folder
+    from simulations.executors import check_scheduler, max_jobs
+    from simulations.experiments.runner import STAGING, check_output_folder
+    from simulations.outputs import experiment_folder
+
+    if args.jobs > max_jobs():
+        raise ValueError(f"--jobs must be <= {max_jobs()} (4 per core of the {_cores()} available "
+                         f"here), got --jobs={args.jobs}")
 
     try:
         check_scheduler(args.scheduler)
     except ValueError as exc:
         raise ValueError(f"--scheduler: {exc}") from None
     try:
-        check_output_folder(args.out)
+        out = check_output_folder(args.out)
+        for sub in (*names, STAGING, ".cache"):  # nothing may be written through a link out of --out
+            experiment_folder(out, sub)
+        for name in names:
+            experiment_folder(out / ".cache", name)
     except ValueError as exc:
         raise ValueError(f"--out: {exc}") from None
     if args.data_dir is not None:
@@ -106,8 +118,13 @@ def _check(args) -> list[str]:
 def main(argv=None) -> int:
     args = _parser().parse_args(argv)
     if args.list:
+        from simulations.experiments.board import kind_counts_text, read_records
+
+        committed, _ = read_records(args.out)  # the claims of the outputs in --out, counted by kind
         for name in _ordered():
             print(f"{name:32s} {REGISTRY[name].reproduces}")
+            if name in committed:
+                print(f"{'':32s} in {args.out}: {kind_counts_text(committed[name]['claims'])}")
         return 0
     try:
         names = _check(args)
@@ -131,13 +148,29 @@ def main(argv=None) -> int:
     return 0
 
 
+def _interrupted_at_exit(signum, frame) -> None:
+    """SIGINT while the interpreter shuts down (worker pools closing): exit 130 at once, not 0 with a traceback.
+
+    Every output was published before shutdown began; the loky workers end with this process.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os.write(2, b"interrupted while shutting down (the outputs were written before)\n")
+    os._exit(EXIT_INTERRUPTED)
+
+
 def cli() -> None:
     """The console entry point (``paper_repro.py`` run as a script, or the installed ``labeldp-repro``)."""
     try:
-        sys.exit(main())
+        code = main()
     except KeyboardInterrupt:  # outside an experiment (run_all reports those itself)
         print("interrupted; rerun the same command to resume", file=sys.stderr)
-        sys.exit(EXIT_INTERRUPTED)
+        code = EXIT_INTERRUPTED
+    signal.signal(signal.SIGINT, _interrupted_at_exit)  # from here on, only exit handlers run
+    sys.exit(code)
 
 
 if __name__ == "__main__":

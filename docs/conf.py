@@ -28,6 +28,7 @@ extensions = [
     "numpydoc",
     "myst_parser",
     "labeldp_pages",
+    "labeldp_claims",
 ]
 # Math without a network: sphinx-mathjax-offline (in the docs extra) copies MathJax 3 into _static and points
 # the pages at it; where it is not installed, MathJax is loaded from its CDN (formulas then need a network).

@@ -78,6 +78,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
+from typing import Callable
 
 import numpy as np
 
@@ -372,6 +373,19 @@ def _local_kappa(eps: float) -> float:
     return 3.0 if eps > 2.0 else min(math.expm1(eps) ** 2, 3.0)
 
 
+def _log_product(N: float, factor: float, log_factor: Callable[[], float], *rest: float) -> float:
+    """``ln(N · factor · rest)``, as the plain product while ``factor`` is a normal float, else in logs.
+
+    ``factor`` is ε² or ``(e^ε − 1)²``: it loses precision below ε = 1e-140 (subnormal below
+    ε ≈ 1.5e-154) and underflows to 0 below ε ≈ 1.5e-162 ("math domain error"); there
+    ``log_factor()`` (its logarithm, computed without forming it) takes over. Above, the plain
+    product keeps the results bit for bit.
+    """
+    if factor >= 1e-280:  # the product stays a normal float (N >= 1, the norms are not tiny)
+        return math.log(math.prod((N, factor) + rest))
+    return math.log(N) + log_factor() + sum(math.log(r) for r in rest)
+
+
 def _nonprivate_classification(N, prm, norms, C_M) -> float:
     """Theorem 1's argument with KL coefficient 3 (eq. (47)) at its optimal h: the standard term (103)."""
     l1, l2 = norms
@@ -401,7 +415,8 @@ def _choose_h(h, *, log_proof, log_optimal, beta, d, p=None, M_p=None, c_h=1.0) 
         check_choice("h", h, ("proof", "optimal"))
         c_h = check_positive("c_h", c_h)
         log_h = log_proof + math.log(c_h) if h == "proof" else log_optimal
-        return _check_scale(min(math.exp(max(log_h, -745.0)), _h_max(beta, p, M_p)), d,
+        # clamped at e^700: a tiny ε sends log h far above 0 (h is then capped at h_max anyway)
+        return _check_scale(min(math.exp(min(max(log_h, -745.0), 700.0)), _h_max(beta, p, M_p)), d,
                             f"the {h!r} rule at these N, epsilon")
     return _check_scale(_check_h(h, beta, p, M_p), d, "as given")
 
@@ -463,9 +478,9 @@ def theorem1_bound(N, epsilon, *, d, beta, gamma, C_M=1.0, h="proof", c_h=1.0, c
                                                    phi_norms, C_M)
     b, d, g = prm.beta, prm.d, prm.gamma
     kappa = _local_kappa(eps)
-    log_proof = -math.log(N * min(eps * eps, 1.0)) / (2.0 * b + d)
+    log_proof = -_log_product(N, min(eps * eps, 1.0), lambda: 2.0 * math.log(eps)) / (2.0 * b + d)
     s = assouad_optimum(b * (g + 1.0) / (2.0 * b + d))
-    log_opt = (math.log(s) - math.log(N * kappa * l2)) / (2.0 * b + d)
+    log_opt = (math.log(s) - _log_product(N, kappa, lambda: 2.0 * math.log(math.expm1(eps)), l2)) / (2.0 * b + d)
     h = _choose_h(h, log_proof=log_proof, log_optimal=log_opt, beta=b, d=d, c_h=c_h)
     G = _grid_cubes(h, d)
     m = _bumps(C_M, h, g, b, d, G) if cubes is None else _check_cubes(cubes, G)
@@ -510,9 +525,9 @@ def theorem5_bound(N, epsilon, *, d, beta, h="proof", c_h=1.0, cubes=None, phi_n
     N, eps, prm, (l1, l2), _, _ = _check_common("regression", N, epsilon, d, beta, None, None, None, phi_norms, 1.0)
     b, d = prm.beta, prm.d
     kappa = _local_kappa(eps)
-    log_proof = -math.log(N * min(eps, 1.0) ** 2) / (2.0 * b + d)
+    log_proof = -_log_product(N, min(eps, 1.0) ** 2, lambda: 2.0 * math.log(eps)) / (2.0 * b + d)
     s = assouad_optimum(2.0 * b / (2.0 * b + d))
-    log_opt = (math.log(s) - math.log(N * kappa * l2)) / (2.0 * b + d)
+    log_opt = (math.log(s) - _log_product(N, kappa, lambda: 2.0 * math.log(math.expm1(eps)), l2)) / (2.0 * b + d)
     h = _choose_h(h, log_proof=log_proof, log_optimal=log_opt, beta=b, d=d, c_h=c_h)
     G = _grid_cubes(h, d)
     m = G if cubes is None else _check_cubes(cubes, G)
@@ -641,7 +656,7 @@ def _central_bound(theorem, task, N, eps, prm, norms, C_M, h_arg, c_h, cubes, *,
     if isinstance(h_arg, str):
         check_choice("h", h_arg, ("proof", "optimal"))
         c_h = check_positive("c_h", c_h)
-        h = _check_scale(min(math.exp(max(log_proof, -745.0)) * c_h, hmax), d,
+        h = _check_scale(min(math.exp(min(max(log_proof, -745.0), 700.0)) * c_h, hmax), d,
                          f"the {h_arg!r} rule at these N, epsilon")
         if h_arg == "optimal":  # log-grid search around the proof's h (the window makes the bound non-smooth)
             lo = max(math.log(h) - 3.0, -600.0 / d)

@@ -13,6 +13,7 @@ import numbers
 import numpy as np
 
 __all__ = [
+    "MAX_ENTRIES",
     "check_choice",
     "check_finite_array",
     "check_int",
@@ -20,7 +21,12 @@ __all__ = [
     "check_probability",
     "check_probability_vector",
     "check_real",
+    "check_size",
 ]
+
+#: The most array entries (or draws) a function builds before refusing up front: 10^8 float64 entries
+#: are 800 MB, about what a laptop can hold beside everything else; pass a larger ``limit`` to go further.
+MAX_ENTRIES = 10**8
 
 
 def check_real(name, value, *, low=None, high=None, low_open=False, high_open=False):
@@ -279,3 +285,52 @@ def check_probability_vector(name, p, *, size=None, atol=1e-9):
     if np.any(np.abs(sums - 1.0) > atol * max(1, arr.shape[-1])):
         raise ValueError(f"{name} must sum to 1 (within {atol}), got sums {sums!r}")
     return arr
+
+
+def check_size(name, value, limit=MAX_ENTRIES, *, size=None, what="entries"):
+    """Return ``value`` as an int after checking the work it asks for is at most ``limit``.
+
+    For the size of an array about to be built, or a number of draws about to be made: a request
+    beyond ``limit`` is refused up front with a ``ValueError`` naming the argument, instead of a
+    ``MemoryError`` (or hours of work) later.
+
+    Parameters
+    ----------
+    name : str
+        The argument's name, used in the error message.
+    value : numbers.Integral
+        The argument (Python ints: any magnitude).
+    limit : int, default :data:`MAX_ENTRIES`
+        The largest size accepted.
+    size : int, optional
+        The size ``value`` asks for, when it is not ``value`` itself (e.g. ``K * K`` entries of a
+        channel for ``num_classes=K``).
+    what : str, default "entries"
+        What is counted, for the message (``"draws"``, ``"channel entries"``).
+
+    Returns
+    -------
+    int
+        ``value`` as a Python int.
+
+    Raises
+    ------
+    ValueError
+        If ``value`` is not an integer or the size exceeds ``limit``; the message names the argument
+        and repeats its value.
+
+    Examples
+    --------
+    >>> check_size("n", 1000)
+    1000
+    >>> check_size("num_classes", 10**7, size=10**14, what="channel entries")
+    Traceback (most recent call last):
+    ...
+    ValueError: num_classes=10000000 would need 100000000000000 channel entries, more than the limit of 100000000: refused up front (it cannot fit in memory)
+    """
+    v = check_int(name, value)
+    n = v if size is None else int(size)
+    if n > limit:
+        raise ValueError(f"{name}={value!r} would need {n} {what}, more than the limit of {limit}: refused up front "
+                         f"(it cannot fit in memory)")
+    return v

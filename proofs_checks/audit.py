@@ -24,7 +24,7 @@ from typing import Callable, Sequence
 import numpy as np
 from scipy import stats
 
-from limits.validation import check_int, check_probability, check_real
+from limits.validation import check_int, check_probability, check_real, check_size
 from simulations.seeding import as_generator, check_generator
 
 from .result import DPCheckResult
@@ -251,8 +251,9 @@ def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Calla
     Raises
     ------
     ValueError
-        n < 1, confidence not in (0, 1), no events, a sampler returning the wrong number of outputs,
-        or an event returning a mask of the wrong shape.
+        n < 1, 2 n above :data:`MAX_AUDIT_DRAWS` (refused before any draw), confidence not in
+        (0, 1), no events, a sampler returning the wrong number of outputs, or an event returning a
+        mask of the wrong shape.
     TypeError
         If ``rng`` is not a numpy Generator.
 
@@ -271,6 +272,7 @@ def audit_epsilon(sample_a: Callable, sample_b: Callable, events: Sequence[Calla
     True
     """
     n = check_int("n", n, low=1)
+    check_size("n", n, MAX_AUDIT_DRAWS, size=2 * n, what="draws (n on each of the two inputs)")
     confidence = check_probability("confidence", confidence)
     if confidence <= 0:
         raise ValueError(f"confidence must be > 0, got confidence={confidence}")

@@ -32,6 +32,7 @@ from limits.validation import check_int, check_probability, check_real
 
 from .audit import audit_label_sampler
 from .result import DPCheckResult
+from .sampler_check import check_overridden_sampler
 
 __all__ = ["HOW_TO_PASS", "MAX_ENUMERATION", "MECHANISM_KINDS", "ROW_SUM_ATOL", "TOL", "DPCheckResult", "as_channel", "as_subchannel", "audit_priors",
            "check_channel", "check_label_dp", "check_log_channel", "check_prior_channel", "checker_keywords",
@@ -356,8 +357,8 @@ def max_privacy_loss(channel, **kwargs) -> float:
                          "check_label_dp(sampler, epsilon, kind='sampler', ...) runs the statistical audit")
     res = check_label_dp(channel, 0.0, **kwargs)
     if not res.exact:
-        raise ValueError("mechanism is a black-box sampler: it has no exact privacy loss; "
-                         "check_label_dp(sampler, epsilon, kind='sampler', ...) runs the statistical audit")
+        raise ValueError("mechanism has no exact privacy loss (a black-box sampler, or a class whose overridden "
+                         "sampler was only tested statistically); check_label_dp(...) gives its statistical result")
     return res.epsilon_actual
 
 
@@ -960,7 +961,11 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, *, kind: str |
         * a mechanism catalogued in :mod:`proofs_checks.catalogue` (a class exported by
           :mod:`simulations.mechanisms`, or a subclass such as a planted bug): its record's
           independent verifier (keywords: the record's checker arguments, e.g. ``prior=`` /
-          ``priors=`` for RRTopK and RRWithPrior, ``bin_size=`` for the exponential mechanism);
+          ``priors=`` for RRTopK and RRWithPrior, ``bin_size=`` for the exponential mechanism).
+          A subclass that overrides ``sample`` or ``channel_matrix`` also has its sampler tested
+          against its channel (:func:`proofs_checks.sampler_check.check_overridden_sampler`): the
+          result is then statistical (``exact=False``), not certified (``holds=False``) when the
+          sampler does not draw from the channel, or refused when there is no finite channel;
         * a channel: any array-like (K, M) of P(output | label): exact enumeration (keyword
           ``num_classes=`` checks the number of rows).
     epsilon : float >= 0
@@ -993,8 +998,9 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, *, kind: str |
     ------
     ValueError
         Anything that is neither catalogued nor an array, without ``kind=`` (the message says how to
-        pass it); an unknown ``kind``; a negative ε or δ outside [0, 1]; a channel whose rows are not
-        probability vectors, of the wrong number of rows, or with NaN.
+        pass it); a subclass of a catalogued mechanism that overrides ``sample`` but has no finite
+        channel to test it against; an unknown ``kind``; a negative ε or δ outside [0, 1]; a
+        channel whose rows are not probability vectors, of the wrong number of rows, or with NaN.
     TypeError
         An unknown keyword argument (a misspelt ``prio=`` must not fall back to defaults).
 
@@ -1021,7 +1027,9 @@ def check_label_dp(mechanism, epsilon: float, delta: float = 0.0, *, kind: str |
         record = record_for(mechanism)
         if record is not None:
             reject_unknown_keywords(kwargs, record.checker_keywords(), f"the {record.mechanism.__name__} checker")
-            return record.verifier(mechanism, epsilon, delta, **kwargs)
+            # a subclass overriding sample / channel_matrix: its sampler is tested against the channel
+            return check_overridden_sampler(mechanism, record, record.verifier(mechanism, epsilon, delta, **kwargs),
+                                            epsilon, kwargs)
         if not _is_array_like(mechanism):
             raise ValueError(f"no exact privacy checker for a {type(mechanism).__name__}: it is neither catalogued "
                              f"nor a channel array, and check_label_dp does not guess; {HOW_TO_PASS}")

@@ -20,26 +20,46 @@ A forced run (``force=True``) never deletes cached chunks before their replaceme
 writes its chunks to a private staging store (``<config_hash>.force-<unique>/``) and only when all
 its trials are done moves the merged result into ``<config_hash>/`` and drops the old chunks
 (:meth:`ChunkStore.adopt`). A forced run that is interrupted leaves the old chunks as they were.
+Staging stores of killed forced runs are removed the first time this process opens a store in their
+cache directory, unless a live run holds them (:func:`simulations.scratch.sweep_stale`).
+
+A complete cache can be read from a read-only folder: ``config.json`` is rewritten only when its
+content changes and nothing else is written when every trial is cached. A folder named like a chunk
+is skipped with a warning.
 """
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
-import shutil
-import tempfile
 import warnings
 from pathlib import Path
 
 import numpy as np
 
 from simulations.atomic import atomic_write as _atomic_write
+from simulations.scratch import make_scratch, remove_scratch, sweep_stale
 
 __all__ = ["ChunkStore"]
 
 _CHUNK = re.compile(r"^chunk_(\d+)_(\d+)\.npz$")
 _KEY = "__config_hash__"  # stored in every chunk beside the metrics; never a metric name
+_SWEPT: set[str] = set()  # cache directories whose stale forced-run stores this process removed
+
+
+def _unreadable_reason(exc: Exception) -> str:
+    """Why a chunk could not be read, without numpy's hint to load pickled data (``allow_pickle``).
+
+    The suite never writes object arrays, so a chunk holding pickled data is foreign: it is never
+    loaded, and the message must not suggest loading it unsafely.
+    """
+    text = str(exc)
+    if "pickle" in text.lower():
+        return ("it holds pickled (object) data, which the suite never writes and never loads "
+                "(a foreign or tampered file)")
+    return f"{type(exc).__name__}: {text}"
 
 
 class ChunkStore:
@@ -82,9 +102,11 @@ class ChunkStore:
     def __init__(self, root, config_hash: str, *, staging: bool = False):
         self.config_hash = str(config_hash)
         self.home = Path(root) / self.config_hash
+        if str(self.home.parent) not in _SWEPT:
+            _SWEPT.add(str(self.home.parent))
+            sweep_stale(self.home.parent, "*.force-*")  # left by killed forced runs
         if staging:
-            self.home.parent.mkdir(parents=True, exist_ok=True)
-            self.folder = Path(tempfile.mkdtemp(prefix=f"{self.config_hash}.force-", dir=self.home.parent))
+            self.folder = make_scratch(self.home.parent, f"{self.config_hash}.force-")
         else:
             self.folder = self.home
 
@@ -109,8 +131,13 @@ class ChunkStore:
         {'N': 10}
         >>> tmp.cleanup()
         """
-        self.folder.mkdir(parents=True, exist_ok=True)
         text = (json.dumps(description, indent=2, sort_keys=True, default=str) + "\n").encode()
+        try:
+            if (self.folder / "config.json").read_bytes() == text:
+                return  # unchanged: a read-only cache stays readable
+        except OSError:
+            pass
+        self.folder.mkdir(parents=True, exist_ok=True)
         _atomic_write(self.folder / "config.json", lambda fh: fh.write(text))
 
     def save(self, start: int, stop: int, arrays: dict[str, np.ndarray]) -> Path:
@@ -179,6 +206,10 @@ class ChunkStore:
         for f in self.folder.iterdir():
             m = _CHUNK.match(f.name)
             if m and int(m.group(2)) > int(m.group(1)):
+                if not f.is_file():  # a folder (or a link to one) named like a chunk is no chunk
+                    warnings.warn(f"ignoring {f}: named like a cache chunk but not a file", RuntimeWarning,
+                                  stacklevel=2)
+                    continue
                 out.append((int(m.group(1)), int(m.group(2)), f))
         return sorted(out)
 
@@ -232,8 +263,10 @@ class ChunkStore:
                 if not arrays or any(a.ndim == 0 or a.shape[0] != stop - start for a in arrays.values()):
                     raise ValueError("arrays do not match the chunk's trial range")
             except Exception as exc:  # a torn or foreign file: recompute its trials
-                warnings.warn(f"ignoring unreadable cache chunk {path}: {exc}", RuntimeWarning, stacklevel=2)
-                path.unlink(missing_ok=True)
+                warnings.warn(f"ignoring unreadable cache chunk {path}: {_unreadable_reason(exc)}", RuntimeWarning,
+                              stacklevel=2)
+                with contextlib.suppress(OSError):  # a read-only cache keeps it; it is ignored all the same
+                    path.unlink(missing_ok=True)
                 continue
             if stored is None or str(stored) != self.config_hash:
                 found = "none" if stored is None else repr(str(stored))
@@ -314,7 +347,7 @@ class ChunkStore:
                 path.unlink(missing_ok=True)
         if (self.folder / "config.json").exists():
             os.replace(self.folder / "config.json", self.home / "config.json")
-        shutil.rmtree(self.folder, ignore_errors=True)
+        remove_scratch(self.folder)
         self.folder = self.home
 
     def discard(self) -> None:
@@ -332,4 +365,4 @@ class ChunkStore:
         >>> tmp.cleanup()
         """
         if self.folder != self.home:
-            shutil.rmtree(self.folder, ignore_errors=True)
+            remove_scratch(self.folder)

@@ -21,20 +21,81 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import os
 import re
 import socket
+import struct
+import threading
 import time
 from urllib.parse import urlsplit
 from typing import Callable, Iterable, Iterator
 
 from limits.validation import check_int
 
-__all__ = ["Executor", "check_scheduler", "close_local_clusters", "count_worker_cpu", "map_ordered", "open_executor",
-           "validate_scheduler", "worker_cpu_seconds"]
+__all__ = ["Executor", "available_cores", "check_scheduler", "close_local_clusters", "count_worker_cpu", "map_ordered",
+           "max_jobs", "open_executor", "validate_scheduler", "worker_cpu_seconds"]
 
 _ADDRESS = re.compile(r"^[a-z][a-z0-9+.-]*://\S+$")
 # CPU seconds that worker processes (loky, Dask) reported for the tasks whose results reached this process.
 _WORKER_CPU = [0.0]
+_JOBS_PER_CORE = 4  # more worker processes than this per core only costs memory and start-up time
+# A Dask comm message starts with its length as a little-endian uint64; a scheduler's first message (its
+# handshake) is a few hundred bytes of msgpack naming these keys. Anything else is not a Dask scheduler.
+_HANDSHAKE_MAX_BYTES = 1 << 16
+_HANDSHAKE_KEYS = (b"compression", b"python", b"pickle-protocol")
+
+
+def available_cores() -> int:
+    """Cores this process may run on: its CPU affinity where the platform has it, else ``os.cpu_count()``.
+
+    Returns
+    -------
+    int
+        At least 1.
+
+    References
+    ----------
+    docs/design.md, "Randomness, reproducibility, parallelism" (``--jobs`` defaults to it).
+
+    Examples
+    --------
+    >>> available_cores() >= 1
+    True
+    """
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # macOS, Windows
+        return os.cpu_count() or 1
+
+
+def max_jobs() -> int:
+    """The most worker processes a run may ask for here: 4 per core available to this process.
+
+    Returns
+    -------
+    int
+        ``4 × cores`` (the CPU affinity where the platform has it, else ``os.cpu_count()``).
+
+    References
+    ----------
+    docs/design.md, "Randomness, reproducibility, parallelism"; issue 36 (``--jobs 100000`` started
+    worker processes, ``--jobs 1000000000`` crashed inside joblib).
+
+    Examples
+    --------
+    >>> max_jobs() >= 4
+    True
+    """
+    return _JOBS_PER_CORE * available_cores()
+
+
+def _check_jobs(jobs) -> int:
+    """``jobs`` as an int, refused below 1 or above :func:`max_jobs`."""
+    jobs = check_int("jobs", jobs, low=1)
+    if jobs > max_jobs():
+        raise ValueError(f"jobs must be <= {max_jobs()} ({_JOBS_PER_CORE} per core of the {available_cores()} "
+                         f"available), got jobs={jobs}")
+    return jobs
 
 
 def worker_cpu_seconds() -> float:
@@ -143,10 +204,12 @@ def check_scheduler(scheduler, *, timeout: float = 5.0):
     Parameters
     ----------
     scheduler : None, "local", "proto://host:port" or distributed.Client
-        As for :func:`open_executor`. For ``tcp://`` and ``tls://`` addresses a TCP connection to
-        ``host:port`` is attempted; other protocols are only checked for their form.
+        As for :func:`open_executor`. For ``tcp://`` addresses a connection is made and the peer must
+        open with a Dask handshake (a length-prefixed message of at most 64 KiB naming Dask's handshake
+        keys): an HTTP server or any other service is refused, without reading more than that. For
+        ``tls://`` a TCP connection is attempted; other protocols are only checked for their form.
     timeout : float
-        Seconds to wait for the connection.
+        Seconds for all of it (connection and handshake).
 
     Returns
     -------
@@ -156,8 +219,8 @@ def check_scheduler(scheduler, *, timeout: float = 5.0):
     Raises
     ------
     ValueError
-        If the form is wrong, Dask is not installed (the message has the install line), or the
-        address does not answer within ``timeout`` seconds.
+        If the form is wrong, Dask is not installed (the message has the install line), the
+        address does not answer within ``timeout`` seconds, or what answers is not a Dask scheduler.
 
     References
     ----------
@@ -190,11 +253,45 @@ def check_scheduler(scheduler, *, timeout: float = 5.0):
             raise ValueError(f"scheduler {scheduler!r} has no valid port: {exc}") from None
         if not host or port is None:
             raise ValueError(f"scheduler {scheduler!r} must name a host and a port, e.g. 'tcp://host:8786'")
+        deadline = time.monotonic() + timeout
         try:
-            socket.create_connection((host, port), timeout=timeout).close()
+            conn = socket.create_connection((host, port), timeout=timeout)
         except OSError as exc:
             raise ValueError(f"scheduler {scheduler!r} is not reachable: {exc}") from None
+        with conn:
+            if parts.scheme == "tcp":
+                _expect_dask_handshake(conn, scheduler, deadline, timeout)
     return scheduler
+
+
+def _read_exactly(conn: socket.socket, n: int, deadline: float) -> bytes:
+    data = b""
+    while len(data) < n:
+        conn.settimeout(max(deadline - time.monotonic(), 1e-3))
+        part = conn.recv(n - len(data))
+        if not part:
+            raise ConnectionError("the connection was closed")
+        data += part
+    return data
+
+
+def _expect_dask_handshake(conn: socket.socket, scheduler: str, deadline: float, timeout: float) -> None:
+    """Read the first message a Dask server sends on a new connection; refuse anything else, within the deadline."""
+    what = f"scheduler {scheduler!r} is not a Dask scheduler"
+    try:
+        head = _read_exactly(conn, 8, deadline)
+        (size,) = struct.unpack("<Q", head)
+        if not 0 < size <= _HANDSHAKE_MAX_BYTES:
+            raise ValueError(f"{what}: it sent {head!r} where a Dask handshake starts"
+                             + (" (an HTTP server?)" if head.startswith(b"HTTP/") else ""))
+        body = _read_exactly(conn, size, deadline)
+    except (socket.timeout, TimeoutError):
+        raise ValueError(f"{what}: no Dask handshake within {timeout:g} s (an HTTP server or another service "
+                         "listens there?)") from None
+    except OSError as exc:
+        raise ValueError(f"{what}: {exc} before its Dask handshake") from None
+    if not all(key in body for key in _HANDSHAKE_KEYS):
+        raise ValueError(f"{what}: its first message is not a Dask handshake")
 
 
 def _import_distributed():
@@ -328,7 +425,7 @@ def open_executor(jobs: int = 1, scheduler=None):
     Raises
     ------
     ValueError
-        If ``jobs`` is not an int >= 1 or ``scheduler`` has the wrong form.
+        If ``jobs`` is not an int from 1 to :func:`max_jobs` or ``scheduler`` has the wrong form.
     ImportError
         If a scheduler is given and Dask is not installed (the message has the install line).
 
@@ -348,7 +445,7 @@ def open_executor(jobs: int = 1, scheduler=None):
     ...
     ValueError: jobs must be an integer >= 1, got jobs=0
     """
-    jobs = check_int("jobs", jobs, low=1)
+    jobs = _check_jobs(jobs)
     scheduler = validate_scheduler(scheduler)
     from joblib import Parallel, parallel_config
 
@@ -357,7 +454,9 @@ def open_executor(jobs: int = 1, scheduler=None):
         if jobs == 1:
             yield Executor("serial", 1)
             return
-        with Parallel(n_jobs=jobs, backend="loky", **opts) as par:
+        # each worker exits when this process dies (kill -9 left them idle for loky's 5-minute timeout)
+        with Parallel(n_jobs=jobs, backend="loky", initializer=_exit_with_parent, initargs=(os.getpid(),),
+                      **opts) as par:
             yield Executor("loky", jobs, par)
         return
 
@@ -366,13 +465,35 @@ def open_executor(jobs: int = 1, scheduler=None):
         if scheduler == "local":
             client = _local_client(distributed, jobs)
         elif isinstance(scheduler, str):
-            client = stack.enter_context(distributed.Client(scheduler, set_as_default=False))
+            client = stack.enter_context(distributed.Client(scheduler, set_as_default=False,
+                                                            timeout=_CLIENT_TIMEOUT_S))
         else:
             client = scheduler
         n_workers = max(1, sum(client.nthreads().values()))
         with parallel_config(backend="dask", client=client):
             par = stack.enter_context(Parallel(n_jobs=-1, **opts))
         yield Executor("dask", n_workers, par)
+
+
+_CLIENT_TIMEOUT_S = 30  # connecting to a Dask scheduler: fail with a TimeoutError, never hang
+_PARENT_POLL_S = 1.0
+
+
+def _exit_with_parent(parent_pid: int) -> None:
+    """In a loky worker: a daemon thread that ends the worker within a second once ``parent_pid`` is gone.
+
+    A worker whose parent was killed is re-parented (``os.getppid()`` changes), so polling it needs no
+    signal and no platform API. Runs as the pool's ``initializer``.
+    """
+    if os.getppid() != parent_pid:  # not started by the process that made the pool (already orphaned)
+        os._exit(1)
+
+    def watch():
+        while os.getppid() == parent_pid:
+            time.sleep(_PARENT_POLL_S)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
 def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1, scheduler=None) -> list:
@@ -401,7 +522,7 @@ def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1, scheduler=N
     Raises
     ------
     ValueError
-        If ``jobs`` is not an int >= 1 or ``scheduler`` has the wrong form.
+        If ``jobs`` is not an int from 1 to :func:`max_jobs` or ``scheduler`` has the wrong form.
 
     References
     ----------

@@ -22,11 +22,11 @@ ROOT = Path(__file__).resolve().parents[1]
 def _toy_compute(ctx):
     x = np.arange(1, 4, dtype=float)
     return ExperimentResult(tables={"curve": {"x": x, "y": 1 / x}},
-                            claims=[Claim("y(1) = 1", holds=True, expected=1.0, measured=1.0),
+                            claims=[Claim("y(1) = 1", holds=True, expected=1.0, measured=1.0, kind="paper"),
                                     Claim("infinite ratio reported", holds=False, expected=1.0,
-                                          measured=float("inf"), detail="a | pipe"),
+                                          measured=float("inf"), detail="a | pipe", kind="beyond"),
                                     Claim("an interval straddling the band", holds=None, expected=0.0,
-                                          measured=0.05)],
+                                          measured=0.05, kind="paper")],
                             notes="Some *notes*.", data={"x": x})
 
 

@@ -49,7 +49,7 @@ def test_overlap_writes_the_same_files_as_the_serial_runner(tmp_path):
 
 
 def _compute(ctx):
-    return ExperimentResult(tables={"t": {"x": [1.0, 2.0]}}, claims=[Claim("1 = 1", True)])
+    return ExperimentResult(tables={"t": {"x": [1.0, 2.0]}}, claims=[Claim("1 = 1", True, kind="paper")])
 
 
 def _plot(result):
@@ -83,7 +83,7 @@ def test_a_plot_failing_in_the_background_crashes_its_experiment_and_keeps_its_o
     assert "[1/2] a_toy CRASHED (earlier outputs kept)" in text and "the plot is broken" in text
     assert {p.name: p.read_bytes() for p in (tmp_path / "a_toy").iterdir()} == before
     assert not list((tmp_path / ".staging").iterdir())
-    assert "| [a_toy](#a_toy) | toy (test) | 1 hold, 0 inconclusive, 0 fail |" in (tmp_path / "REPORT.md").read_text()
+    assert "| [a_toy](#a_toy) | toy (test) | 1 paper claim reproduced |" in (tmp_path / "REPORT.md").read_text()
 
 
 def test_ctrl_c_during_the_next_compute_finishes_and_publishes_the_figures_being_drawn(tmp_path, monkeypatch):

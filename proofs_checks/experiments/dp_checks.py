@@ -116,7 +116,7 @@ def _paper_checks(MECHANISMS, grid) -> tuple[list, list[Claim]]:
             "= closed form < eps" if expected is not None else "<= eps")
         claims.append(Claim(f"{name} ({source}) is eps-label DP, exact loss {what}, eps in {grid}", bool(ok),
                             expected=None, measured=worst_gap,
-                            detail="measured: max over the grid of |loss found - expected| / eps"))
+                            detail="measured: max over the grid of |loss found - expected| / eps", kind="paper"))
     return found, claims
 
 
@@ -136,7 +136,7 @@ def _planted_bug_checks(BUGS, grid) -> tuple[list, list[Claim]]:
         flagged = [e for e in grid if not within(wrong(e), e)]
         claims.append(Claim(f"planted '{name}': check_label_dp finds its exact wrong loss and flags it at eps in "
                             f"{flagged}", bool(caught_all), expected=None, measured=worst,
-                            detail="measured: max relative gap between loss found and the derived wrong loss"))
+                            detail="measured: max relative gap between loss found and the derived wrong loss", kind="beyond"))
     return found, claims
 
 
@@ -164,12 +164,12 @@ def _stability_checks(stab_rec, grid) -> tuple[dict, list[Claim], float, tuple]:
                         f"delta/4 for every eps in {grid}", bool(ok_stab), expected=DELTA / 4,
                         measured=max(d for d, v in zip(stab["delta_at_eps"], stab["variant"]) if v == "Algorithm 1"),
                         detail="delta(eps) = P(count 1 released) = 1/2 exp(-(eps/2)(threshold-1)) = delta/4; "
-                               "margin: a factor 4 below the claim"))
+                               "margin: a factor 4 below the claim", kind="paper"))
     claims.append(Claim("planted 'stability threshold without +1': exact delta(eps) = (delta/4) e^(eps/2), "
                         "above the claimed delta iff eps > 2 ln 4", bool(ok_bug), expected=None,
                         measured=max(d for d, v in zip(stab["delta_at_eps"], stab["variant"]) if v != "Algorithm 1"),
                         detail=f"caught (delta exceeded) at eps in {[e for e in grid if math.exp(e / 2) / 4 > 1]}; "
-                               "for eps <= 2 ln 4 = 2.77 the bug raises delta but stays within the claim"))
+                               "for eps <= 2 ln 4 = 2.77 the bug raises delta but stays within the claim", kind="beyond"))
     return stab, claims, DELTA, variants
 
 

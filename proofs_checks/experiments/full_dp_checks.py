@@ -111,7 +111,7 @@ def _pure_cases(epsilons, smoke) -> tuple[list, list[Claim]]:
             holds=all(r.holds and is_tight(r.epsilon_actual, e) for e, r in zip(epsilons, res)),
             expected=epsilons[-1], measured=res[-1].epsilon_actual,
             detail="; ".join(f"ε = {e:g}: exact max loss {r.epsilon_actual:.12g}, witness {r.witness}"
-                             for e, r in zip(epsilons, res))))
+                             for e, r in zip(epsilons, res)), kind="paper"))
     return rows, claims
 
 
@@ -131,7 +131,7 @@ def _single_record(epsilons) -> tuple[list, list[Claim]]:
         holds=all(abs(f - (e / 2 + math.log(2 - math.exp(-e / 2)))) < 1e-12 and
                   abs(lab - math.log(2 * math.exp(e / 2) - 1)) < 1e-12 and f < e for e, f, lab in single),
         expected=None, measured=single[-1][1],
-        detail="; ".join(f"ε = {e:g}: full {f:.6f}, label-only {lab:.6f}" for e, f, lab in single)))
+        detail="; ".join(f"ε = {e:g}: full {f:.6f}, label-only {lab:.6f}" for e, f, lab in single), kind="beyond"))
     return rows, claims
 
 
@@ -159,7 +159,7 @@ def _stability_cases(smoke) -> tuple[list, list[Claim]]:
             detail=(f"exact δ(ε): full DP {full.delta_actual:.6g}, label only {lab:.6g}, fitted PCDE "
                     f"{pcde.delta_actual:.6g}, stated δ = {delta:g}; the worst pair moves one record out of a "
                     f"one-record cell, released with probability ½e^(-(τ-1)/b) = δ/4 (τ = 1 + (2/ε)ln(2/δ), "
-                    f"b = 2/ε): 001's δ holds with a factor 4 of slack")))
+                    f"b = 2/ε): 001's δ holds with a factor 4 of slack"), kind="paper"))
     return rows, claims
 
 
@@ -184,7 +184,7 @@ def _pcl2b_cases(smoke) -> tuple[list, list[Claim]]:
                     f"{at1.delta_actual:.6g} (δ = {delta:g}: {'the factor 2 of the composition is not needed here' if at1.holds else 'exceeds δ, so the composition factor is needed'}); "
                     f"witness at ε' = ε {at1.witness}; all datasets of {size} records "
                     f"over 2 cells x 2 labels; release threshold τ = {tau:.3g}"
-                    + (" (inside that range of counts)" if tau <= size else " (above every count here: a weak check)"))))
+                    + (" (inside that range of counts)" if tau <= size else " (above every count here: a weak check)")), kind="paper"))
     return rows, claims
 
 

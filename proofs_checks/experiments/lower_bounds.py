@@ -631,14 +631,14 @@ def _case_claims(c, f, trials, margin) -> list[Claim]:
             holds={"holds": True, "fails": False}.get(order), expected=1.0, measured=float(ratio_means.min()),
             detail=(f"{order}: smallest ratio measured/lower {ratio_means.min():.3g} (largest {ratio_means.max():.3g}); "
                     f"per N the mean's 95% t-interval against the bound (one-sided rule, margin 0): "
-                    f"{', '.join(verdicts)}; N {int(N[0]):.3g}–{int(N[-1]):.3g}, {trials} trials per N")),
+                    f"{', '.join(verdicts)}; N {int(N[0]):.3g}–{int(N[-1]):.3g}, {trials} trials per N"), kind="paper"),
         Claim(
             claim=f"the ratio measured/lower of 003 Theorem {c.theorem} has log-log slope 0 in N, i.e. Theorem "
                   f"{c.theorem + 1}'s estimator attains the bound's rate on the family ({c.label})",
             holds=_holds(verdict), expected=0.0, measured=fit.slope,
             detail=(f"{verdict}: slope {fit.slope:.4f}, bootstrap 95% CI [{fit.ci_low:.4f}, {fit.ci_high:.4f}], margin "
                     f"{margin:g}; bound's own slope {bound_slope:.4f} (Table 1 exponent −{exponent:.4f}), measured "
-                    f"slope {meas_slope:.4f}; ratio {ratio_means.min():.3g}–{ratio_means.max():.3g}")),
+                    f"slope {meas_slope:.4f}; ratio {ratio_means.min():.3g}–{ratio_means.max():.3g}"), kind="paper"),
     ]
 
 

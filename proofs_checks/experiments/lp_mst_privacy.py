@@ -93,14 +93,14 @@ def compute(ctx) -> ExperimentResult:
                 claim=f"{label}: all privatized labels together are ε-label DP, with loss exactly ε (004 Observation 4)",
                 holds=bool(res.holds and res.tight), expected=eps, measured=res.loss,
                 detail=f"exact worst loss over {res.n_labellings} labellings x {res.n_outputs} outputs, neighbours "
-                       f"differing in one label; witness (y, y', z) = {res.witness}"))
+                       f"differing in one label; witness (y, y', z) = {res.witness}", kind="paper"))
         else:
             claims.append(Claim(
                 claim=f"{label}: the check catches the leak (loss > ε)",
                 holds=bool(not res.holds), expected=eps, measured=res.loss,
                 detail=f"exact loss {res.loss}; witness (y, y', z) = {res.witness} (a one-hot prior from a true label "
                        f"makes RRWithPrior copy it: k* = 1, probability ratio 1/0)" if math.isinf(res.loss) else
-                       f"exact loss {res.loss:.6f}; witness {res.witness}"))
+                       f"exact loss {res.loss:.6f}; witness {res.witness}", kind="beyond"))
     notes = [__doc__.split("\n\n", 1)[1].strip(), "", "| case | ε | exact loss | holds |", "|---|---|---|---|"]
     notes += [f"| {lab} | {e:g} | {r.loss:.12g} | {'yes' if r.holds else 'no'} |" for lab, e, r in rows]
     return ExperimentResult(tables={"lp_mst_privacy": table}, claims=claims, notes="\n".join(notes),

@@ -192,13 +192,13 @@ def _diameter_claims(rows, ns, per_cell) -> list[Claim]:
                     "of S² (exact spherical Voronoi cells) and on PCL2b's lattice r Z²",
               holds=all(row["max_diam_over_r"] <= 2 for row in rows), expected=2.0, measured=worst["max_diam_over_r"],
               detail=(f"largest diam/r on S²: {worst['max_diam_over_r']:.4f} at n = {worst['n']:.0e} ({worst['cells']} "
-                      f"cells); on r Z²: {pla[0]['max_diam_over_r']:.6f} (= √2); n from {ns[0]:.0e} to {ns[-1]:.0e}")),
+                      f"cells); on r Z²: {pla[0]['max_diam_over_r']:.6f} (= √2); n from {ns[0]:.0e} to {ns[-1]:.0e}"), kind="paper"),
         Claim(claim="001 Lemma A.8's proof ends with ρ(a, b) <= r: not so, cells are wider than r (the triangle "
                     "inequality gives the statement's 2r; a typo in the proof)",
               holds=all(row["max_diam_over_r"] > 1 for row in rows), expected=1.0,
               measured=min(row["max_diam_over_r"] for row in sph),
               detail=("largest diam/r per n on S²: " + ", ".join(f"{row['max_diam_over_r']:.3f}" for row in sph)
-                      + f"; smallest cell diam/r on S² {min(row['min_diam_over_r'] for row in sph):.3f}; r Z²: √2")),
+                      + f"; smallest cell diam/r on S² {min(row['min_diam_over_r'] for row in sph):.3f}; r Z²: √2"), kind="erratum", finding="001 lemma A.8 proof"),
         Claim(claim="packing-covering sandwich r <= diam(V) <= 2R_V < 2r for every cell (R_V: largest distance from "
                     "the centre; the cell holds the r/2-ball of its centre and lies in its r-ball, 001 Theorem A.4), "
                     "so 001 Theorem A.11 (1) holds: sup diam(V) -> 0 like r = n^(-1/8)",
@@ -206,13 +206,13 @@ def _diameter_claims(rows, ns, per_cell) -> list[Claim]:
               detail=(f"sup diam on S²: {sph[0]['max_diam_over_r'] * sph[0]['r']:.4f} at n = {ns[0]:.0e} -> "
                       f"{sph[-1]['max_diam_over_r'] * sph[-1]['r']:.4f} at n = {ns[-1]:.0e}; largest covering radius / r "
                       f"{max(row['covering_over_r'] for row in sph):.4f}, smallest separation / r "
-                      f"{min(row['separation_over_r'] for row in sph):.4f}")),
+                      f"{min(row['separation_over_r'] for row in sph):.4f}"), kind="paper"),
         Claim(claim="the exact (vertex) diameters agree with an independent dense-sample lower bound on every S² cell",
               holds=all(row["sampled_le_exact"] for row in sph), expected=None,
               measured=max(row["max_sample_gap_over_r"] for row in sph),
               detail=(f"sampled <= exact on every cell; largest exact − sampled: "
                       f"{max(row['max_sample_gap_over_r'] for row in sph):.4f} r ({per_cell} Fibonacci "
-                      "points per cell on average)")),
+                      "points per cell on average)"), kind="beyond"),
     ]
 
 
@@ -235,7 +235,7 @@ def _few_points_claims(rows) -> list[Claim]:
                               f"n = {last['n']:.0e} (Lemma A.9: {last['a9'][k]:.3g}, final form {last['a9_final'][k]:.3g})"
                               for k in KS)
                     + f"; cells/n {rs[0]['cells_over_n']:.3g} -> {last['cells_over_n']:.3g}; monotone {mono}; "
-                      f"within Lemma A.9 {below}")))
+                      f"within Lemma A.9 {below}"), kind="paper"))
     return claims
 
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from proofs_checks.findings import findings
+from proofs_checks.findings import LOOSE_TOPICS, findings
 from proofs_checks.proof_steps import all_checks
 from proofs_checks.proof_steps.inequalities import chernoff_knn_curve
 from simulations.experiments.base import Claim, ExperimentResult
@@ -114,6 +114,30 @@ class Profile:
 PROFILES = {"smoke": Profile(kmax=60), "quick": Profile(kmax=150), "paper": Profile(kmax=400)}
 
 
+
+def _claim(check) -> Claim:
+    """A proof-step check as a claim of its kind (docs/design.md, "Claim kinds").
+
+    A check that agrees with the paper is a ``paper`` claim, reproduced. A check that establishes an error
+    (one :data:`proofs_checks.findings.findings` entry of kind ``"error"``) is an ``erratum`` claim stating
+    that the printed step is false, confirmed, naming its finding. A check whose printed statement holds
+    but is loose (:data:`proofs_checks.findings.LOOSE_TOPICS`) asks a question beyond the paper (is the
+    stated constant exact?), answered no. A failed check without a finding stays a paper claim, not
+    reproduced.
+    """
+    where = f"[{check.source}]"
+    if check.passed or not check.findings:
+        detail = check.derived if check.passed else f"derived: {check.derived}; printed: {check.printed}"
+        return Claim(claim=f"{check.check_id}: {check.statement} {where}", holds=check.passed, detail=detail[:300],
+                     kind="paper")
+    detail = f"derived: {check.derived}; printed: {check.printed}"[:300]
+    topic = check.findings[0].topic
+    if topic in LOOSE_TOPICS:
+        return Claim(claim=f"{check.check_id} (beyond the paper: is the printed constant exact?): "
+                           f"{check.statement} {where}", holds=False, detail=detail, kind="beyond")
+    return Claim(claim=f"{check.check_id}: erratum, as printed this is false: {check.statement} {where}",
+                 holds=True, detail=detail, kind="erratum", finding=topic)
+
 def compute(ctx) -> ExperimentResult:
     """Run every proof-step check, list every finding, and tabulate 000 eq. (33)'s Chernoff bound against the exact tail.
 
@@ -160,9 +184,7 @@ def compute(ctx) -> ExperimentResult:
     for N in (10**6, 4 * kmax):  # large N (Poisson-like) and a small sample
         exact, bound = chernoff_knn_curve(ks, N)
         curves[N] = exact
-    claims = [Claim(claim=f"{c.check_id}: {c.statement} [{c.source}]", holds=c.passed,
-                    detail=(c.derived if c.passed else f"derived: {c.derived}; printed: {c.printed}")[:300])
-              for c in checks]
+    claims = [_claim(c) for c in checks]
     lines = ["### Proof checks", "",
              f"{sum(c.passed for c in checks)} of {len(checks)} checks agree with the papers as printed; "
              f"{len(found)} discrepancies are listed under Findings. Symbolic checks are exact (sympy); numeric "

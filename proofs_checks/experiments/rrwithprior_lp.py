@@ -307,23 +307,23 @@ def _compute(ctx: RunContext) -> ExperimentResult:
     grid = f"{n} (prior, ε) cases: kinds {list(PRIOR_KINDS)}, K in {list(cfg.Ks)}, ε in {list(cfg.epsilons)}"
     claims = [
         Claim("LP1 optimum = max_k w_k (004 Theorem 3, Algorithm 2); max relative difference", err1 <= RTOL,
-              expected=0.0, measured=err1, detail=f"tolerance {RTOL:g}; {grid}; HiGHS dual simplex"),
+              expected=0.0, measured=err1, detail=f"tolerance {RTOL:g}; {grid}; HiGHS dual simplex", kind="paper"),
         Claim("LP2 optimum = max_k w_k (004 LP2, eqs. (4)-(5)); max relative difference", err2 <= RTOL,
-              expected=0.0, measured=err2, detail=f"tolerance {RTOL:g}; {grid}"),
+              expected=0.0, measured=err2, detail=f"tolerance {RTOL:g}; {grid}", kind="paper"),
         Claim("naive LP1 (K^2(K-1) DP rows) = efficient LP1 (projection on diagonal and lower envelope, 4K+1 rows); "
               "max relative difference",
               bool(naive_diff <= RTOL), expected=0.0, measured=float(naive_diff),
-              detail=f"tolerance {RTOL:g}; naive solved for K <= {cfg.naive_max_K}"),
+              detail=f"tolerance {RTOL:g}; naive solved for K <= {cfg.naive_max_K}", kind="beyond"),
         Claim("the LP1-optimal channel is ε-DP (exact enumeration); max loss / ε", loss <= 1 + 1e-9,
-              expected=1.0, measured=loss, detail="after polish_channel (entries moved by <= solver tolerance)"),
+              expected=1.0, measured=loss, detail="after polish_channel (entries moved by <= solver tolerance)", kind="paper"),
         Claim("RRWithPrior (simulations.mechanisms) attains the LP1 optimum; max relative difference",
-              rr_diff <= RTOL, expected=0.0, measured=rr_diff, detail="accuracy Σ_y p_y q[y|y] of its exact channel"),
+              rr_diff <= RTOL, expected=0.0, measured=rr_diff, detail="accuracy Σ_y p_y q[y|y] of its exact channel", kind="paper"),
         Claim(f"efficient LP1 solves K = 100 within {TIME_BUDGET_S:g} s on one core (wall seconds, build + solve)",
               bool(t100 <= TIME_BUDGET_S), expected=None, measured=t100,
-              detail=f"Dirichlet(1) prior, ε = {cfg.time_eps:g}, HiGHS single thread; budget {TIME_BUDGET_S:g} s"),
+              detail=f"Dirichlet(1) prior, ε = {cfg.time_eps:g}, HiGHS single thread; budget {TIME_BUDGET_S:g} s", kind="beyond"),
         Claim(f"LP2 (efficient) solves K = {lp2['K'][-1]} to the closed form (wall seconds)",
               lp2["rel_err"][-1] <= RTOL, expected=None, measured=t_lp2,
-              detail=f"relative difference to max_k w_k: {lp2['rel_err'][-1]:.2g} (tolerance {RTOL:g})"),
+              detail=f"relative difference to max_k w_k: {lp2['rel_err'][-1]:.2g} (tolerance {RTOL:g})", kind="paper"),
     ]
     lines = ["Solve times (wall seconds including cvxpy compilation / HiGHS solver seconds), "
              f"Dirichlet(1) prior, ε = {cfg.time_eps:g}, one thread; measured on the machine that ran this report:", "",

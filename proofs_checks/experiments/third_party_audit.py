@@ -467,24 +467,24 @@ def _compute(ctx: RunContext) -> ExperimentResult:
               "max loss / eps", all(dp["holds"]), expected=1.0, measured=worst,
               detail=f"{sum(dp['priors_checked'])} (prior, K, eps) channels checked by check_label_dp on an object "
                      f"with channel_matrix(prior); tight (loss = eps) in {sum(dp['tight'])}/{len(dp['tight'])} "
-                     f"(K, eps) cells (the prior set includes m >= 2 choices)"),
+                     f"(K, eps) cells (the prior set includes m >= 2 choices)", kind="beyond"),
         Claim("the published rule is not optimal: its k differs from 004 Algorithm 2's k* on a positive fraction "
               "of Dirichlet priors (max over (K, eps, alpha) cells of the fraction)", max(rows["frac_k_differs"]) > 0,
               expected=None, measured=max(rows["frac_k_differs"]),
               detail="per (K, eps, alpha) cell: " + "; ".join(
                   f"K={K}, eps={e:g}, alpha={a:g}: {f:.3f} [{lo:.3f}, {hi:.3f}]" for K, e, a, f, lo, hi in zip(
                       rows["K"], rows["eps"], rows["alpha"], rows["frac_k_differs"], rows["frac_lo"], rows["frac_hi"]))
-              + f" ({law}; 95% Clopper-Pearson)"),
+              + f" ({law}; 95% Clopper-Pearson)", kind="beyond"),
         Claim("its accuracy never exceeds the LP optimum of 004 Theorem 3 (it is eps-DP); min over all priors of "
               "(optimum - accuracy)", min_gap >= -1e-12, expected=0.0, measured=min_gap,
               detail="utility_gap on every prior (0 where the published k equals k*); a negative gap would mean a "
-                     f"non-private channel; tolerance 1e-12; {law}"),
+                     f"non-private channel; tolerance 1e-12; {law}", kind="paper"),
         Claim("relative accuracy loss <= 1 - (1 - e^-eps)(1 + e^-eps / (1 + (K-2) e^-eps)) (closed-form bound, "
               "derived in the module docstring); worst measured / bound", bound_ok, expected=None,
               measured=rows["max_rel_loss"][i_max] / rows["rel_loss_bound"][i_max],
               detail=f"worst relative loss {rows['max_rel_loss'][i_max]:.4g} at K={rows['K'][i_max]}, "
                      f"eps={rows['eps'][i_max]:g}, alpha={rows['alpha'][i_max]:g} "
-                     f"(bound {rows['rel_loss_bound'][i_max]:.4g})"),
+                     f"(bound {rows['rel_loss_bound'][i_max]:.4g})", kind="beyond"),
         Claim("for eps < ln 2 the published rule takes m = 1 on every prior (outputs the prior's argmax: no label "
               "information); proof: S_m <= m S_1 and m(1 - e^-eps) < 1 + (m-2) e^-eps iff e^-eps > 1/2 "
               "(published_always_top1); fraction of priors with m = 1, min over eps < ln 2", min(below) == 1.0,
@@ -492,7 +492,7 @@ def _compute(ctx: RunContext) -> ExperimentResult:
               detail="; ".join(f"eps={e:.4g}: {f:.4f} of {n} priors" for e, n, f in zip(
                   top1["eps"], top1["priors"], top1["frac_m1"]))
                      + f" (all K in {list(cfg.Ks)}; {law}, plus a point mass, the uniform prior and a two-way tie "
-                       "per K; the last eps is 1.01 ln 2, above the threshold, where m = 1 is no longer forced)"),
+                       "per K; the last eps is 1.01 ln 2, above the threshold, where m = 1 is no longer forced)", kind="beyond"),
     ]
     lines = ["Published k rule (google-research `label_dp`, `rr_with_prior`: top-(k+1) mass / (1 + (k-1)e^-eps)) "
              f"against 004 Algorithm 2 (/ (1 + k e^-eps)), over {law}; loss = optimum - P[output = true label]. "

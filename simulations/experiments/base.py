@@ -21,10 +21,21 @@ from dataclasses import FrozenInstanceError, dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-__all__ = ["PROFILES", "Claim", "Experiment", "ExperimentResult", "ExperimentSkipped", "RunContext", "REGISTRY",
-           "register", "resolve_reference"]
+__all__ = ["KINDS", "PROFILES", "READINGS", "Claim", "Experiment", "ExperimentResult", "ExperimentSkipped", "RunContext", "REGISTRY",
+           "reading_of", "register", "resolve_reference"]
 
 PROFILES = ("smoke", "quick", "paper")
+
+#: What a claim tests (docs/design.md, "Claim kinds"): ``"paper"`` the paper states it (a theorem, a rate,
+#: a figure's trend, a table value); ``"erratum"`` the paper's text is wrong and the check confirms the error
+#: (the claim names its ``proofs_checks.findings()`` entry); ``"beyond"`` a question the suite adds
+#: (tightness, constants, growth beyond a bound, a stand-in data set's behaviour).
+KINDS = ("paper", "erratum", "beyond")
+
+#: The verdict in each kind's words, for ``holds`` True / False / None.
+READINGS = {"paper": ("reproduced", "not reproduced", "inconclusive"),
+            "erratum": ("confirmed", "not confirmed", "inconclusive"),
+            "beyond": ("yes", "no", "inconclusive")}
 
 
 class ExperimentSkipped(Exception):
@@ -49,12 +60,20 @@ class ExperimentSkipped(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Claim:
-    """One checked statement: ``{"claim", "expected", "measured", "holds", "verdict", "detail"}`` in results.json.
+    """One checked statement, as written to ``results.json``.
 
-    ``holds`` is True (the claim holds), False (it fails: the measurement excludes it) or None
+    ``holds`` is True (the statement holds), False (the measurement excludes it) or None
     (inconclusive: the interval neither confirms nor excludes it at the stated margin, see
-    :func:`simulations.stats.interval_verdict`). ``verdict`` spells the same as
-    ``"holds"`` / ``"fails"`` / ``"inconclusive"``. Instances are frozen; nothing is validated here.
+    :func:`simulations.stats.interval_verdict`). ``kind`` says what the statement is, so that a
+    reader never takes a question the suite adds for a verdict on a paper:
+
+    * ``"paper"``: the paper states it; it is *reproduced*, *not reproduced* or *inconclusive*;
+    * ``"erratum"``: the statement is that the paper's text is wrong (``holds`` True: the error is
+      *confirmed*); it names its :func:`proofs_checks.findings.findings` entry in ``finding``;
+    * ``"beyond"``: a question the suite asks beyond the paper; answered *yes*, *no* or
+      *inconclusive*.
+
+    Instances are frozen; ``kind`` and ``finding`` are checked when built.
 
     Parameters
     ----------
@@ -68,16 +87,32 @@ class Claim:
         The measured number compared with ``expected``; None when there is none.
     detail : str, default ""
         How it was measured: the interval, the margin, the grid.
+    kind : {"paper", "erratum", "beyond"}
+        Keyword only, required: what the claim tests (:data:`KINDS`).
+    finding : str, default ""
+        Keyword only: the ``topic`` of the :func:`proofs_checks.findings.findings` entry an
+        ``"erratum"`` claim confirms; required for that kind, empty for the others.
+
+    Raises
+    ------
+    ValueError
+        If ``kind`` is not one of :data:`KINDS`, an erratum names no finding, or another kind names one.
 
     References
     ----------
-    docs/design.md, "Experiments and their outputs" (the ``claims`` list of ``results.json``).
+    docs/design.md, "Experiments and their outputs" and "Claim kinds".
 
     Examples
     --------
-    >>> c = Claim("003 Table 1: slope = -1/2", holds=None, expected=-0.5, measured=-0.47)
-    >>> c.verdict
-    'inconclusive'
+    >>> c = Claim("003 Table 1: slope = -1/2", holds=None, expected=-0.5, measured=-0.47, kind="paper")
+    >>> c.verdict, c.reading
+    ('inconclusive', 'inconclusive')
+    >>> Claim("Δ grows like √ln K", False, kind="beyond").reading
+    'no'
+    >>> Claim("x", True, kind="theorem")
+    Traceback (most recent call last):
+    ...
+    ValueError: kind must be one of ('paper', 'erratum', 'beyond'), got kind='theorem'
     """
 
     claim: str
@@ -85,6 +120,15 @@ class Claim:
     expected: float | None = None
     measured: float | None = None
     detail: str = ""
+    kind: str = field(kw_only=True)
+    finding: str = field(default="", kw_only=True)
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kind must be one of {KINDS}, got kind={self.kind!r}")
+        if (self.kind == "erratum") != bool(self.finding):
+            raise ValueError("an erratum claim names its findings() topic in finding= and no other kind does, "
+                             f"got kind={self.kind!r}, finding={self.finding!r}")
 
     def to_json(self) -> dict:
         """The claim as the JSON object written to ``results.json``.
@@ -92,14 +136,15 @@ class Claim:
         Returns
         -------
         dict
-            Keys ``claim``, ``expected``, ``measured``, ``holds``, ``verdict``, ``detail``; numbers as
-            floats, infinities and NaN as the strings ``"inf"``, ``"-inf"``, ``"nan"`` (JSON has none),
-            ``holds`` as a plain bool or None.
+            Keys ``claim``, ``kind``, ``expected``, ``measured``, ``holds``, ``verdict``, ``reading``,
+            ``detail`` and, for an erratum, ``finding``; numbers as floats, infinities and NaN as the
+            strings ``"inf"``, ``"-inf"``, ``"nan"`` (JSON has none), ``holds`` as a plain bool or None.
 
         Examples
         --------
-        >>> Claim("x", True, expected=float("inf"), measured=2).to_json()
-        {'claim': 'x', 'expected': 'inf', 'measured': 2.0, 'holds': True, 'verdict': 'holds', 'detail': ''}
+        >>> Claim("x", True, expected=float("inf"), measured=2, kind="paper").to_json()  # doctest: +NORMALIZE_WHITESPACE
+        {'claim': 'x', 'kind': 'paper', 'expected': 'inf', 'measured': 2.0, 'holds': True, 'verdict': 'holds',
+         'reading': 'reproduced', 'detail': ''}
         """
         def num(x):
             if x is None:
@@ -108,24 +153,73 @@ class Claim:
             return x if math.isfinite(x) else str(x)  # JSON has no inf/nan
 
         holds = None if self.holds is None else bool(self.holds)
-        return {"claim": self.claim, "expected": num(self.expected), "measured": num(self.measured),
-                "holds": holds, "verdict": self.verdict, "detail": self.detail}
+        out = {"claim": self.claim, "kind": self.kind, "expected": num(self.expected),
+               "measured": num(self.measured), "holds": holds, "verdict": self.verdict,
+               "reading": self.reading, "detail": self.detail}
+        if self.finding:
+            out["finding"] = self.finding
+        return out
 
     @property
     def verdict(self) -> str:
-        """``"holds"``, ``"fails"`` or ``"inconclusive"`` (``holds`` is None).
+        """``"holds"``, ``"fails"`` or ``"inconclusive"`` (``holds`` is None), whatever the kind.
 
         Returns
         -------
         str
-            The verdict spelled out, as in the report's claims table.
+            The verdict spelled out; :attr:`reading` words it for the claim's kind.
 
         Examples
         --------
-        >>> Claim("a", True).verdict, Claim("b", False).verdict, Claim("c", None).verdict
-        ('holds', 'fails', 'inconclusive')
+        >>> [Claim("a", h, kind="paper").verdict for h in (True, False, None)]
+        ['holds', 'fails', 'inconclusive']
         """
         return "inconclusive" if self.holds is None else ("holds" if self.holds else "fails")
+
+    @property
+    def reading(self) -> str:
+        """The verdict in the words of the claim's kind (:data:`READINGS`).
+
+        Returns
+        -------
+        str
+            ``reproduced`` / ``not reproduced`` (paper), ``confirmed`` / ``not confirmed`` (erratum),
+            ``yes`` / ``no`` (beyond), or ``inconclusive``.
+
+        Examples
+        --------
+        >>> Claim("a", False, kind="paper").reading, Claim("b", True, kind="erratum", finding="t").reading
+        ('not reproduced', 'confirmed')
+        """
+        return reading_of(self.kind, self.holds)
+
+
+def reading_of(kind: str, holds: bool | None) -> str:
+    """The verdict ``holds`` (True / False / None) in the words of ``kind`` (:data:`READINGS`).
+
+    Parameters
+    ----------
+    kind : {"paper", "erratum", "beyond"}
+        What the claim tests.
+    holds : bool or None
+        The claim's verdict.
+
+    Returns
+    -------
+    str
+        For example ``"not reproduced"`` for a paper claim that fails.
+
+    References
+    ----------
+    docs/design.md, "Claim kinds".
+
+    Examples
+    --------
+    >>> reading_of("beyond", None), reading_of("erratum", False)
+    ('inconclusive', 'not confirmed')
+    """
+    yes, no, unsure = READINGS[kind]
+    return unsure if holds is None else (yes if holds else no)
 
 
 @dataclass(slots=True)
@@ -153,7 +247,7 @@ class ExperimentResult:
     Examples
     --------
     >>> r = ExperimentResult(tables={"slopes": {"N": [10, 100], "risk": [0.1, 0.01]}},
-    ...                      claims=[Claim("slope = -1", True, expected=-1.0, measured=-1.0)])
+    ...                      claims=[Claim("slope = -1", True, expected=-1.0, measured=-1.0, kind="paper")])
     >>> sorted(r.tables["slopes"]), [c.verdict for c in r.claims], r.notes
     (['N', 'risk'], ['holds'], '')
     """
@@ -301,6 +395,10 @@ class Experiment:
         experiments costs no import of the code that runs them.
     order : int, default 100
         Position in the report (rates table first; ties broken by name).
+    paper_note : str, default ""
+        Why ``figures/paper/`` holds no output of this experiment, when it holds none (e.g. the paper
+        profile equals quick, or it needs hardware this suite's machines lack: the command, its cost and
+        the hardware). The paper REPORT.md prints it instead of "not run".
 
     Raises
     ------
@@ -316,7 +414,7 @@ class Experiment:
     Notes
     -----
     ``compute_ref`` / ``plot_ref`` hold what was passed (the callable or the string). Instances are
-    immutable, compare and hash by those five values, and pickle by their constructor arguments.
+    immutable, compare and hash by those six values, and pickle by their constructor arguments.
 
     References
     ----------
@@ -333,14 +431,14 @@ class Experiment:
     ValueError: compute must be a callable or a 'package.module:function' string, got 'no colon'
     """
 
-    __slots__ = ("name", "reproduces", "compute_ref", "plot_ref", "order", "_resolved")
+    __slots__ = ("name", "reproduces", "compute_ref", "plot_ref", "order", "paper_note", "_resolved")
 
     def __init__(self, name: str, reproduces: str, compute: Callable[[RunContext], ExperimentResult] | str,
-                 plot: Callable[[ExperimentResult], dict] | str, order: int = 100):
+                 plot: Callable[[ExperimentResult], dict] | str, order: int = 100, paper_note: str = ""):
         _check_callable_or_reference("compute", compute)
         _check_callable_or_reference("plot", plot)
         for slot, value in (("name", name), ("reproduces", reproduces), ("compute_ref", compute),
-                            ("plot_ref", plot), ("order", order), ("_resolved", {})):
+                            ("plot_ref", plot), ("order", order), ("paper_note", paper_note), ("_resolved", {})):
             object.__setattr__(self, slot, value)
 
     def _get(self, which: str) -> Callable:
@@ -385,7 +483,7 @@ class Experiment:
         return self._get("plot")
 
     def _key(self) -> tuple:
-        return (self.name, self.reproduces, self.compute_ref, self.plot_ref, self.order)
+        return (self.name, self.reproduces, self.compute_ref, self.plot_ref, self.order, self.paper_note)
 
     def __setattr__(self, name, value):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")

@@ -178,7 +178,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="000 Section 5.2 / Tables 1-3 and 004 Tables 1, 2, 4, 5 (optional torch path): CNNs trained on "
                    "RR, LP-2ST, ALIBI and vector-approximation labels; bundled digits on CPU, published vs measured "
                    "grids from --data-dir",
-        compute=_ref("learning.cnn_benchmarks", "compute"), plot=_ref("learning.cnn_benchmarks", "plot"), order=65),
+        compute=_ref("learning.cnn_benchmarks", "compute"), plot=_ref("learning.cnn_benchmarks", "plot"), order=65,
+        paper_note="not run: its paper profile (10 seeds, 004 Appendix B's epochs, the full digits grid) costs about 8 "
+                   "CPU-hours on the suite's 2-core CPU machines, estimated from the quick profile's per-model cost. "
+                   "Command: `python paper_repro.py --only cnn_benchmarks --profile paper` with the torch extra "
+                   "(`pip install -e '.[torch,data]'`); hardware: a CUDA GPU, or 16 or more CPU cores for an "
+                   "overnight run. The quick profile's output is in figures/cnn_benchmarks/."),
     Experiment(
         name="movielens_table3",
         reproduces="004 Table 3 / Section 5.1 / Appendix B: MovieLens test RMSE of RR (LP-1ST) vs LP-2ST with a "

@@ -4,12 +4,15 @@ Per experiment: PNG and PDF figures, one CSV per table (data only), and ``result
 claims and the run's provenance (docs/design.md "Experiments and their outputs").
 
 Never destroy a result: an experiment computes and writes into a private staging folder
-(``<out>/.staging/<name>-<unique>/``); only when everything is written are its files moved into
-``<out>/<name>/`` one by one with :func:`os.replace` (``results.json`` last) and files of the old
-output set that the new one lacks removed. A crash, a Ctrl-C or a skip (an optional extra is
-missing) removes the staging folder and leaves ``<out>/<name>/`` byte for byte as it was. Every
-file, ``REPORT.md`` included, is written under a unique temporary name and renamed into place, so
-two concurrent runs into one ``--out`` each leave complete files.
+(``<out>/.staging/<name>-<unique>/``, :mod:`simulations.scratch`; those of killed runs are swept at the
+start of :func:`run_all`); only when everything is written are its files moved into ``<out>/<name>/``,
+all or nothing (:func:`simulations.outputs.publish`: ``results.json`` last, rolled back on the first file
+that cannot be replaced), and the files of the old output set that the new one lacks removed, if
+``results.json``'s manifest lists them (a user's own files in the folder are never touched). A link
+``<out>/<name>`` is refused: nothing is written outside ``--out``. A crash, a Ctrl-C or a skip (an
+optional extra is missing) removes the staging folder and leaves ``<out>/<name>/`` byte for byte as
+it was. Every file, ``REPORT.md`` included, is written under a unique temporary name and renamed into
+place, so two concurrent runs into one ``--out`` each leave complete files.
 
 :func:`run_all` draws and writes an experiment's figures in a background thread while the next
 experiment computes (the same files as one after the other; issue 20). Only that thread publishes
@@ -26,8 +29,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import shutil
 import sys
 import tempfile
 import threading
@@ -42,16 +43,19 @@ import numpy as np
 
 from simulations.atomic import atomic_write_text
 from simulations.executors import worker_cpu_seconds
+from simulations.outputs import experiment_folder, manifest, publish
 from simulations.provenance import provenance
+from simulations.scratch import make_scratch, remove_scratch, sweep_stale
 
-from .base import REGISTRY, Experiment, ExperimentResult, ExperimentSkipped, RunContext
+from .base import KINDS, REGISTRY, Experiment, ExperimentResult, ExperimentSkipped, RunContext, reading_of
+from .board import kind_counts_text, kind_tally, read_records, verdict_board_markdown
+from .fingerprint import config_fingerprint, stale_outputs
 from .eta import available_cores, eta_seconds, recorded_cpu_seconds
 
 __all__ = ["Outcome", "check_output_folder", "claim_counts", "claim_counts_text", "regenerate_command", "run_all",
            "run_experiment", "summary_table", "write_csv", "write_report"]
 
 STAGING = ".staging"  # under --out; one private folder per running experiment
-_OUTPUT_SUFFIXES = (".png", ".pdf", ".csv", ".json")  # what a run writes into <out>/<name>/
 
 
 def regenerate_command(name: str, ctx: RunContext) -> str:
@@ -129,14 +133,8 @@ def _cpu_seconds() -> float:
 
 
 def _publish(staging: Path, folder: Path) -> None:
-    """Move every file of ``staging`` into ``folder`` (results.json last), drop stale outputs."""
-    folder.mkdir(parents=True, exist_ok=True)
-    new = sorted(p.name for p in staging.iterdir() if p.is_file())
-    for name in sorted(new, key=lambda n: n == "results.json"):
-        os.replace(staging / name, folder / name)
-    for old in folder.iterdir():  # a renamed figure or table of an earlier run must not linger
-        if old.is_file() and old.suffix in _OUTPUT_SUFFIXES and old.name not in new:
-            old.unlink(missing_ok=True)
+    """Move every file of ``staging`` into ``folder``, all or nothing; drop only the suite's stale outputs."""
+    publish(staging, folder, lock=staging.parent)  # <out>/.staging: one publication at a time per --out
 
 
 def check_output_folder(out) -> Path:
@@ -154,7 +152,7 @@ def check_output_folder(out) -> Path:
     Raises
     ------
     ValueError
-        If ``out`` is a file, cannot be created, or a file cannot be written in it.
+        If ``out`` is empty, is a file, cannot be created, or a file cannot be written in it.
 
     Examples
     --------
@@ -166,6 +164,8 @@ def check_output_folder(out) -> Path:
     ...
     ValueError: out must be a folder, got out='.../a_file' (a file)
     """
+    if isinstance(out, str) and not out.strip():  # Path("") is the current folder
+        raise ValueError(f"out must name a folder, got out={out!r}")
     out = Path(out)
     if out.exists() and not out.is_dir():
         raise ValueError(f"out must be a folder, got out={str(out)!r} (a file)")
@@ -198,16 +198,15 @@ def _compute(exp: Experiment, ctx: RunContext, out: Path, argv, *, other_cpu=lam
     ``other_cpu()`` is the CPU time of another thread of this process (the background plotter) so far:
     it is subtracted, so the experiment's CPU seconds do not include the previous experiment's figures.
     """
-    folder = out / exp.name
+    folder = experiment_folder(out, exp.name)  # refused if a link or outside --out, before anything is written
     if ctx.cache_dir is None:
-        ctx = replace(ctx, cache_dir=out / ".cache" / exp.name)
-    (out / STAGING).mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f"{exp.name}-", dir=out / STAGING))
+        ctx = replace(ctx, cache_dir=experiment_folder(experiment_folder(out, ".cache"), exp.name))
+    staging = make_scratch(experiment_folder(out, STAGING), f"{exp.name}-")
     t0, c0 = time.perf_counter(), _cpu_seconds() - other_cpu()
     try:
         result: ExperimentResult = exp.compute(ctx)
     except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_scratch(staging)
         raise
     return _Computed(exp, ctx, folder, staging, result, time.perf_counter() - t0,
                      _cpu_seconds() - other_cpu() - c0, argv)
@@ -252,18 +251,20 @@ def _finish(job: _Computed, cancel=None) -> dict:
             figures=names,
             tables=[f"{t}.csv" for t in result.tables],
             claims=[c.to_json() for c in result.claims],
+            config_fingerprint=config_fingerprint(exp, ctx.profile),  # the staleness check's key (fingerprint.py)
             notes=result.notes,
             provenance={**provenance(profile=ctx.profile, seed=ctx.seed,
                                      argv=sys.argv if job.argv is None else job.argv,
                                      wall_s=wall, cpu_s=job.compute_cpu_s + time.thread_time() - c0),
                         "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")},
         )
+        record["outputs"] = manifest(staging)  # what a later run may replace or remove (issue 36)
         _write_json(staging / "results.json", record)
         if cancel is not None and cancel.is_set():
             raise _Cancelled("interrupted while its figures were written (earlier outputs kept)")
         _publish(staging, job.folder)
     finally:
-        shutil.rmtree(staging, ignore_errors=True)
+        remove_scratch(staging)
     return record
 
 
@@ -298,7 +299,7 @@ def run_experiment(exp: Experiment, ctx: RunContext, out: Path, *, argv=None) ->
     --------
     >>> import tempfile
     >>> from simulations.experiments.base import Claim
-    >>> toy = Experiment("toy", "nothing", lambda ctx: ExperimentResult(claims=[Claim("1 = 1", True)]),
+    >>> toy = Experiment("toy", "nothing", lambda ctx: ExperimentResult(claims=[Claim("1 = 1", True, kind="paper")]),
     ...                  lambda result: {})
     >>> rec = run_experiment(toy, RunContext(profile="smoke"), tempfile.mkdtemp())
     >>> rec["claims"][0]["holds"], rec["provenance"]["profile"]
@@ -356,8 +357,13 @@ def claim_counts_text(hold: int, inconclusive: int, fail: int) -> str:
     return f"{hold} hold, {inconclusive} inconclusive, {fail} fail"
 
 
-def _verdict_cell(holds) -> str:
-    return "inconclusive" if holds is None else ("yes" if holds else "**NO**")
+def _verdict_cell(c: dict) -> str:
+    """The verdict in the claim's kind's words; a paper claim not reproduced is bold."""
+    kind = c.get("kind")
+    if kind not in KINDS:
+        return {True: "holds", False: "fails", None: "inconclusive"}[c["holds"]] + " (no kind)"
+    reading = reading_of(kind, c["holds"])
+    return f"**{reading}**" if (kind, reading) == ("paper", "not reproduced") else reading
 
 
 def _claims_table(claims: list[dict]) -> str:
@@ -371,12 +377,13 @@ def _claims_table(claims: list[dict]) -> str:
             return x
         return f"{x:.4g}"
 
-    lines = ["| claim | expected | measured | holds | detail |", "|---|---|---|---|---|"]
+    lines = ["| claim | kind | expected | measured | verdict | detail |", "|---|---|---|---|---|---|"]
     for c in claims:
-        verdict = _verdict_cell(c["holds"])
+        verdict = _verdict_cell(c)
         detail = str(c.get("detail", "")).replace("|", "\\|").replace("\n", " ")
         claim = c["claim"].replace("|", "\\|")
-        lines.append(f"| {claim} | {fmt(c['expected'])} | {fmt(c['measured'])} | {verdict} | {detail} |")
+        kind = c.get("kind", "–") + (f" (`{c['finding']}`)" if c.get("finding") else "")
+        lines.append(f"| {claim} | {kind} | {fmt(c['expected'])} | {fmt(c['measured'])} | {verdict} | {detail} |")
     return "\n".join(lines) + "\n"
 
 
@@ -430,24 +437,37 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     exps = sorted(registry.values(), key=lambda e: (e.order, e.name))
-    records = {}
-    for e in exps:
-        f = out / e.name / "results.json"
-        records[e.name] = json.loads(f.read_text()) if f.exists() else None
+    found, unreadable = read_records(out)
+    for why in unreadable.values():  # named in one line each, and left out
+        print(why, file=sys.stderr)
+    records = {e.name: found.get(e.name) for e in exps}
+    profiles = [r.get("profile") for r in records.values() if r is not None]
+    paper_folder = bool(profiles) and profiles.count("paper") * 2 > len(profiles)  # figures/paper/
+    stale = {k: v for k, v in stale_outputs(out, registry).items() if records.get(k) is not None}
+    current = {k: v for k, v in records.items() if v is not None and "error" not in v and k not in stale}
+    stale_line = ([f"Not counted on the board: {len(stale)} stale outputs (made before claim kinds or from another "
+                   "configuration; each section says why and how to regenerate it): "
+                   + ", ".join(f"[{k}](#{k})" for k in sorted(stale)), ""] if stale else [])
 
     lines = ["# labeldp-suite: reproduction report", "",
              "Generated by `paper_repro.py`. Every number below is measured by the command shown "
-             "in its section; a claim that does not hold is reported as such.", "",
-             "Wall seconds depend on the machine and its load when the run was made; CPU seconds (this process and "
-             "its workers) much less: the ETA of a new run is estimated from them.", "",
-             "| experiment | reproduces | claims (hold, inconclusive, fail) | profile | wall (s) | CPU (s) |",
+             "in its section. Each claim says what it tests: a *paper* claim is the paper's own statement "
+             "(reproduced, not reproduced or inconclusive), an *erratum* is an error in the paper's text that "
+             "the check confirms, a *beyond* question is one the suite adds (a *no* there is not a verdict "
+             "on the paper). One interval decides every verdict; inconclusive lies between.", "",
+             "## Verdict board", "",
+             verdict_board_markdown(current), "", *stale_line,
+             "## Experiments", "",
+             "| experiment | reproduces | claims by kind | profile | wall (s) | CPU (s) |",
              "|---|---|---|---|---|---|"]
     for e in exps:
         r = records[e.name]
         if r is None:
-            lines.append(f"| [{e.name}](#{e.name}) | {e.reproduces} | not run | – | – | – |")
+            why = f"not run: {e.paper_note}" if e.paper_note and paper_folder else "not run"
+            lines.append(f"| [{e.name}](#{e.name}) | {e.reproduces} | {why} | – | – | – |")
             continue
-        status = "CRASHED" if "error" in r else claim_counts_text(*claim_counts(r["claims"]))
+        status = "CRASHED" if "error" in r else kind_counts_text(r["claims"])
+        status = f"**stale** ({status})" if e.name in stale else status
         lines.append(f"| [{e.name}](#{e.name}) | {e.reproduces} | {status} | {r['profile']} | {r['runtime_s']} | "
                      f"{_cpu_cell(r)} |")
     lines.append("")
@@ -455,11 +475,16 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
         r = records[e.name]
         lines += [f"## {e.name}", "", f"**Reproduces:** {e.reproduces}", ""]
         if r is None:
-            lines += ["_Not run yet:_ `python paper_repro.py --only " + e.name + "`", ""]
+            if e.paper_note and paper_folder:
+                lines += [f"_No paper-profile output:_ {e.paper_note}", ""]
+            else:
+                lines += ["_Not run yet:_ `python paper_repro.py --only " + e.name + "`", ""]
             continue
         lines += [f"**Command:** `{r['command']}`  ",
                   f"**Profile:** {r['profile']} · **runtime:** {r['runtime_s']} s wall, {_cpu_cell(r)} s CPU",
                   "", _provenance_line(r.get("provenance")), ""]
+        if e.name in stale:
+            lines += [f"**Stale output, not counted on the verdict board:** {stale[e.name]}.", ""]
         if "error" in r:
             lines += ["**This experiment crashed:**", "", "```", r["error"].strip(), "```", ""]
             continue
@@ -492,6 +517,9 @@ class Outcome:
         Why it was skipped (with the install line), crashed or interrupted; empty when ok.
     inconclusive : int, default 0
         Claims whose verdict is inconclusive (``holds`` None); the others of ``n_claims`` fail.
+    tally : tuple, default ()
+        ``(kind, (holds, fails, inconclusive))`` pairs, one per claim kind
+        (:func:`simulations.experiments.board.kind_tally`); empty unless ``status == "ok"``.
 
     References
     ----------
@@ -513,6 +541,7 @@ class Outcome:
     wall_s: float = 0.0
     reason: str = ""
     inconclusive: int = 0
+    tally: tuple = ()
 
     @property
     def failing(self) -> int:
@@ -534,8 +563,11 @@ class Outcome:
 
 
 def summary_table(outcomes) -> str:
-    """The end-of-run table: experiment, result, claims that hold / are inconclusive / fail, wall seconds,
-    and why not run.
+    """The end-of-run table: experiment, result, its claims counted per kind, wall seconds, and why not run.
+
+    Per kind, three counts: paper claims reproduced / not reproduced / inconclusive, errata confirmed /
+    not confirmed / inconclusive, beyond questions answered yes / no / inconclusive (docs/design.md,
+    "Claim kinds"): a *no* to a beyond question is not a verdict on the paper.
 
     Parameters
     ----------
@@ -546,23 +578,29 @@ def summary_table(outcomes) -> str:
     str
         Plain text, one row per experiment, then one line per skipped experiment with its reason.
 
+    References
+    ----------
+    docs/design.md, "Claim kinds".
+
     Examples
     --------
-    >>> print(summary_table([Outcome("a", "ok", 2, 4, 1.5, inconclusive=1),
-    ...                      Outcome("b", "skipped", reason="pip install x")]))
-    experiment  result   hold  inconclusive  fail  wall (s)
-    a           ok       2/4              1     1       1.5
-    b           skipped  –                –     –         –
+    >>> ok = Outcome("a", "ok", 2, 4, 1.5, inconclusive=1,
+    ...              tally=(("paper", (2, 0, 1)), ("erratum", (0, 0, 0)), ("beyond", (0, 1, 0))))
+    >>> print(summary_table([ok, Outcome("b", "skipped", reason="pip install x")]))
+    experiment  result   paper rep/not/inc  errata conf/not/inc  beyond yes/no/inc  wall (s)
+    a           ok                   2/0/1                0/0/0              0/1/0       1.5
+    b           skipped                  –                    –                  –         –
     skipped: b: pip install x
     """
-    rows = [("experiment", "result", "hold", "inconclusive", "fail", "wall (s)")]
+    rows = [("experiment", "result", "paper rep/not/inc", "errata conf/not/inc", "beyond yes/no/inc", "wall (s)")]
     for o in outcomes:
         ran = o.status == "ok"
-        rows.append((o.name, o.status, f"{o.holding}/{o.n_claims}" if ran else "–",
-                     str(o.inconclusive) if ran else "–", str(o.failing) if ran else "–",
-                     f"{o.wall_s:.1f}" if ran else "–"))
+        tally = dict(o.tally)
+        cells = ["/".join(map(str, tally.get(kind, (0, 0, 0)))) if ran else "–"
+                 for kind in ("paper", "erratum", "beyond")]
+        rows.append((o.name, o.status, *cells, f"{o.wall_s:.1f}" if ran else "–"))
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["  ".join(f"{x:<{w}}" if i < 3 else f"{x:>{w}}" for i, (x, w) in enumerate(zip(r, widths))).rstrip()
+    lines = ["  ".join(f"{x:<{w}}" if i < 2 else f"{x:>{w}}" for i, (x, w) in enumerate(zip(r, widths))).rstrip()
              for r in rows]
     lines += [f"{o.status}: {o.name}: {o.reason}" for o in outcomes if o.status == "skipped"]
     return "\n".join(lines)
@@ -660,7 +698,7 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
     --------
     >>> import tempfile
     >>> from simulations.experiments.base import Claim
-    >>> toy = Experiment("toy", "nothing", lambda ctx: ExperimentResult(claims=[Claim("1 = 1", True)]),
+    >>> toy = Experiment("toy", "nothing", lambda ctx: ExperimentResult(claims=[Claim("1 = 1", True, kind="paper")]),
     ...                  lambda result: {})
     >>> REGISTRY["toy"] = toy
     >>> [o.status for o in run_all(["toy"], RunContext(profile="smoke"), tempfile.mkdtemp(), log=lambda s: None)]
@@ -671,8 +709,10 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
     >>> del REGISTRY["toy"]
     """
     out = Path(out)
+    names = list(dict.fromkeys(names))  # `--only a,a` runs a once
     n = len(names)
     outcomes: dict[int, Outcome] = {}
+    sweep_stale(out / STAGING)  # staging folders of killed runs; a live run's are locked and kept
     recorded = {name: recorded_cpu_seconds(out, name, ctx.profile) for name in names}  # for the ETA
     cores = min(ctx.jobs, available_cores()) if ctx.scheduler is None else ctx.jobs
     start = time.perf_counter()
@@ -698,9 +738,9 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
             log(f"[{k}/{n}] {name} CRASHED (earlier outputs kept):\n{''.join(traceback.format_exception(exc))}")
         else:
             hold, inconclusive, fail = claim_counts(rec["claims"])
-            outcomes[k] = Outcome(name, "ok", hold, len(rec["claims"]), rec["runtime_s"], inconclusive=inconclusive)
-            log(f"[{k}/{n}] {name} done in {rec['runtime_s']:.1f} s; claims: "
-                f"{claim_counts_text(hold, inconclusive, fail)}")
+            outcomes[k] = Outcome(name, "ok", hold, len(rec["claims"]), rec["runtime_s"], inconclusive=inconclusive,
+                                  tally=tuple(kind_tally(rec["claims"]).items()))
+            log(f"[{k}/{n}] {name} done in {rec['runtime_s']:.1f} s; claims: {kind_counts_text(rec['claims'])}")
         pending = None
 
     try:
@@ -735,7 +775,7 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
         if current is not None:
             k, name, t0, job = current
             if job is not None:  # computed, not handed to the plotter: its figures are not drawn
-                shutil.rmtree(job.staging, ignore_errors=True)
+                remove_scratch(job.staging)
             reason = str(exc) or "interrupted; rerun the same command to resume"
             outcomes[k] = Outcome(name, "interrupted", wall_s=time.perf_counter() - t0, reason=reason)
             log(f"[{k}/{n}] {name} {reason} (earlier outputs kept)")

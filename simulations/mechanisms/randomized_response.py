@@ -20,7 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits.validation import check_int, check_positive
+from limits.validation import MAX_ENTRIES, check_int, check_positive, check_size
 from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon, check_priors
 from simulations.mechanisms._rare import refine_rare_event
 from simulations.seeding import check_generator
@@ -213,6 +213,12 @@ def _one_prior(prior, num_classes: int) -> np.ndarray:
     return p
 
 
+def _check_channel_size(num_classes: int) -> None:
+    """Refuse up front a K x K channel beyond :data:`~limits.validation.MAX_ENTRIES` entries (800 MB)."""
+    check_size("num_classes", num_classes, MAX_ENTRIES, size=num_classes * num_classes,
+               what="channel entries (K x K float64; use the closed forms, e.g. privacy_loss(), instead)")
+
+
 def _top_k_channel(order: np.ndarray, k: int, keep: float, other: float) -> np.ndarray:
     """P[y, z] of RRTop-k with candidate set ``order[:k]`` (004 Algorithm 1)."""
     K = order.size
@@ -358,6 +364,11 @@ class RandomizedResponse:
             :math:`e^\varepsilon/(e^\varepsilon+K-1)` on the diagonal, :math:`1/(e^\varepsilon+K-1)` elsewhere;
             rows sum to 1.
 
+        Raises
+        ------
+        ValueError
+            If K x K exceeds :data:`~limits.validation.MAX_ENTRIES` entries (refused before any is built).
+
         References
         ----------
         004 eq. (1).
@@ -370,6 +381,7 @@ class RandomizedResponse:
         >>> np.round(P, 12).tolist()
         [[0.6, 0.2, 0.2], [0.2, 0.6, 0.2], [0.2, 0.2, 0.6]]
         """
+        _check_channel_size(self.num_classes)
         keep, other = rr_probabilities(self.epsilon, self.num_classes)
         return _top_k_channel(np.arange(self.num_classes), self.num_classes, float(keep), float(other))
 
@@ -526,7 +538,8 @@ class RRTopK:
         Raises
         ------
         ValueError
-            If ``prior`` is not one probability vector of length K.
+            If ``prior`` is not one probability vector of length K, or K x K exceeds
+            :data:`~limits.validation.MAX_ENTRIES` entries (refused before any is built).
 
         References
         ----------
@@ -540,6 +553,7 @@ class RRTopK:
         >>> np.round(P, 12).tolist()
         [[0.75, 0.25, 0.0], [0.25, 0.75, 0.0], [0.5, 0.5, 0.0]]
         """
+        _check_channel_size(self.num_classes)
         keep, other = rr_probabilities(self.epsilon, self.k)
         return _top_k_channel(top_k_order(_one_prior(prior, self.num_classes)), self.k, float(keep), float(other))
 

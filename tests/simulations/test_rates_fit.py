@@ -75,3 +75,36 @@ def test_slope_table_shows_the_three_verdicts():
 def test_no_fit_is_inconclusive():
     f = _fit(float("nan"), float("nan"))
     assert [c.holds for c in case_claims(f)] == [None, None]
+
+
+def test_printed_claim_is_an_erratum_naming_its_finding():
+    """003 Table 1's printed central-regression cell is the findings() entry the claim confirms."""
+    from proofs_checks.findings import findings
+
+    _, printed_claim = case_claims(_fit(-0.675, -0.66))
+    assert printed_claim.kind == "erratum" and printed_claim.reading == "confirmed"
+    assert printed_claim.finding in {f["topic"] for f in findings()}
+
+
+def test_no_printed_claim_where_the_bands_overlap():
+    """d = 3, β = 1/2: derived 2β/(d+β) = 2/7 ≈ 0.2857, printed 2β/(d+2β) = 1/4 (003 Table 1 vs Theorems 7-8).
+    The gap 1/28 ≈ 0.0357 is below 2 × 0.02, so the printed band [-0.27, -0.23] reaches within 0.0157 of the
+    derived exponent: a CI around the truth straddles its edge and the verdict would follow the seed (issue 35,
+    `--seed` 0-4). No printed claim is made; the derived claim's detail says why."""
+    case = RateCase(algorithm="central_regression", d=3, beta=0.5, eps=1e-4, term="privacy", branch="privacy",
+                    n_start=1e6)
+    assert case.exponent() == pytest.approx(2 / 7) and case.printed_exponent() == pytest.approx(1 / 4)
+    ones = np.ones(3)
+    for lo, hi in ((-0.29, -0.28), (-0.30, -0.265)):  # excluded by the printed band / straddling its edge
+        f = CaseFit(case=case, N=np.array([1e6, 1e7, 1e8]), g=np.array([10, 46, 215]), mean=ones, ci_low=ones,
+                    ci_high=ones, slope=(lo + hi) / 2, intercept=0.0, slope_low=lo, slope_high=hi, theory=-2 / 7,
+                    implied=-2 / 7, upper_half=(lo + hi) / 2, trials=100, margin=0.02, printed=-1 / 4)
+        (only,) = case_claims(f)
+        assert only.kind == "paper" and "is not tested here" in only.detail
+
+
+def test_printed_finding_refuses_a_case_without_a_printed_cell():
+    from simulations.experiments.rates.fit import printed_finding
+
+    with pytest.raises(ValueError, match="task='regression', privacy='local'"):
+        printed_finding(RateCase(algorithm="local_regression", d=1, beta=1.0, eps=1.0, n_start=100.0))

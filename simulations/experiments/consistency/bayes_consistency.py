@@ -386,7 +386,7 @@ def compute(ctx) -> ExperimentResult:
                     holds=down, expected=None, measured=last[0],
                     detail=f"mean excess {last[0]:.4g} [95% CI {last[3]:.3g}, {last[4]:.3g}] at n = {ns[-1]:.0e} vs "
                            f"{prev[0]:.4g} [{prev[3]:.3g}, {prev[4]:.3g}] at n = {n_prev:.0e}; {n_trials} trials; "
-                           f"log-log slope over the last decade {slope[0]:.3f} [{slope[1]:.3f}, {slope[2]:.3f}]"))
+                           f"log-log slope over the last decade {slope[0]:.3f} [{slope[1]:.3f}, {slope[2]:.3f}]", kind="paper"))
     claims.insert(0, Claim(
         claim="Universal consistency (001 Theorem 3.2): the excess error decreases over the last decade of n for every "
               "law, d and rule (27 curves)",
@@ -394,7 +394,7 @@ def compute(ctx) -> ExperimentResult:
         expected=27, measured=sum(x is True for x in all_down),
         detail="count of curves whose 95% CI at the largest n lies below the CI a decade earlier (holds: all 27; "
                "fails: one lies above it; inconclusive: some overlap); consistency is a "
-               "limit statement, so this is the finite-n evidence, with the values at the largest n in the table"))
+               "limit statement, so this is the finite-n evidence, with the values at the largest n in the table", kind="paper"))
     notes = _notes(slope_rows, ns, n_trials)
     table_slopes = {"law": [r[0] for r in slope_rows], "d": [r[1] for r in slope_rows],
                     "rule": [r[2] for r in slope_rows], "slope_last_decade": [r[3][0] for r in slope_rows],

@@ -259,12 +259,12 @@ def compute(ctx) -> ExperimentResult:
                "n_max >= n* (n* = ((2/ε)ln(2/δ)+1)/f_max)^2, where the densest cube's expected count √n f_max "
                "reaches the release threshold); not yet past it at this profile: "
                + ("; ".join(f"{k} d={d} {LABEL[nm]}: n* = {o:.2g}, TV at n_max {v:.3g}" for k, d, nm, o, v in pre)
-                  or "none")))
+                  or "none"), kind="paper"))
     claims.append(Claim(
         claim="Remark 4.1's footnote: renormalizing PCDE's output at most doubles its L1 distance (every trial)",
         holds=ratio_max <= 2.0 + 1e-9, expected=2.0, measured=ratio_max,
         detail="max over all trials and n of TV(renormalized)/TV(raw), both from the same release at ε = 1, δ = 1e-6; 001 calls the effect "
-               "negligible, the measured worst ratio shows it is a constant factor up to 2 at these n"))
+               "negligible, the measured worst ratio shows it is a constant factor up to 2 at these n", kind="paper"))
     lines = ["| law | d | estimator | TV at n_max [95% CI] | TV a decade earlier | fell | release onset n* |",
              "| --- | --- | --- | --- | --- | --- | --- |"]
     for kind, d, name, last, prev, down, onset in rows:

@@ -378,7 +378,7 @@ def compute(ctx) -> ExperimentResult:
                       f"(95% CIs separated)", holds=down, measured=st[-1][0],
                 detail=f"{st[-1][0]:.4g} [{st[-1][3]:.3g}, {st[-1][4]:.3g}] at n = {ns[-1]:.0e} vs {st[-2][0]:.4g} "
                        f"[{st[-2][3]:.3g}, {st[-2][4]:.3g}]; {n_trials} trials, excess estimated on {n_eval} EVAL "
-                       f"points; r = n^(-1/8) = {pcl2_radius(ns[-1], 2):.3g}"))
+                       f"points; r = n^(-1/8) = {pcl2_radius(ns[-1], 2):.3g}", kind="paper"))
     cells = {s: (make_space(s, ns[-1]).n_cells if s == "sphere" else None) for s in SPACES}
     notes = ("| space | rule | excess at n_max [95% CI] | a decade earlier | fell |\n| --- | --- | --- | --- | --- |\n"
              + "\n".join(f"| {TITLE[s]} | {LABEL[r]} | {a[0]:.3g} [{a[3]:.3g}, {a[4]:.3g}] | {b[0]:.3g} | "

@@ -380,7 +380,7 @@ def _decay_claim(law_name, top, fit, ns, last, n_trials) -> Claim:
                    f"{fit.slope:.3f}, bootstrap 95% CI [{fit.ci_low:.3f}, {fit.ci_high:.3f}]")
                 + f"; verdict {verdict} (bound_verdict, margin 0); excess at n = {ns[-1]:.3g}: "
                   f"{top['remark18'].mean():.4g} (Bayes risk {law.bayes_risk():.4g}, excess of the constant "
-                  f"rule 0: {law.bayes_positive_mass():.4g}); {n_trials} trials per n"))
+                  f"rule 0: {law.bayes_positive_mass():.4g}); {n_trials} trials per n"), kind="paper")
 
 
 def _corollary_claim(per_config) -> Claim:
@@ -395,7 +395,7 @@ def _corollary_claim(per_config) -> Claim:
               "every trial, every law and n",
         holds=violations == 0, expected=0, measured=violations,
         detail=f"{violations} violations in {checked} trials; both sides exact (cube integrals of the "
-               "mixture's CDFs, exact L1 of ProductDensity on standardized cubes), tolerance 1e-12")
+               "mixture's CDFs, exact L1 of ProductDensity on standardized cubes), tolerance 1e-12", kind="paper")
 
 
 def _notes(curves, slopes, rows) -> str:

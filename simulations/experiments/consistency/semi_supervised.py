@@ -1054,7 +1054,7 @@ def _error_vs_m_claim(r: _Runs, P: Profile, boot_rng) -> tuple[Claim, dict]:
         holds=_combine(verdicts_i), expected=-1.0, measured=rows_i[-1][1],
         detail="; ".join(f"ε = {e:g}: slope {s:.3f} [95% CI {lo:.3f}, {hi:.3f}] ({v}), m·E[err] at m = {FIT_M[1]}: "
                          f"{c:.2f}" for e, s, lo, hi, v, c in rows_i)
-               + f"; law w = {W_MAIN}, {n_tr_i} trials, bootstrap over trials; margin: ERR_SLOPE_MARGIN")
+               + f"; law w = {W_MAIN}, {n_tr_i} trials, bootstrap over trials; margin: ERR_SLOPE_MARGIN", kind="paper")
     return claim, curves_i
 
 
@@ -1085,7 +1085,7 @@ def _labeled_size_claim(r: _Runs, P: Profile, boot_rng) -> tuple[Claim, dict, di
         detail="; ".join(f"ε = {e:g}: slope {s:.3f} [95% CI {lo:.3f}, {hi:.3f}] ({v})" for e, s, lo, hi, v in rows_ii)
                + "; m(α)·εα/ln(1/(αβ)) (the O(·) constant) ranges "
                + f"{min(const.values()):.2f}-{max(const.values()):.2f}; n_semi = ⌈2/(εα)·ln(1/(αβ))⌉; {n_tr} trials per "
-               "point; margin: M_SLOPE_MARGIN (the theorem's log factor)")
+               "point; margin: M_SLOPE_MARGIN (the theorem's log factor)", kind="paper")
     table = {
         "epsilon": [k[0] for k in m_alpha], "alpha": [k[1] for k in m_alpha],
         "n_synthetic": [grid_pts[k].n_synthetic for k in m_alpha], "m_alpha": [v[0] for v in m_alpha.values()],
@@ -1122,7 +1122,7 @@ def _law_free_claim(r: _Runs, P: Profile, boot_rng) -> tuple[Claim, dict]:
         detail="; ".join(f"w = {w:g}: m(α) = {m_w[w][0]:.0f} [{m_w[w][1]:.0f}, {m_w[w][2]:.0f}]" for w in w_pts)
                + "; ratio to w = " + f"{ref:g}: " + "; ".join(f"w = {w:g}: {r:.3f} [{lo:.3f}, {hi:.3f}] ({v})"
                                                             for w, r, lo, hi, v in ratios)
-               + "; margin: M_FLAT_FACTOR")
+               + "; margin: M_FLAT_FACTOR", kind="paper")
     return claim, m_w
 
 
@@ -1161,7 +1161,7 @@ def _unlabeled_size_claim(r: _Runs, P: Profile, boot_rng, m_w) -> tuple[Claim, d
                + " (2 once the counts are large; below the release threshold and counts' noise at the wide end)"
                + f"; the proof of Theorem 4.11 asks TV <= β/n_semi = {BETA / n_semi(alpha_b, 1.0):.1e}: far from necessary"
                "; the laws are scaled copies run with common random numbers (paired bootstrap), so the interval is "
-               "tight: what is tested is that nothing but the counts' magnitude depends on w; margin: NU_DECADES_MARGIN")
+               "tight: what is tested is that nothing but the counts' magnitude depends on w; margin: NU_DECADES_MARGIN", kind="beyond")
     table = {
         "spread": list(w_pts), "m_alpha": [m_w[w][0] for w in w_pts], "m_ci_low": [m_w[w][1] for w in w_pts],
         "m_ci_high": [m_w[w][2] for w in w_pts], "n_unlabeled_used": [w_pts[w].n_unlabeled for w in w_pts],
@@ -1200,7 +1200,7 @@ def _contrast_claim(r: _Runs, P: Profile, smoke: bool, opts: dict, m_w) -> tuple
                f"[{plo:.3f}, {phi:.3f}]; CSSL P(err > α) at m*: " + "; ".join(f"w = {w:g}: {f:.3f}"
                                                                            for w, f in fail_at.items())
                + "; expected 1/2: when PCL's cube side m*^(-1/2) exceeds 2w and t lies inside a cube, either bit errs "
-                 "on half the mass (margin 0.1); PCL trials from thresholds_contrast.threshold_trial")
+                 "on half the mass (margin 0.1); PCL trials from thresholds_contrast.threshold_trial", kind="paper")
     return claim, pcl, fail_at, m_star
 
 
@@ -1222,7 +1222,7 @@ def _vc_claim(r: _Runs, P: Profile, boot_rng, m_alpha, boots_ii) -> Claim | None
             detail=f"m(α): intervals {est_i:.0f} (n_semi = {vc_pt.n_synthetic}: "
                    f"{1 + vc_pt.n_synthetic * (vc_pt.n_synthetic + 1) // 2} hypotheses), thresholds {est_t:.0f}; ratio "
                    f"{est_i / est_t:.3f} [95% CI {lo:.3f}, {hi:.3f}] ({v}); band VC_RATIO_RANGE (the sum of the "
-                   "two end-point errors; union bound for the top)")
+                   "two end-point errors; union bound for the top)", kind="paper")
 
     return None
 

@@ -377,16 +377,16 @@ def _claims(const, mc_holds, st, prof) -> tuple[list[Claim], float, float]:
               detail=(f"{st['holds']} of {st['n']} grid points hold, {st['excluded']} excluded; largest |mean − E|/E "
                       f"= {st['worst']:.3%}, largest 95% CI half-width {st['widest']:.3%} of E; ε ∈ {prof.eps}, "
                       f"δ ∈ {prof.deltas}, {prof.trials} trials, {st['draws']:.3g} releases in all (per count "
-                      f"sized from the exact variance for a CI half-width of {prof.rel_hw:.2%} of E)")),
+                      f"sized from the exact variance for a CI half-width of {prof.rel_hw:.2%} of E)"), kind="beyond"),
         Claim(claim="001 Theorem 2.4: count(x) = 0 ⇒ ĉ(x) = 0, on the sampler (every zero-count release)",
               holds=st["zero_nonzero"] == 0, expected=0.0, measured=float(st["zero_nonzero"]),
               detail=f"{st['zero_nonzero']} non-zero releases out of {st['zero_draws']} releases of zero counts "
-                     "(mixed with non-zero counts in the same vectorized call)"),
+                     "(mixed with non-zero counts in the same vectorized call)", kind="paper"),
         Claim(claim="001 Theorem 2.4: count(x) = 0 ⇒ ĉ(x) = 0, on the exact channel: P(ĉ ≠ 0 | c = 0) = 0 and "
                     "E|ĉ − 0| = 0 exactly",
               holds=zero_channel, expected=0.0, measured=0.0 if zero_channel else 1.0,
               detail=f"StabilityHistogram.release_probability(0) and the closed form at {len(EXACT_EPS + LARGE_EPS)} "
-                     f"ε x {len(EXACT_DELTAS)} δ (lines 3-4 draw no noise for an empty cell)"),
+                     f"ε x {len(EXACT_DELTAS)} δ (lines 3-4 draw no noise for an empty cell)", kind="paper"),
         Claim(claim="001 Theorem 2.4's O hides a bounded constant for ε <= 1: C = sup ε E|ĉ − c| / min{ln(1/δ), c} "
                     f"over c >= 1, ε ∈ [{min(EXACT_EPS):g}, 1], δ ∈ [1e-15, {d_max:g}] is at most "
                     f"2 + (1 + 2 ln 2)/ln(1/δ) = {uniform:.3f}",
@@ -394,7 +394,7 @@ def _claims(const, mc_holds, st, prof) -> tuple[list[Claim], float, float]:
               detail=(f"exact C = {C:.4f} at ε = {eps_c[iC]:g}, δ = {delta_c[iC]:g}, c = {const['argmax_count'][iC]} "
                       f"(T = {const['threshold'][iC]:.1f}); every (ε, δ) lies within its hand-derived bracket: "
                       f"{bracket}; the supremum over all c >= 1 is exact (the ratio decreases beyond max(T, ln 1/δ); "
-                      "at c -> ∞ it tends to 2/ln(1/δ))")),
+                      "at c -> ∞ it tends to 2/ln(1/δ))"), kind="paper"),
         Claim(claim="as δ -> 0 the constant tends to 2 (counts just below T ≈ 2 (1/ε) ln(1/δ) are zeroed): at δ = "
                     "1e-15 the exact C(ε, δ) lies in the hand-derived bracket around 2 for every ε <= 1",
               holds=bool(np.all((lo[deepest] <= sup[deepest]) & (sup[deepest] <= hi[deepest]))), expected=2.0,
@@ -402,12 +402,12 @@ def _claims(const, mc_holds, st, prof) -> tuple[list[Claim], float, float]:
               detail="; ".join(f"ε = {e:g}: {s:.3f} ∈ [{a:.3f}, {b:.3f}]" for e, s, a, b in
                                zip(eps_c[deepest], sup[deepest], lo[deepest], hi[deepest]))
                      + "; lower = ε c*(1 − ½e^{−(T−c*)/b})/ln(1/δ) at c* = ⌊T − b ln ln(1/δ)⌋, "
-                       "upper = 2 + (2 ln 2 + ε)/ln(1/δ)"),
-        Claim(claim="for ε > 1 no constant works (001 Theorem 2.4 states no range for ε): the ratio at count 1 is "
+                       "upper = 2 + (2 ln 2 + ε)/ln(1/δ)", kind="beyond"),
+        Claim(claim="001 Theorem 2.4 states no range for ε, yet for ε > 1 no constant works: the ratio at count 1 is "
                     "at least ε (1 − δ/4), since T > 1 zeroes a count of 1 unless W >= T − 1",
               holds=grows, expected=max(LARGE_EPS), measured=float(r1[large].max()),
               detail="; ".join(f"ε = {e:g}: ratio at c = 1 is {r:.4f} (δ = {d:g})"
-                               for e, d, r in zip(eps_c[large], delta_c[large], r1[large]) if d == d_max)),
+                               for e, d, r in zip(eps_c[large], delta_c[large], r1[large]) if d == d_max), kind="erratum", finding="001 thm2.4 epsilon range"),
     ]
     return claims, C, uniform
 

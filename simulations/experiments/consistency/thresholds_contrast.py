@@ -281,7 +281,7 @@ def _claims(per_spread, worst, spreads, ns, n_locs, n_trials) -> list[Claim]:
             detail="ratios " + ", ".join(f"w={spreads[i]:g}: {r:.2f} ({per_spread['pcl_eps1'][i, -1]:.3g} at n_max, "
                                          f"r/(8w) = {ns[-1] ** -0.5 / (8 * spreads[i]):.3g})"
                                          for i, r in zip(resolved, ratios))
-                   + f"; means over {n_locs} locations x {n_trials} trials; expected ratio sqrt(10) from r/(8w)"))
+                   + f"; means over {n_locs} locations x {n_trials} trials; expected ratio sqrt(10) from r/(8w)", kind="paper"))
     # 2. the worst case over the family stays near 1/2 at every n
     low = float(worst["pcl_eps1"].min())
     claims.append(Claim(
@@ -289,18 +289,18 @@ def _claims(per_spread, worst, spreads, ns, n_locs, n_trials) -> list[Claim]:
         holds=low >= WORST_FLOOR, expected=0.5, measured=low,
         detail="worst (over t, w) mean excess per n: " + ", ".join(f"n={n:.0e}: {v:.3f}" for n, v in
                                                                     zip(ns, worst["pcl_eps1"]))
-               + "; the members with 2w < r = n^(-1/2) and t inside a cube have excess exactly 1/2"))
+               + "; the members with 2w < r = n^(-1/2) and t inside a cube have excess exactly 1/2", kind="paper"))
     hist_low = float(worst["histogram"].min())
     claims.append(Claim(
         claim="The non-uniformity is the cube rule's, not privacy's: the non-private histogram rule's worst case is "
               f"also >= {WORST_FLOOR:g} at every n", holds=hist_low >= WORST_FLOOR, expected=0.5, measured=hist_low,
-        detail="worst per n: " + ", ".join(f"{v:.3f}" for v in worst["histogram"])))
+        detail="worst per n: " + ", ".join(f"{v:.3f}" for v in worst["histogram"]), kind="beyond"))
     erm_ratio = float(np.max(worst["erm"] * (np.array(ns) + 1)))
     claims.append(Claim(
         claim=f"Uniform non-private learner: ERM's worst excess over the family is <= {ERM_FACTOR:g}/(n+1) at every n",
         holds=erm_ratio <= ERM_FACTOR, expected=1.0, measured=erm_ratio,
         detail="max over n of (n+1)·(worst mean excess); the expected gap mass of the realizable ERM is 1/(n+1) "
-               "for every member (order statistics of uniforms), whatever t and w"))
+               "for every member (order statistics of uniforms), whatever t and w", kind="paper"))
     return claims
 
 

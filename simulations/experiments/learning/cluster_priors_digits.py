@@ -268,14 +268,14 @@ def _histogram_claims(pt, hist) -> list[Claim]:
     claims.append(Claim(
         claim="histogram-query accuracy grows with ε_p (C = 50): ε_p = 1 beats ε_p = 0.01 (004 Figure 2)",
         holds=_sign(dl, dh, "at_least"), measured=md,
-        detail=f"accuracy {m0:.3f} at ε_p = 0.01 -> {m1:.3f} at ε_p = 1; paired difference 95% CI [{dl:+.3f}, {dh:+.3f}]"))
+        detail=f"accuracy {m0:.3f} at ε_p = 0.01 -> {m1:.3f} at ε_p = 1; paired difference 95% CI [{dl:+.3f}, {dh:+.3f}]", kind="beyond"))
     small, large, ie = Cs.index(10), Cs.index(100), eps_p.index(1.0)
     md, _, n, dl, dh = t_interval(hist[:, large, ie] - hist[:, small, ie])
     claims.append(Claim(
         claim="with a large ε_p, smaller clusters (C = 100) give a more accurate histogram query than C = 10 "
               "(004 Appendix B: 'accuracy is higher with smaller clusters')",
         holds=_sign(dl, dh, "at_least"), measured=md,
-        detail=f"paired difference C=100 minus C=10 at ε_p = 1: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}]"))
+        detail=f"paired difference C=100 minus C=10 at ε_p = 1: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}]", kind="beyond"))
     # at 004's own ε_p = 0.05 (at ε_p = 0.01 both C are near chance, 0.1, and the sign of their small
     # difference is not resolved by the trials: it flipped between seeds)
     ie0 = eps_p.index(0.05)
@@ -285,7 +285,7 @@ def _histogram_claims(pt, hist) -> list[Claim]:
               "C = 10 (004 Appendix B: 'but at the same time sensitive to noise')",
         holds=_sign(dl, dh, "at_most"), measured=md,
         detail=(f"paired difference C=100 minus C=10 at ε_p = 0.05: {md:+.3f}, 95% CI [{dl:+.3f}, {dh:+.3f}] over "
-                f"{n} trials (at ε_p = 0.01 both are near chance and the difference is not resolved)")))
+                f"{n} trials (at ε_p = 0.01 both are near chance and the difference is not resolved)"), kind="beyond"))
     return claims
 
 
@@ -302,7 +302,7 @@ def _prior_claim(pt, acc, kc, by_k, e, ep, side, bound, claim) -> Claim:
                 f"trials ({rule}); accuracy RR {np.mean(acc[:, i, 0]):.3f}, cluster prior {np.mean(acc[:, i, j]):.3f}; "
                 f"chosen k (median) RR {np.median(kc[:, i, 0]):g}, cluster prior {np.median(kc[:, i, j]):g}; with "
                 f"k = {OLD_K} for both (the earlier version) the difference is {fixed[0]:+.4f} "
-                f"[{fixed[3]:+.4f}, {fixed[4]:+.4f}]"))
+                f"[{fixed[3]:+.4f}, {fixed[4]:+.4f}]"), kind="beyond")
 
 
 def _prior_claims(pt, acc, kc, by_k) -> list[Claim]:

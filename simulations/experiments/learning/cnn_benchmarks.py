@@ -475,7 +475,7 @@ def _diff_claim(acc, eps, e, hi: str, lo: str, paper: str, rec=None) -> Claim:
                  holds=holds_from(verdict), measured=mean,
                  detail=f"{verdict}: accuracy difference {mean:+.4f}, 95% t-CI [{a:+.4f}, {b:+.4f}] over {n} seeds "
                         f"(holds iff the CI lies above 0, fails iff below 0: the opposite order is resolved; "
-                        f"inconclusive when it straddles 0)" + chosen)
+                        f"inconclusive when it straddles 0)" + chosen, kind="beyond")
 
 
 def _digits_claims(acc, acc_np, eps, rec=None) -> list[Claim]:
@@ -498,13 +498,13 @@ def _digits_claims(acc, acc_np, eps, rec=None) -> list[Claim]:
                               f"each tuned on validation data [{LP2ST_RECIPE}]",
                         holds=bool(np_mean - worst <= 0.02), expected=np_mean, measured=worst,
                         detail=f"non-private mean {np_mean:.4f}; means at ε = 8: "
-                               + ", ".join(f"{LABELS[m]} {means[j]:.4f}" for j, m in enumerate(METHODS))))
+                               + ", ".join(f"{LABELS[m]} {means[j]:.4f}" for j, m in enumerate(METHODS)), kind="beyond"))
     v = float(means[METHODS.index("vector")])
     claims.append(Claim(claim="at ε = 8 the vector approximation is within 2 accuracy points of the non-private CNN, "
                               "each tuned on validation data",
                         holds=bool(np_mean - v <= 0.02), expected=np_mean, measured=v,
                         detail=f"non-private {np_mean:.4f}, vector approx. {v:.4f} (lr/epochs chosen per seed: "
-                               + ("" if rec is None else _chosen_text(rec, METHODS.index("vector"), i8)) + ")"))
+                               + ("" if rec is None else _chosen_text(rec, METHODS.index("vector"), i8)) + ")", kind="beyond"))
     return claims
 
 
@@ -544,7 +544,7 @@ def _ranking_claim(acc, eps: tuple, e: float, deviations: str) -> Claim | None:
                  detail=f"{verdict}: {sum(v == HOLDS for v in verdicts)} of {len(verdicts)} published pairs "
                         f"resolved in the published order, {verdicts.count(EXCLUDED)} in the opposite one; paired accuracy "
                         f"differences over {acc.shape[0]} seeds, {100 * conf:.2f} % t-CIs (Bonferroni over "
-                        f"{len(pairs)} pairs; fails iff some pair's opposite order is resolved): " + "; ".join(parts))
+                        f"{len(pairs)} pairs; fails iff some pair's opposite order is resolved): " + "; ".join(parts), kind="beyond")
 
 
 def _file_notes(name: str, eps: tuple, acc, acc_np, settings: str, pub_name: str | None = None

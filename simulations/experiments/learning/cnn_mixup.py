@@ -178,7 +178,7 @@ def _claims(acc, alphas, recipe: str) -> list[Claim]:
         claims.append(Claim(claim=f"{text} [{recipe}]", holds=holds_from(verdict), measured=mean,
                             detail=(f"paired accuracy difference (α1, α2) = {a} minus {b}: {mean:+.4f}, 95% t-CI "
                                     f"[{lo_:+.4f}, {hi_:+.4f}] over {n} seeds ({verdict}: holds iff the CI lies above 0, "
-                                    "fails iff below)")))
+                                    "fails iff below)"), kind="beyond"))
     return claims
 
 

@@ -697,7 +697,7 @@ def _claims(acc, eps, np_acc, e90, trials) -> list[Claim]:
         claims.append(Claim(
             claim=f"{text} ({paper}) [{'; '.join(_name(m) for m in (m_hi, m_lo) if m in LP_STAGES)}]",
             holds=holds_from(verdict), expected=None, measured=mean,
-            detail=f"paired accuracy difference {mean:+.4f}, 95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({rule})"))
+            detail=f"paired accuracy difference {mean:+.4f}, 95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({rule})", kind="beyond"))
     i1 = eps.index(THESIS_EPS)
     means = acc[:, :, i1].mean(axis=0)
     lp = max((METHODS.index("LP-2ST"), METHODS.index("LP-3ST")), key=lambda j: means[j])
@@ -712,7 +712,7 @@ def _claims(acc, eps, np_acc, e90, trials) -> list[Claim]:
         detail=(f"better LP-MST ({METHODS[lp]}) minus the best other method ({METHODS[other]}): {mean:+.4f}, paired "
                 f"95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({verdict}: holds iff above 0, fails iff below; the "
                 f"two are picked by their means first); mean accuracies at ε = {THESIS_EPS:g}: "
-                + ", ".join(f"{m} {means[j]:.3f}" for j, m in enumerate(METHODS)))))
+                + ", ".join(f"{m} {means[j]:.3f}" for j, m in enumerate(METHODS))), kind="beyond"))
     i8 = eps.index(NEAR_NONPRIVATE_EPS)
     gaps = np_acc[:, None] - acc[:, :, i8]  # (trials, methods): non-private − method, paired per trial
     worst = int(np.argmax(gaps.mean(axis=0)))
@@ -724,7 +724,7 @@ def _claims(acc, eps, np_acc, e90, trials) -> list[Claim]:
         holds=holds_from(verdict), expected=NEAR_NONPRIVATE_GAP, measured=mean,
         detail=(f"largest mean gap: {METHODS[worst]}, non-private minus it {mean:+.4f}, paired 95% t-CI "
                 f"[{lo:+.4f}, {hi:+.4f}] ({verdict}: holds iff the CI lies below {NEAR_NONPRIVATE_GAP:g}); non-private "
-                f"{np_acc.mean():.4f}")))
+                f"{np_acc.mean():.4f}"), kind="beyond"))
     return claims
 
 

@@ -351,13 +351,13 @@ def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
     claims.append(Claim(
         claim=f"the stage-1 model of LP-2ST ({CURVE_SPLIT:.0%} of the labels) is less accurate than LP-1ST with all "
               "labels (004 Appendix D, Fig. 3: 'clearly underperforms')", holds=holds_from(v), measured=mean,
-        detail=f"paired difference {mean:+.4f}, 95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({v}: holds iff below 0)"))
+        detail=f"paired difference {mean:+.4f}, 95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({v}: holds iff below 0)", kind="beyond"))
     mean, _, n, lo, hi = t_interval(final_lp - rr_full)
     v = bound_verdict(0.0, lo, hi, 0.0, side="at_least")
     claims.append(Claim(
         claim=f"LP-2ST's final model beats LP-1ST at ε = {EPSILON:g} (004 Appendix D, Fig. 3: 'LP-2ST achieves higher "
               "performance than LP-1ST')", holds=holds_from(v), measured=mean,
-        detail=f"paired difference {mean:+.4f}, 95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({v}: holds iff above 0)"))
+        detail=f"paired difference {mean:+.4f}, 95% t-CI [{lo:+.4f}, {hi:+.4f}] over {n} trials ({v}: holds iff above 0)", kind="beyond"))
     big = [b for b, t in enumerate(temps) if t > 1]
     small = [b for b, t in enumerate(temps) if t <= 1]
     if big and small:
@@ -371,7 +371,7 @@ def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
                   "split (004 Appendix E: 'temperatures greater than 1 are generally not helpful')",
             holds=holds_from(v), measured=mean, expected=0.0,
             detail=(f"split {splits[a]:g}: t = {temps[bb]:g} minus t = {temps[bs]:g}: {mean:+.4f}, paired 95% t-CI "
-                    f"[{lo:+.4f}, {hi:+.4f}] ({v}: holds iff the CI lies below +{MARGIN}, fails iff above)")))
+                    f"[{lo:+.4f}, {hi:+.4f}] ({v}: holds iff the CI lies below +{MARGIN}, fails iff above)"), kind="beyond"))
     lo_s, hi_s = BALANCED_SPLITS
     inner = [a for a, s in enumerate(splits) if lo_s <= s <= hi_s]
     ends = [a for a, s in enumerate(splits) if s < lo_s or s > hi_s]
@@ -392,7 +392,7 @@ def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
             holds=holds, measured=float(splits[ai]),
             detail=(f"best inner split {splits[ai]:g}; its paired differences: "
                     + "; ".join(f"vs {s:g}: {m:+.4f} [{lo:+.4f}, {hi:+.4f}] ({v})" for s, m, lo, hi, v in per)
-                    + f"; split with the best mean overall: {splits[int(np.argmax(acc_s.mean(axis=0)))]:g}")))
+                    + f"; split with the best mean overall: {splits[int(np.argmax(acc_s.mean(axis=0)))]:g}"), kind="beyond"))
     if len(groups) >= 3:
         means = [g[1].mean() for g in groups]
         top = int(np.argmax(means))
@@ -411,7 +411,7 @@ def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
                                 for g, m in zip(groups, means))
                     + f"; best bin minus lowest bin {d_lo[0]:+.4f} [{d_lo[1]:+.4f}, {d_lo[2]:+.4f}], minus highest bin "
                       f"{d_hi[0]:+.4f} [{d_hi[1]:+.4f}, {d_hi[2]:+.4f}] (Welch 95% CIs; the runs of one trial share "
-                      "its data, so these intervals are optimistic; a best bin at either end fails the claim)")))
+                      "its data, so these intervals are optimistic; a best bin at either end fails the claim)"), kind="beyond"))
     return [replace(c, claim=f"{c.claim} [{RECIPE}]") for c in claims]  # every claim is about LP-2ST
 
 

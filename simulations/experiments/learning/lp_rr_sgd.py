@@ -374,12 +374,12 @@ def _rate_claims(by, pts_n, fits_n, ns, p0) -> list[Claim]:
         holds=holds_from(verdict), expected=-0.5, measured=f.slope,
         detail=f"{verdict} (holds: CI below {local:.2f}; excluded: CI above it); slope {f.slope:.3f}, bootstrap "
                f"95% CI [{f.ci_low:.3f}, {f.ci_high:.3f}] over n = {ns[0]}..{ns[-1]} "
-               f"(p = {p0}); CI {'contains' if f.contains(-0.5) else 'excludes'} -1/2"))
+               f"(p = {p0}); CI {'contains' if f.contains(-0.5) else 'excludes'} -1/2", kind="beyond"))
     worst = max(by[c][:, 0].mean() / theorem9_bound(c.n) for c in pts_n)
     claims.append(Claim(
         claim="LP-RR-SGD's mean excess loss is below Theorem 9's bound DLK log n/(ε√n) with constant 1 at every n",
         holds=bool(worst < 1), expected=1.0, measured=float(worst),
-        detail=f"largest ratio mean excess / bound = {worst:.4f} (the bound is loose by that factor)"))
+        detail=f"largest ratio mean excess / bound = {worst:.4f} (the bound is loose by that factor)", kind="paper"))
     worst_n = max(by[c][:, 1].mean() / prop11_bound(c.n) for c in pts_n)
     fN = fits_n["normal"]
     claims.append(Claim(
@@ -389,7 +389,7 @@ def _rate_claims(by, pts_n, fits_n, ns, p0) -> list[Claim]:
         detail=(f"largest ratio mean excess / bound = {worst_n:.4f}; but its fitted slope vs n is {fN.slope:.3f} "
                 f"[95% CI {fN.ci_low:.3f}, {fN.ci_high:.3f}], slower than log n/√n on this range (the Gaussian "
                 f"noise, σ = {gaussian_sigma_value():.1f} per label direction, keeps the iterate near the ball's "
-                "boundary; the bound is far above the curve, so this does not contradict it)")))
+                "boundary; the bound is far above the curve, so this does not contradict it)"), kind="paper"))
     return claims
 
 
@@ -406,7 +406,7 @@ def _dimension_claims(by, pts_p, fits_p, ps, n0) -> list[Claim]:
             detail=f"{verdict} (holds: CI below {P_SLOPE_MARGIN:g}; excluded: CI above it); log-log slope vs "
                    f"p = {ps[0]}..{ps[-1]} at n = {n0}: {g.slope:.3f}, 95% CI [{g.ci_low:.3f}, "
                    f"{g.ci_high:.3f}]; means " + ", ".join(f"p={c.p}: {by[c][:, METHODS.index(m)].mean():.4f}"
-                                                          for c in pts_p)))
+                                                          for c in pts_p), kind="paper"))
     return claims
 
 
@@ -424,7 +424,7 @@ def _rr_vs_normal_claim(by, pts_n) -> Claim:
         holds=holds_from(every), expected=math.sqrt(math.log(1 / DELTA) / K), measured=float(np.mean(r)),
         detail=f"{every} (holds: every paired CI above 0; excluded: one below 0); ratio of means Normal/RR "
                "per n: " + ", ".join(f"{x:.2f}" for x in r)
-               + f"; smallest lower end of the paired-difference CIs {min(lows):+.4f}")
+               + f"; smallest lower end of the paired-difference CIs {min(lows):+.4f}", kind="beyond")
 
 
 def _notes(fits_n, fits_p, p0, n0) -> str:

@@ -573,6 +573,12 @@ def _hp_table(trials, eps, chosen, chosen_np) -> dict:
     return hp
 
 
+def _data_kind(label: str) -> str:
+    """A claim on 004's MovieLens-1M tests the paper (``"paper"``); on the ML-100K stand-in it is a question
+    beyond it (``"beyond"``: does 004's trend carry over to another data set?), docs/design.md "Claim kinds"."""
+    return "paper" if label.startswith("MovieLens-1M") else "beyond"
+
+
 def _paired_table(ctx, eps, acc, kmean, label, recipe) -> tuple[dict, list[Claim]]:
     """Paired LP-2ST − RR RMSE differences per ε, and the claims "LP-2ST's RMSE is at most RR's" (from quick on)."""
     paired = {k: [] for k in ("epsilon", "lp2st_minus_rr_mean", "ci_low", "ci_high", "n_trials", "published_difference",
@@ -593,7 +599,7 @@ def _paired_table(ctx, eps, acc, kmean, label, recipe) -> tuple[dict, list[Claim
             detail=(f"paired RMSE difference LP-2ST − RR {d_mean:+.4f}, 95% t-CI [{d_lo:+.4f}, {d_hi:+.4f}] over {n} "
                     f"trials; published difference {pub:+.3f}; rule: bound_verdict(0, CI, margin {MARGIN_RMSE}, "
                     f"at_most) = {verdict} (holds iff the CI lies below +{MARGIN_RMSE}, fails iff above); recipe: "
-                    f"{recipe}")))
+                    f"{recipe}"), kind=_data_kind(label)))
     return paired, claims
 
 
@@ -614,7 +620,7 @@ def _improvement_claims(eps, acc, label, recipe) -> list[Claim]:
             detail=(f"paired RMSE difference LP-2ST − RR {d_mean:+.4f}, 95% t-CI [{d_lo:+.4f}, {d_hi:+.4f}] over "
                     f"{n} trials; rule: bound_verdict(0, CI, margin 0, at_most) = {verdict} (a strict ordering: "
                     "holds iff the CI lies below 0, fails iff above 0); the measured gain is "
-                    f"{abs(d_mean) / abs(pub):.0%} of the published one (different data set unless ML-1M)")))
+                    f"{abs(d_mean) / abs(pub):.0%} of the published one (different data set unless ML-1M)"), kind=_data_kind(label)))
     return claims
 
 
@@ -635,7 +641,7 @@ def _monotone_claims(eps, acc, label) -> list[Claim]:
             holds=holds, expected=None, measured=float(acc[:, m_i, -1].mean() - acc[:, m_i, 0].mean()),
             detail=("paired differences RMSE(next ε) − RMSE(ε), 95% t-CIs; each step holds iff its CI lies below "
                     f"+{MARGIN_RMSE}, fails iff above; the claim holds iff every step holds, fails iff one "
-                    "fails: " + "; ".join(parts))))
+                    "fails: " + "; ".join(parts)), kind=_data_kind(label)))
     return claims
 
 

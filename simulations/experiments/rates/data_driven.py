@@ -59,6 +59,7 @@ from simulations.estimators.private_selection import (ZERO_ONE_SENSITIVITY, Sele
                                                       clipped_squared_loss_sensitivity, debiased_squared_risk,
                                                       debiased_zero_one_risk, exponential_selection)
 from simulations.experiments.base import Claim, ExperimentResult
+from simulations.experiments.rates.fit import printed_finding
 from simulations.experiments.rates.machinery import AlgorithmFacts, RateCase, n_for_scale
 from simulations.laws.base import cell_volume
 from simulations.laws.benchmarks import AdditiveRegression, UniformNoise
@@ -793,7 +794,7 @@ def _claims(r: CaseResult) -> list[Claim]:
         holds=holds_from(v1), expected=ref, measured=f.slope,
         detail=f"data-driven slope {f.slope:.3f}, bootstrap 95% CI [{f.ci_low:.3f}, {f.ci_high:.3f}]; verdict {v1} "
                f"at margin ±{SLOPE_MARGIN}; pinned {r.fits['pinned'].slope:.3f}, oracle {r.fits['oracle'].slope:.3f}; "
-               f"{span}")]
+               f"{span}", kind="paper")]
     printed = -c.exponent("printed")
     if abs(printed - ref) > 1e-12:
         v = interval_verdict(printed, f.ci_low, f.ci_high, SLOPE_MARGIN)
@@ -801,14 +802,15 @@ def _claims(r: CaseResult) -> list[Claim]:
             claim=f"{c.name}: 003's printed Table 1 exponent N^{printed:.3f} is excluded by the data-driven slope "
                   f"(derived {ref:.3f})",
             holds=holds_from(v, claim_is=EXCLUDED), expected=printed, measured=f.slope,
-            detail=f"CI [{f.ci_low:.3f}, {f.ci_high:.3f}] against {printed:.3f} ± {SLOPE_MARGIN}: {v}; {span}"))
+            detail=f"CI [{f.ci_low:.3f}, {f.ci_high:.3f}] against {printed:.3f} ± {SLOPE_MARGIN}: {v}; {span}",
+            kind="erratum", finding=printed_finding(c)))
     d, lo, hi = r.diff
     v2 = interval_verdict(0.0, lo, hi, SLOPE_MARGIN)
     out.append(Claim(
         claim=f"{c.name}: the data-driven slope equals the pinned-h slope (difference 0 ± {SLOPE_MARGIN})",
         holds=holds_from(v2), expected=0.0, measured=d,
         detail=f"data-driven − pinned slope {d:+.3f}, paired bootstrap 95% CI [{lo:+.3f}, {hi:+.3f}]: {v2}; "
-               f"slopes {f.slope:.3f} vs {r.fits['pinned'].slope:.3f}; {span}"))
+               f"slopes {f.slope:.3f} vs {r.fits['pinned'].slope:.3f}; {span}", kind="beyond"))
     lr, rlo, rhi = r.log_ratio
     v3 = bound_verdict(math.log(r.bound), rlo, rhi, 0.0, side="at_most")
     why = ("local: selection is post-processing and the chosen h is refitted on all N labels" if c.privacy == "local"
@@ -820,7 +822,7 @@ def _claims(r: CaseResult) -> list[Claim]:
         holds=holds_from(v3), expected=r.bound, measured=math.exp(lr),
         detail=f"ratio {math.exp(lr):.3g}, paired bootstrap 95% CI [{math.exp(rlo):.3g}, {math.exp(rhi):.3g}]: {v3}; "
                f"C = {r.bound:.3g} ({why}); oracle / pinned "
-               f"{np.mean(r.values['oracle'][-1]) / np.mean(r.values['pinned'][-1]):.3g}"))
+               f"{np.mean(r.values['oracle'][-1]) / np.mean(r.values['pinned'][-1]):.3g}", kind="beyond"))
     return out
 
 

@@ -335,7 +335,7 @@ def compute_collapse(ctx) -> ExperimentResult:
         if not gs or any(curves[j][1][i[j]].mean() <= 0 for i in idx for j in range(len(curves))):
             claims.append(Claim(claim=f"{model}: at matched Nε² the excess risk does not depend on ε", holds=None,
                                 expected=0.0, detail="inconclusive: a matched point has zero mean excess risk (too few "
-                                                     "trials), no exponent to fit"))
+                                                     "trials), no exponent to fit", kind="paper"))
             continue
         b, lo, hi = pooled_eps_exponent(log_eps, vals, rng=stream(ctx.seed, f"collapse/{model}", 0, EVAL))
         s_M = float(np.mean([np.std(np.log([curves[j][0].mean[i[j]] for j in range(len(curves))]), ddof=1)
@@ -355,7 +355,7 @@ def compute_collapse(ctx) -> ExperimentResult:
                     "disjoint from it; "
                     f"pooled log-risk vs log ε exponent at matched Nε² {b:.3f}, bootstrap 95% CI [{lo:.3f}, {hi:.3f}] "
                     f"({len(gs)} matched points); spread (std of log risk across ε) at matched Nε² {s_M:.3f} vs at "
-                    f"matched N {s_N:.3f} (a risk ∝ (Nε²)^-{r:.3f} gives ε-exponent {-2 * r:.3f} at fixed N)")))
+                    f"matched N {s_N:.3f} (a risk ∝ (Nε²)^-{r:.3f} gives ε-exponent {-2 * r:.3f} at fixed N)"), kind="paper"))
     fade, fade_claims, fade_table = _fade_central(ctx, sizes)
     claims += fade_claims
     notes = [_WHY_COLLAPSE.strip(), "",
@@ -443,7 +443,7 @@ def _fade_central(ctx, sizes):
                                 holds=None, expected=theory, measured=None,
                                 detail=f"inconclusive: mean paired privacy cost is <= 0 at some N (no slope to fit); "
                                        f"ratio R_central/R_binmean {ratio[0]:.3f} at N={Ns[0]} -> {ratio[-1]:.3f} at "
-                                       f"N={Ns[-1]}"))
+                                       f"N={Ns[-1]}", kind="paper"))
             continue
         fd = fit_loglog_slope(Ns, diff, rng=stream(ctx.seed, f"fade/{e}", 0, EVAL))
         summary.append((e, fit_np.slope, fd.slope, fd.ci_low, fd.ci_high, ratio[0], ratio[-1]))
@@ -455,7 +455,7 @@ def _fade_central(ctx, sizes):
             detail=(f"{verdict} (holds: CI below R_np's slope; excluded: CI above it); slope of R_central − "
                     f"R_binmean(same bins) {fd.slope:.3f} [95% CI {fd.ci_low:.3f}, {fd.ci_high:.3f}] vs slope of "
                     f"R_np (own tuning) {fit_np.slope:.3f} [{fit_np.ci_low:.3f}, {fit_np.ci_high:.3f}]; ratio R_central/R_binmean "
-                    f"{ratio[0]:.2f} at N={Ns[0]} -> {ratio[-1]:.2f} at N={Ns[-1]}")))
+                    f"{ratio[0]:.2f} at N={Ns[0]} -> {ratio[-1]:.2f} at N={Ns[-1]}"), kind="paper"))
     return {"N": np.array(Ns), "excess": ex, "summary": summary}, claims, table
 
 
@@ -705,7 +705,7 @@ def _vs_claims(task: str, beta: float, ex, eps, N: int, margin: float, seed: int
     worst = max(cm[j] / lm[j] for j in small)
     claims.append(Claim(claim=f"{task}: central risk below local risk at every ε <= 1 (N={N}; 003 Sections 4.2, 5.2)",
                         holds=bool(worst < 1.0), expected=None, measured=worst,
-                        detail=f"largest ratio central/local over ε <= 1: {worst:.3f}"))
+                        detail=f"largest ratio central/local over ε <= 1: {worst:.3f}", kind="paper"))
     r = limits.rate_exponent(task, "local", beta=beta, d=1, gamma=_gamma(task, beta))
     low = [j for j, e in enumerate(eps) if e <= 0.5]
     if len(low) >= 2:
@@ -721,7 +721,7 @@ def _vs_claims(task: str, beta: float, ex, eps, N: int, margin: float, seed: int
                    f"[{fit.ci_low:.3f}, {fit.ci_high:.3f}], margin {margin:g}; the two-sided claim 'slope = "
                    f"{-2 * r:.3f}' would be {two_sided}; over "
                    f"ε = {', '.join(f'{eps[j]:.3g}' for j in low)}, i.e. Nε² from {N * eps[low[0]] ** 2:.3g} "
-                   f"to {N * eps[low[-1]] ** 2:.3g}"))
+                   f"to {N * eps[low[-1]] ** 2:.3g}", kind="paper"))
     sm = ex[:, 2 * E:3 * E].mean(axis=0)
     rel = float(cm[-1] / sm[-1] - 1.0)
     # per trial, not the mean: a rare bin flip of the exponential mechanism (about 1 trial in 300 at
@@ -733,7 +733,7 @@ def _vs_claims(task: str, beta: float, ex, eps, N: int, margin: float, seed: int
                         holds=bool(same.mean() >= SAME_BINS_SHARE), expected=SAME_BINS_SHARE, measured=float(same.mean()),
                         detail=f"{int(same.sum())}/{same.size} trials; relative privacy cost of the means "
                                f"(R_central − R_np,same bins)/R_np,same bins {rel:.3f} at the largest ε, "
-                               f"{cm[0] / sm[0] - 1.0:.3f} at the smallest"))
+                               f"{cm[0] / sm[0] - 1.0:.3f} at the smallest", kind="beyond"))
     return claims
 
 

@@ -31,7 +31,8 @@ from simulations.stats import EXCLUDED, HOLDS, SlopeFit, fit_loglog_slope, holds
 if TYPE_CHECKING:  # machinery imports this module; the name is only an annotation here
     from simulations.experiments.rates.machinery import RateCase
 
-__all__ = ["CaseFit", "case_claims", "diagnose", "fit_case", "slope_table_markdown", "terms_table"]
+__all__ = ["PRINTED_FINDINGS", "CaseFit", "case_claims", "diagnose", "fit_case", "printed_finding", "slope_table_markdown",
+           "terms_table"]
 
 
 def _ols(x, y) -> float:
@@ -529,30 +530,73 @@ def case_claims(f: CaseFit) -> list[Claim]:
                  f"(bias² + sampling + privacy), {f.theory:.3f} over this grid ({c.source()})")
     else:
         claim = f"{c.label}: excess risk ∝ N^{f.theory:.3f}{term} ({c.source()})"
+    undecidable = f.printed is not None and abs(f.printed - f.theory) < 2 * f.margin
     out = [Claim(claim=claim, holds=f.holds, expected=f.theory, measured=f.slope,
                  detail=f"{base}; reference {f.verdict} (holds: CI inside reference ± margin; excluded: CI "
                         f"disjoint from it); (fit − reference)/se = {f.z(f.theory):+.1f}; slope implied by the "
-                        f"tuning {f.implied:.3f}; larger-half slope {f.upper_half:.3f}")]
-    if f.printed is not None:
+                        f"tuning {f.implied:.3f}; larger-half slope {f.upper_half:.3f}"
+                        + (_edge_note(f) if undecidable else ""), kind="paper")]
+    if f.printed is not None and not undecidable:
         out.append(Claim(
             claim=f"{c.label}: 003's printed exponent N^{f.printed:.3f} is excluded (derived {f.theory:.3f})",
             holds=f.printed_excluded, expected=f.printed, measured=f.slope,
             detail=f"{base}; printed {f.printed_verdict} (excluded: CI disjoint from printed ± margin; holds: CI "
-                   f"inside it), {f.z(f.printed):+.1f} se from the fit; derived {f.verdict}, {f.z(f.theory):+.1f} se"
-                   + _edge_note(f)))
+                   f"inside it), {f.z(f.printed):+.1f} se from the fit; derived {f.verdict}, {f.z(f.theory):+.1f} se",
+            kind="erratum", finding=printed_finding(c)))
     return out
 
 
+#: (task, privacy) -> the :func:`proofs_checks.findings.findings` topic of 003 Table 1's printed cell that
+#: differs from the derived rate (:data:`limits.discrepancies.DISCREPANCIES`).
+PRINTED_FINDINGS = {("regression", "central"): "table1 central regression bounded",
+                    ("classification", "local_full"): "table1 local full classification"}
+
+
+def printed_finding(case) -> str:
+    """The findings() topic an "003's printed exponent is excluded" claim of ``case`` confirms.
+
+    Parameters
+    ----------
+    case : RateCase or DataDrivenCase
+        A case (with ``task`` and ``privacy``) whose printed exponent differs from the derived one.
+
+    Returns
+    -------
+    str
+        The topic, a key of :data:`PRINTED_FINDINGS`'s values.
+
+    Raises
+    ------
+    ValueError
+        If 003 prints no differing exponent for the case's task and privacy.
+
+    References
+    ----------
+    003 Table 1 against Theorems 7-8 and Remark 1(2); :mod:`limits.discrepancies`.
+
+    Examples
+    --------
+    >>> from simulations.experiments.rates.machinery import RateCase
+    >>> printed_finding(RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0))
+    'table1 central regression bounded'
+    """
+    try:
+        return PRINTED_FINDINGS[(case.task, case.privacy)]
+    except KeyError:
+        raise ValueError(f"003 prints no differing exponent for task={case.task!r}, privacy={case.privacy!r} "
+                         f"(case={case!r})") from None
+
+
 def _edge_note(f: CaseFit) -> str:
-    """A sentence for the printed-exponent claim where the printed and derived bands overlap (gap < 2 ×
+    """Why no printed-exponent claim is made where the printed and derived bands overlap (gap < 2 ×
     margin): the derived exponent then lies only ``gap − margin`` outside the printed band, so if it is the
-    truth only a CI narrower than that excludes the printed one, and the verdict moves with the root seed
-    while the CI straddles the edge. Said in the claim's detail rather than forced either way (issue 23)."""
+    truth only a CI narrower than that excludes the printed one, and a verdict would move with the root seed
+    while the CI straddles the edge. The erratum itself is confirmed exactly (``rates_table``,
+    ``proof_checks``); this sentence goes into the derived claim's detail."""
     gap = abs(f.printed - f.theory)
     if gap >= 2 * f.margin:
         return ""
-    return (f"; at this margin the bands of the printed and the derived exponent overlap (gap {gap:.3f} < "
-            f"2 × {f.margin:g}): the derived exponent lies only {gap - f.margin:.3f} outside the printed band, so "
-            f"with the derived exponent true the CI must be narrower than about that to exclude the printed one, "
-            f"and the verdict moves between excluded and inconclusive with the root seed while the CI straddles "
-            f"the edge (more trials at this margin narrow the CI but cannot move the truth off the edge)")
+    return (f"; 003's printed exponent {f.printed:.3f} is not tested here: at this margin its band and the "
+            f"derived one overlap (gap {gap:.3f} < 2 × {f.margin:g}), the derived exponent lies only "
+            f"{gap - f.margin:.3f} outside the printed band, and a verdict would move between excluded and "
+            f"inconclusive with the root seed (the printed cell is refuted exactly by rates_table and proof_checks)")

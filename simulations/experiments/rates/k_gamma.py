@@ -599,7 +599,7 @@ def _slope_claim(f, pts, rows) -> Claim:
                 f"±{SLOPE_MARGIN:g}); N {int(f.N[0]):.3g}–{int(f.N[-1]):.3g} ({f.decades:.2f} decades, {len(f.N)} "
                 f"points, {f.trials} trials); fraction of bumps misclassified {min(wrong):.3f}–{max(wrong):.3f} "
                 f"over N (scale-free by design); bin majority's risk / private risk on the same counts "
-                f"{min(share):.3f}–{max(share):.3f}; larger-half slope {f.upper_half:.3f}"))
+                f"{min(share):.3f}–{max(share):.3f}; larger-half slope {f.upper_half:.3f}"), kind="paper")
 
 
 def _growth(alg, gamma, grid, vals, seed, n_boot):
@@ -646,7 +646,7 @@ def _growth_claims(r) -> list[Claim]:
                 + ", ".join(f"A={a:g}: {s:.3f}" for a, s in r["per_A"].items())
                 + f"; worst A per K: {', '.join(f'{a:.3g}' for a in r['best_A'])}; the suite's model of the per-cube "
                 f"error (module docstring, no simulation) predicts growth {r['predicted']:.3f} (worst A per K "
-                f"{', '.join(f'{a:.3g}' for a in r['predicted_A'])}), {r['model_verdict']} at ±{GROWTH_MARGIN:g}"))]
+                f"{', '.join(f'{a:.3g}' for a in r['predicted_A'])}), {r['model_verdict']} at ±{GROWTH_MARGIN:g}"), kind="paper")]
 
 
 def compute(ctx) -> ExperimentResult:

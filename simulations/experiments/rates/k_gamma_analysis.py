@@ -128,12 +128,12 @@ def margin_claims(gamma: float, rows: list[dict], C_M: float) -> list[Claim]:
               detail=f"measured: max over laws and t of sup_t P/(C_T t^γ) = {worst:.6f} (the bound is attained at "
                      f"t = (1 + 1e-6) A h^β, just above the plateau value: 1(b) is tight there); P by bisection on η, the "
                      f"closed form agrees to {err:.1e} relative; verdict {v1} (bound_verdict at_most, error bar "
-                     f"{SUP_RATIO_ERR:g})"),
+                     f"{SUP_RATIO_ERR:g})", kind="paper"),
         Claim(claim=f"γ={gamma:g}: the margin exponent is exactly γ (log-log slope of P(0 < η* − η_s < t) in t below "
                     f"A h^β), so no larger γ holds",
               holds=holds_from(v2), expected=gamma, measured=float(slopes.mean()),
               detail=f"slopes over the {n} laws in [{slopes.min():.8f}, {slopes.max():.8f}] on t/(A h^β) ∈ [1e-3, 0.5]; "
-                     f"verdict {v2} (interval_verdict, tolerance ±{MARGIN_CHECK_TOL:g})"),
+                     f"verdict {v2} (interval_verdict, tolerance ±{MARGIN_CHECK_TOL:g})", kind="beyond"),
     ]
 
 

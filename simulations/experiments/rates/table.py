@@ -139,53 +139,53 @@ def _claims() -> list[Claim]:
     m = exp_("classification", "local")
     claims.append(Claim("Local label DP keeps the non-private N-exponent β(γ+1)/(2β+d) for classification "
                         "(003 lines 52-55, Theorems 1-2)", eq(m, cls_np) and eq(m, exp_("classification", "none")),
-                        cls_np, m, ref))
+                        cls_np, m, ref, kind="paper"))
     m = exp_("regression", "local")
     claims.append(Claim("Local label DP keeps the non-private N-exponent 2β/(2β+d) for bounded regression "
-                        "(Theorems 5-6)", eq(m, reg_np) and eq(m, exp_("regression", "none")), reg_np, m, ref))
+                        "(Theorems 5-6)", eq(m, reg_np) and eq(m, exp_("regression", "none")), reg_np, m, ref, kind="paper"))
     m = exp_("classification", "central", "privacy")
     claims.append(Claim("Central classification privacy term (εN)^(-β(γ+1)/(β+d)) decays faster than the "
                         "non-private term (003 lines 234-237)", eq(m, cls_central) and m > cls_np, cls_central, m,
-                        f"{ref}; non-private exponent {cls_np:.4g}"))
+                        f"{ref}; non-private exponent {cls_np:.4g}", kind="paper"))
     m = exp_("regression", "central", "privacy")
     claims.append(Claim("Central bounded-regression privacy term decays as (εN)^(-2β/(d+β)) (Theorems 7-8), "
                         "faster than non-private (lines 273-275)", eq(m, reg_central) and m > reg_np, reg_central, m,
-                        f"{ref}; non-private exponent {reg_np:.4g}"))
+                        f"{ref}; non-private exponent {reg_np:.4g}", kind="paper"))
     m = exp_("regression", "central", "privacy", variant="printed")
     claims.append(Claim("003 Table 1 as printed gives that term the exponent 2β/(d+2β) = the non-private one "
                         "(recorded discrepancy table1_central_regression_privacy_term)",
-                        eq(m, reg_central_printed) and not eq(m, reg_central), reg_central_printed, m, ref))
+                        eq(m, reg_central_printed) and not eq(m, reg_central), reg_central_printed, m, ref, kind="erratum", finding="table1 central regression bounded"))
     m = exp_("regression_heavy_tailed", "central", "privacy")
     claims.append(Claim("Central heavy-tailed privacy exponent 2β(p-1)/(pβ+d(p-1)) exceeds the non-private "
                         "2β/(2β+d) for p > 2 (Theorems 11-12)", eq(m, heavy_central) and m > reg_np, heavy_central, m,
-                        ref))
+                        ref, kind="paper"))
     m = exp_("regression_heavy_tailed", "local")
     claims.append(Claim("Heavy-tailed local label DP is slower: 2β(p-1)/(2pβ+d(p-1)) < 2β/(2β+d) "
-                        "(003 lines 56-58, 307-308)", eq(m, heavy_local) and m < reg_np, heavy_local, m, ref))
+                        "(003 lines 56-58, 307-308)", eq(m, heavy_local) and m < reg_np, heavy_local, m, ref, kind="paper"))
     vals = {S.beta: sp.Rational(REF["beta"]), S.d: REF["d"]}
     for privacy, want, text in (
             ("local", reg_np, "local heavy-tailed exponent -> 2β/(2β+d), Theorem 6's (003 lines 306-307)"),
             ("central", reg_central, "central heavy-tailed privacy exponent -> 2β/(d+β), Theorems 7-8's")):
         term = limits.cell("regression_heavy_tailed", privacy).term("privacy").exponent
         m = float(sp.limit(term, S.p, sp.oo).subs(vals))
-        claims.append(Claim(f"p -> ∞: {text} (sympy limit)", eq(m, want), want, m, f"β={b:g}, d={d}"))
+        claims.append(Claim(f"p -> ∞: {text} (sympy limit)", eq(m, want), want, m, f"β={b:g}, d={d}", kind="paper"))
     m = exp_("classification", "local_full", "privacy")
     claims.append(Claim("Local DP of features and labels is slower: (Nε²)^(-β(γ+1)/(2β+2d)) (003 Remark 1(2))",
-                        eq(m, cls_full) and m < cls_np, cls_full, m, ref))
+                        eq(m, cls_full) and m < cls_np, cls_full, m, ref, kind="paper"))
     eps = 0.5
     m = limits.privacy_cost("classification", "local", target=1e-3, epsilon=eps, **_kw("classification"))
     claims.append(Claim("N privatized labels are worth Nε² clean ones: sample-size factor 1/ε² at ε=0.5 "
-                        "(003 Remark 1(1))", math.isclose(m, 1 / eps**2, rel_tol=1e-9), 1 / eps**2, m, ref))
+                        "(003 Remark 1(1))", math.isclose(m, 1 / eps**2, rel_tol=1e-9), 1 / eps**2, m, ref, kind="paper"))
     n_grid = np.logspace(0, 12, 25)
     ratio = limits.minimax_rate("regression", "local", N=n_grid, epsilon=2.0, **_kw("regression")) / \
         limits.minimax_rate("regression", "none", N=n_grid, **_kw("regression"))
     claims.append(Claim("Local rate equals the non-private rate for ε >= 1 (ε² ∧ 1; max ratio over N at ε=2)",
-                        bool(np.all(ratio == 1.0)), 1.0, float(ratio.max()), "N = 1 .. 1e12"))
+                        bool(np.all(ratio == 1.0)), 1.0, float(ratio.max()), "N = 1 .. 1e12", kind="paper"))
     a, bb = reg_np, reg_central
     want = eps ** (-bb / (bb - a))
     m = limits.crossover("regression", "central", epsilon=eps, **_kw("regression"))
     claims.append(Claim("Central regression: the privacy term stops dominating at N = ε^(-b/(b-a)) (ε=0.5)",
-                        math.isclose(m, want, rel_tol=1e-12), want, m, f"a = 2β/(2β+d), b = 2β/(d+β); {ref}"))
+                        math.isclose(m, want, rel_tol=1e-12), want, m, f"a = 2β/(2β+d), b = 2β/(d+β); {ref}", kind="beyond"))
     return claims
 
 

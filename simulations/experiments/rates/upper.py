@@ -252,7 +252,7 @@ def compute(ctx) -> ExperimentResult:
             detail=(f"{verdict}: worst-case slope {slope:.3f}, bootstrap 95% CI [{lo_s:.3f}, {hi_s:.3f}], holds when "
                     f"the CI lies below {theory:.3f} + {sizes.margin:g}, excluded when above it; worst law per N: "
                     f"{', '.join(which)}; slope on the aligned "
-                    f"construction alone {own:.3f}; N {int(N[0]):.3g}–{int(N[-1]):.3g}, {trials} trials per law")))
+                    f"construction alone {own:.3f}; N {int(N[0]):.3g}–{int(N[-1]):.3g}, {trials} trials per law"), kind="paper"))
     notes = [__doc__.split("\n\n", 1)[1].split("References")[0].strip()]
     return ExperimentResult(tables={"worst_case": table}, claims=claims, notes="\n".join(notes),
                             data={"fits": fits})

@@ -491,7 +491,7 @@ def accuracy_claims(summary, K_grid, n_trials, *, recipe: str = "") -> list[Clai
         spread = max(v[0] for v in means.values()) - min(v[0] for v in means.values())
         claims.append(Claim(f"panel ({panel}): at K = {Kmin} all methods are close (spread of the four means "
                             f"<= {CLOSE_AT_SMALL_K}) (000 Sec. 5.1){lp}", spread <= CLOSE_AT_SMALL_K, CLOSE_AT_SMALL_K,
-                            spread, "; ".join(f"{m} {_fmt(v)}" for m, v in means.items())))
+                            spread, "; ".join(f"{m} {_fmt(v)}" for m, v in means.items()), kind="paper"))
     large = [K for K in K_grid if K >= 50] or [max(K_grid)]
     for panel in PANELS:
         for K in large:
@@ -510,7 +510,7 @@ def accuracy_claims(summary, K_grid, n_trials, *, recipe: str = "") -> list[Clai
                                 0.0, d[0], f"margin over the runner-up {runner}: {d[0]:+.4f}, paired 95% CI "
                                 f"[{d[1]:+.4f}, {d[2]:+.4f}] (Vector {_fmt(v)}, {runner} {_fmt(r)}; the plotted "
                                 f"per-method CIs are {'disjoint' if disjoint else 'NOT disjoint'}); n = {n_trials} "
-                                f"trials with common random numbers"))
+                                f"trials with common random numbers", kind="paper"))
     grid_b = [K for K in K_grid if K >= 10]
     if len(grid_b) >= 2:
         vec = [summary[("b", K, "Vector")][0] for K in grid_b]
@@ -521,14 +521,14 @@ def accuracy_claims(summary, K_grid, n_trials, *, recipe: str = "") -> list[Clai
                             f"means <= {FLAT_TOL}) (000 Sec. 5.1)", rng_v <= FLAT_TOL, FLAT_TOL, rng_v,
                             "Vector means " + ", ".join(f"K={K}: {x:.4f}" for K, x in zip(grid_b, vec))
                             + f"; Bayes range over the same K {max(bay) - min(bay):.4f}; Vector's range over K <= 50 "
-                            + f"{max(upto50) - min(upto50):.4f}"))
+                            + f"{max(upto50) - min(upto50):.4f}", kind="paper"))
         K0, K1 = grid_b[0], grid_b[-1]
         drops = {m: summary[("b", K0, m)][0] - summary[("b", K1, m)][0] for m in others}
         fall = all(d >= FALL_MIN for d in drops.values())
         claims.append(Claim(f"panel (b): RR, LP-2ST and ALIBI each lose >= {FALL_MIN} accuracy from K = {K0} to "
                             f"K = {K1} while Vector stays (000 Sec. 5.1){lp}", fall, FALL_MIN, min(drops.values()),
                             "; ".join(f"{m} {summary[('b', K0, m)][0]:.4f} -> {summary[('b', K1, m)][0]:.4f}"
-                                      for m in METHODS)))
+                                      for m in METHODS), kind="paper"))
     return claims
 
 

@@ -349,13 +349,13 @@ def _claims(rows, prof, noise_quantiles) -> list[Claim]:
                         "every evaluation point of every trial", slack >= -1e-12, 0.0, slack,
                         f"smallest pointwise slack over {len(rows)} configurations x {prof.n_trials} trials x "
                         f"{prof.M} points; deterministic given Δ (exact ties: equality, indicator with a "
-                        f"{TIE_TOL:g} rounding allowance)"))
+                        f"{TIE_TOL:g} rounding allowance)", kind="paper"))
     tri = max(r["max_triangle_excess"] for r in rows)
     brho = max(r["max_bias_over_L_rho"] for r in rows)
     claims.append(Claim("000 eq. (31): Δ <= noise part + bias part (triangle inequality) and bias part <= "
                         "(a−b) L ρ(x) at every point (L: grid estimate of the Lipschitz constant)",
                         tri <= 1e-12 and brho <= 1.0, 1.0, brho,
-                        f"largest Δ − noise − bias {tri:.2g}; largest bias part / ((a−b) L ρ) {brho:.3g}"))
+                        f"largest Δ − noise − bias {tri:.2g}; largest bias part / ((a−b) L ρ) {brho:.3g}", kind="paper"))
     allowed = DELTA + math.exp(-(1 - math.log(2)) * prof.k)
     worst = max(rows, key=lambda r: r["frac_delta_above_bound34"])
     n32 = max(r["frac_noise_above_hoeffding"] for r in rows)
@@ -365,24 +365,24 @@ def _claims(rows, prof, noise_quantiles) -> list[Claim]:
                         worst["frac_delta_above_bound34"],
                         f"worst: panel {worst['panel']}, K={worst['K']}, N={worst['N']}; its parts: noise part above "
                         f"the Hoeffding term (eq. (32), allowed δ = {DELTA}) at most {n32:.3g} of the points, ρ > r_0 "
-                        f"(eq. (33)) at most {n33:.3g}"))
+                        f"(eq. (33)) at most {n33:.3g}", kind="paper"))
     loose = [1.0 / r["quantile_delta_over_bound34"] for r in rows]
     hq = [r["hoeffding_term"] / r["noise_part_quantile"] for r in rows]
     bt = [r["mean_bias_term34"] / r["mean_bias_part"] for r in rows if r["mean_bias_part"] > 1e-9]
-    claims.append(Claim("000 eq. (34) is within a factor 10 of Δ: B(x) shrunk by 10 would still hold at a fraction "
+    claims.append(Claim("beyond 000 (which proves eq. (34) as an upper bound only): eq. (34) is within a factor 10 of Δ: B(x) shrunk by 10 would still hold at a fraction "
                         "1 − δ of the points (not vacuous by an order of magnitude)", max(loose) <= 10, 10.0, max(loose),
                         f"looseness 1/q_(1−δ)(Δ/B) over configurations in [{min(loose):.3g}, {max(loose):.3g}]; "
                         f"by term: Hoeffding term / (1−δ) quantile of the noise part in [{min(hq):.3g}, {max(hq):.3g}] "
                         f"(tight), (a−b) L r_0 / mean bias part in [{min(bt):.3g}, {max(bt):.3g}] where the bias part is not 0 "
                         f"({len(rows) - len(bt)} configurations with η flat at the scale of ρ: bias part 0) (the global Lipschitz "
-                        f"constant L in [{_rng(rows, 'L')[0]:.3g}, {_rng(rows, 'L')[1]:.3g}] is what makes it loose)"))
+                        f"constant L in [{_rng(rows, 'L')[0]:.3g}, {_rng(rows, 'L')[1]:.3g}] is what makes it loose)", kind="beyond"))
     nonvac = [r for r in rows if r["rhs20_with_bound34"] < 1.0]
     best = min(rows, key=lambda r: r["rhs20_with_bound34"] / max(r["excess_risk"], 1e-12))
-    claims.append(Claim("Theorem 2's RHS with the kNN bound (34) is informative (< 1, the trivial bound) for some "
+    claims.append(Claim("beyond 000 (Theorem 2 is an upper bound): Theorem 2's RHS with the kNN bound (34) is informative (< 1, the trivial bound) for some "
                         "configuration", bool(nonvac), 1.0, min(r["rhs20_with_bound34"] for r in rows),
                         f"{len(nonvac)} of {len(rows)} configurations below 1; closest: panel {best['panel']}, "
                         f"K={best['K']}, N={best['N']}: RHS {best['rhs20_with_bound34']:.3g} vs measured excess "
-                        f"{best['excess_risk']:.3g}; with the trial's own Δ the RHS is {best['rhs20_own_delta']:.3g}"))
+                        f"{best['excess_risk']:.3g}; with the trial's own Δ the RHS is {best['rhs20_own_delta']:.3g}", kind="beyond"))
     Kmin, Kmax = min(prof.K_grid), max(prof.K_grid)
     pred_bound = hoeffding_term(Kmax, prof.k, DELTA) / hoeffding_term(Kmin, prof.k, DELTA)
     for panel in PANELS:
@@ -392,8 +392,9 @@ def _claims(rows, prof, noise_quantiles) -> list[Claim]:
             meas, ci_lo, ci_hi = ratio_interval(noise_quantiles[panel, N, Kmax], noise_quantiles[panel, N, Kmin])
             verdict = bound_verdict(pred_bound, ci_lo, ci_hi, GROWTH_MARGIN, side="at_most")
             claims.append(Claim(
-                f"panel ({panel}), N = {N}: the (1−δ) quantile of Δ's noise part grows from K = {Kmin} to {Kmax} by "
-                f"at most the factor of eq. (32)-(34)'s √ln(2K/δ) term (000 App. B.1: Δ 'grows with √ln K')",
+                f"beyond 000 (App. B.1 bounds Δ by O(√ln K), which eq. (34) checks): panel ({panel}), N = {N}: the (1−δ) "
+                f"quantile of Δ's noise part grows from K = {Kmin} to {Kmax} by at most the factor of eq. (32)-(34)'s "
+                f"√ln(2K/δ) term",
                 holds_from(verdict), pred_bound, meas,
                 f"ratio {meas:.3f}, 95% CI [{ci_lo:.3f}, {ci_hi:.3f}] over trials vs the factor {pred_bound:.3f} "
                 f"(margin {GROWTH_MARGIN}): {verdict}; noise-part quantile {lo['noise_part_quantile']:.4g} -> {hi['noise_part_quantile']:.4g}; whole Δ "
@@ -403,7 +404,7 @@ def _claims(rows, prof, noise_quantiles) -> list[Claim]:
                 f"quantile by x{lo['hoeffding_term'] / lo['noise_part_quantile']:.3g} at K = {Kmin} and "
                 f"x{hi['hoeffding_term'] / hi['noise_part_quantile']:.3g} at K = {Kmax} (the bound holds at both; it is "
                 f"looser at small K, so the measured growth is faster than the bound's); {prof.n_trials} trials x "
-                f"{prof.M} points"))
+                f"{prof.M} points", kind="beyond"))
     return claims
 
 
