@@ -162,7 +162,8 @@ def _interrupted_at_exit(signum, frame) -> None:
     os._exit(EXIT_INTERRUPTED)
 
 
-if __name__ == "__main__":
+def cli() -> None:
+    """The console entry point (``paper_repro.py`` run as a script, or the installed ``labeldp-repro``)."""
     try:
         code = main()
     except KeyboardInterrupt:  # outside an experiment (run_all reports those itself)
@@ -170,3 +171,7 @@ if __name__ == "__main__":
         code = EXIT_INTERRUPTED
     signal.signal(signal.SIGINT, _interrupted_at_exit)  # from here on, only exit handlers run
     sys.exit(code)
+
+
+if __name__ == "__main__":
+    cli()

@@ -30,6 +30,10 @@ extensions = [
     "labeldp_pages",
     "labeldp_claims",
 ]
+# Math without a network: sphinx-mathjax-offline (in the docs extra) copies MathJax 3 into _static and points
+# the pages at it; where it is not installed, MathJax is loaded from its CDN (formulas then need a network).
+if importlib.util.find_spec("sphinx-mathjax-offline") is not None:
+    extensions.append("sphinx-mathjax-offline")
 
 source_suffix = {".rst": "restructuredtext", ".md": "markdown"}
 exclude_patterns = ["_build", "Thumbs.db", ".DS_Store"]
@@ -54,16 +58,18 @@ numpydoc_class_members_toctree = False
 numpydoc_xref_param_type = False
 numpydoc_validation_checks = set()  # validation is tests/test_docstrings.py's job
 
-# MyST: README sections are included verbatim (getting started, extending). README links point at
-# repository files, not at pages of this site: they are not cross-references.
+# MyST: the hand-written pages (getting started, usage, notes, extending, design) are Markdown; headings
+# get anchors down to level 3 so that pages can link to a section.
 myst_heading_anchors = 3
-suppress_warnings = ["myst.xref_missing", "myst.header"]
+# $...$ math in the results notes that the theory guide includes (figures/<name>/results.json)
+myst_enable_extensions = ["dollarmath"]
 
-# Warnings located in Python docstrings are not errors under -W (see _ext/labeldp_pages.py); the
-# site's own pages stay strict. Set to False to see them as errors.
-labeldp_relax_docstring_warnings = True
+
+# Strict: under -W every warning is an error, those located in Python docstrings included.
 
 html_theme = "pydata_sphinx_theme"
+# The theme's light/dark switch reads this; without it a first visit logs "Got invalid theme mode" to the console.
+html_context = {"default_mode": "auto"}
 html_title = "labeldp-suite"
 html_theme_options = {
     "navigation_depth": 2,
@@ -72,7 +78,8 @@ html_theme_options = {
     "navbar_align": "left",
 }
 html_show_sourcelink = False
-# The API module pages have no primary sidebar: a navigation tree of ~150 modules on each of ~150
-# pages was half of the build time; the API index page lists them all.
-html_sidebars = {"generated/api/**": []}
+# The API module pages and the theory guide's experiment pages have no primary sidebar: a navigation tree of
+# ~150 modules on each of ~150 pages was half of the build time (the experiment pages: 8 of 46 CPU-s); the API
+# index and the paper pages of the theory guide list them all.
+html_sidebars = {"generated/api/**": [], "generated/theory/experiments/**": []}
 numpydoc_show_inherited_class_members = False

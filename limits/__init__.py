@@ -23,8 +23,15 @@ Examples
 0.001
 """
 
-from . import symbols
-from ._args import PRIVACY, TASKS, VARIANTS
+from pathlib import Path as _Path
+
+from ._clash import check_installation as _check_installation
+
+__distribution__ = "labeldp-suite"  # limits._clash.MARKER: this file is the suite's, not PyPI's `limits`
+_check_installation(_Path(__file__).parent)
+
+from . import symbols  # noqa: E402
+from ._args import PRIVACY, TASKS, VARIANTS  # noqa: E402
 from .complexity import crossover, privacy_cost, sample_complexity
 from .discrepancies import DISCREPANCIES, Discrepancy, discrepancies
 from .rates import Cell, RateTerms, Term, cell, minimax_rate, printed_rate, rate_exponent, rate_terms, symbolic_rate

@@ -40,11 +40,11 @@ Constants and choices (the proofs leave them open; each is a keyword):
   ``s = 8a²/(2a+1)²`` or ``s = a``, :func:`assouad_optimum`), a log-grid search for the central ones.
   A float evaluates the bound on the family at that h (what an experiment that draws the family
   at a given h needs). A rule's h is capped at the largest h the construction allows:
-  ``h^β <= 1/2`` (|η_v| <= 1/2, used by eq. (47)(b)) and, for the three-point law, ``T^p >= M_p``.
+  ``h^β <= 1/2`` (``|η_v| <= 1/2``, used by eq. (47)(b)) and, for the three-point law, ``T^p >= M_p``.
 * ``berry_esseen``: Berry–Esseen's absolute constant ``C_0 = 0.56`` for independent, non-identically
   distributed summands (Shevtsova 2010), times the Lyapunov ratio of the labels: ``C_E = C_0 ρ/σ³``
   with ``ρ`` the largest third absolute central moment and ``σ²`` the smallest variance over the
-  label laws of the family (|mean| <= h^β). For labels ±1, ``C_E = C_0 (1 − h^{2β})^{−3/2}``. For the
+  label laws of the family (``|mean| <= h^β``). For labels ±1, ``C_E = C_0 (1 − h^{2β})^{−3/2}``. For the
   three-point law of Theorem 11 ``ρ/σ³ ≍ (T^p/M_p)^{1/2}`` grows with T: 003 calls ``C_E`` an absolute
   constant, which it is not there (the window ``16 C_E² < n_k < n_max`` stays non-empty only for
   ``ε`` below about ``2 ln 2/(16 C_0²) ≈ 0.28``).

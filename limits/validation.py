@@ -1,6 +1,6 @@
 """Argument guards shared by every layer of the suite.
 
-It lives in ``limits`` because ``limits`` is the bottom layer (DESIGN.md: imports only go down),
+It lives in ``limits`` because ``limits`` is the bottom layer (docs/design.md: imports only go down),
 so ``simulations`` and ``proofs_checks`` can import it without creating an upward dependency.
 Each guard raises ``ValueError`` naming the argument and repeating the offending value.
 """

@@ -19,6 +19,8 @@ import importlib.util
 import sys
 import types
 
+import simulations  # noqa: F401  (its import checks that `limits` is the suite's, not PyPI's rate limiter)
+
 __all__ = ["PLANTED_BUGS_CENTRAL", "AuditResult", "DPCheckResult", "ProofCheck", "all_checks", "audit_epsilon",
            "audit_label_randomizer", "check_channel", "check_label_dp", "findings", "is_tight", "max_privacy_loss",
            "privacy_loss_witness", "privacy_profile", "rrwithprior_lp", "rrwithprior_value", "run_check",

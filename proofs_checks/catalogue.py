@@ -22,7 +22,7 @@ classes exported by :mod:`simulations.mechanisms` that have no record (a test as
 
 References
 ----------
-DESIGN.md "Exactness and the privacy checks"; the claims themselves are cited in each record
+docs/design.md "Exactness and the privacy checks"; the claims themselves are cited in each record
 (e.g. 004 eq. (1), 000 eq. (12)-(13), 003 eq. (17), 001 Algorithm 1).
 
 Examples
@@ -88,7 +88,7 @@ class Example:
 
     References
     ----------
-    DESIGN.md "Exactness and the privacy checks".
+    docs/design.md "Exactness and the privacy checks".
 
     Examples
     --------
@@ -142,7 +142,7 @@ class PlantedBug:
 
     References
     ----------
-    DESIGN.md: "A planted bug is tested by asserting its exact wrong ε, not just 'fails'."
+    docs/design.md: "A planted bug is tested by asserting its exact wrong ε, not just 'fails'."
 
     Examples
     --------
@@ -204,7 +204,7 @@ class MechanismRecord:
 
     References
     ----------
-    DESIGN.md "Exactness and the privacy checks".
+    docs/design.md "Exactness and the privacy checks".
 
     Examples
     --------
@@ -259,7 +259,7 @@ class MechanismRecord:
 
         References
         ----------
-        Infrastructure: DESIGN.md, one catalogue record per mechanism.
+        Infrastructure: docs/design.md, one catalogue record per mechanism.
 
         Examples
         --------
@@ -279,7 +279,7 @@ class MechanismRecord:
 
         References
         ----------
-        Infrastructure: DESIGN.md, one catalogue record per mechanism.
+        Infrastructure: docs/design.md, one catalogue record per mechanism.
 
         Examples
         --------
@@ -320,7 +320,7 @@ def records() -> tuple[MechanismRecord, ...]:
 
     References
     ----------
-    DESIGN.md "Exactness and the privacy checks".
+    docs/design.md "Exactness and the privacy checks".
 
     Examples
     --------
@@ -347,7 +347,7 @@ def record_for(mechanism) -> MechanismRecord | None:
 
     References
     ----------
-    DESIGN.md "Exactness and the privacy checks".
+    docs/design.md "Exactness and the privacy checks".
 
     Examples
     --------
@@ -378,7 +378,7 @@ def missing_records(namespace=None) -> list[str]:
 
     References
     ----------
-    DESIGN.md: "a mechanism without a record fails a test".
+    docs/design.md: "a mechanism without a record fails a test".
 
     Examples
     --------

@@ -23,7 +23,7 @@ r' = (x' <= u_(1), 0), the other m − 1 records (x <= u_(1), 0). Hence, for thr
 
 increasing to ε as m or k grows: ε-DP holds (McSherry-Talwar), with the loss approaching but never
 reaching ε. Under the label-only relation (r = (x, 1) -> (x, 0)) the same witness applies: same value.
-For intervals the bound with N = |H| − 1 still holds but is not attained (no labelling is wrong on a
+For intervals the bound with ``N = |H| − 1`` still holds but is not attained (no labelling is wrong on a
 record that every other interval gets right); the check reports the exact value.
 
 **Planted bug** (:class:`SemiPrivateLearnerDoubledScore`): utility "right − wrong" = m − 2q, whose
@@ -72,7 +72,7 @@ def semi_private_worst_loss(epsilon: float, n_alternatives: int, m: int) -> floa
     ----------
     epsilon : float > 0
     n_alternatives : int >= 1
-        N = |H| − 1, the number of hypotheses other than the output (k public points for thresholds).
+        ``N = |H| − 1``, the number of hypotheses other than the output (k public points for thresholds).
     m : int >= 1
         Labeled sample size.
 

@@ -13,7 +13,7 @@ with ``C_i`` the exact RRWithPrior channel (K x K) under example i's prior. The 
 every z ∈ [K]^n, recomputes the priors by calling the estimator's own stage methods
 (:meth:`~simulations.learning.LPMST.stage_priors`, :meth:`~simulations.learning.LPMST.train_stage`),
 builds log P(z | y) for every labelling y ∈ [K]^n, and takes, over every pair of labellings that
-differ in exactly one label (label-DP neighbours) and every z, the largest |log P(z|y) - log P(z|y')|
+differ in exactly one label (label-DP neighbours) and every z, the largest ``|log P(z|y) - log P(z|y')|``
 (0/0 ignored, p/0 infinite). A random partition is a label-independent mixture of fixed ones, so a
 bound for every fixed partition is a bound for the procedure.
 

@@ -4,7 +4,7 @@ records) in :mod:`proofs_checks.mechanisms.vector` and :mod:`proofs_checks.mecha
 This module re-exports them under their former import path.
 
 * ``VectorMechanismFullBitEpsilon`` -- ε instead of ε/2 per bit (000 eq. (12)-(13)): exact loss 2ε.
-* ``RRTopKShortKeep`` -- keep e^ε/(e^ε+k) (004 Algorithm 1): exact loss |ε - ln(k/(k-1))|.
+* ``RRTopKShortKeep`` -- keep e^ε/(e^ε+k) (004 Algorithm 1): exact loss ``|ε - ln(k/(k-1))|``.
 * ``RRTopKUniformFallback`` -- the same with a uniform fallback over Y_k: exact loss ln(1 + e^ε).
 """
 

@@ -20,7 +20,7 @@ what :func:`proofs_checks.dp.check_label_dp` runs after the verifier for such a 
 
 References
 ----------
-DESIGN.md "Exactness and the privacy checks" and "Untrusted input" (a checker certifies only what
+docs/design.md "Exactness and the privacy checks" and "Untrusted input" (a checker certifies only what
 it checked; the sampler draws from the probabilities the channel reports); label DP: 003
 Definitions 2-3, 004 Definition 2.2.
 """
@@ -87,7 +87,7 @@ class SamplerFit:
 
     References
     ----------
-    DESIGN.md "Exactness and the privacy checks" (goodness of fit at a fixed seed).
+    docs/design.md "Exactness and the privacy checks" (goodness of fit at a fixed seed).
 
     Examples
     --------
@@ -156,7 +156,7 @@ def fit_sampler_to_channel(sampler: Callable, channel, *, n: int = DRAWS_PER_LAB
 
     References
     ----------
-    DESIGN.md "Exactness and the privacy checks" (the sampler draws from the probabilities the channel
+    docs/design.md "Exactness and the privacy checks" (the sampler draws from the probabilities the channel
     reports; goodness of fit at a fixed seed, with a stated false-alarm rate).
 
     Examples
@@ -216,7 +216,7 @@ def overridden_methods(mechanism, base: type) -> tuple[str, ...]:
 
     References
     ----------
-    DESIGN.md "Untrusted input" (a checker certifies only what it checked).
+    docs/design.md "Untrusted input" (a checker certifies only what it checked).
 
     Examples
     --------
@@ -300,7 +300,7 @@ def check_overridden_sampler(mechanism, record, result: DPCheckResult, epsilon: 
 
     References
     ----------
-    DESIGN.md "Untrusted input": a checker certifies only what it actually checked.
+    docs/design.md "Untrusted input": a checker certifies only what it actually checked.
 
     Examples
     --------

@@ -77,7 +77,7 @@ def atomic_write(path, write: Callable[[IO[bytes]], object]) -> Path:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": results are written with an atomic rename
+    docs/design.md, "Randomness, reproducibility, parallelism": results are written with an atomic rename
     from unique temporary names, so no result is ever torn or destroyed.
 
     Examples
@@ -124,7 +124,7 @@ def atomic_write_text(path, text: str) -> Path:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism" (atomic rename, unique temporary names).
+    docs/design.md, "Randomness, reproducibility, parallelism" (atomic rename, unique temporary names).
 
     Examples
     --------

@@ -84,7 +84,7 @@ class ChunkStore:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": results written per chunk as they
+    docs/design.md, "Randomness, reproducibility, parallelism": results written per chunk as they
     finish (atomic rename, unique temporary names), keyed by a hash of the full config that is
     also stored inside the chunk and checked on load; a killed run resumes.
 

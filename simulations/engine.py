@@ -92,7 +92,7 @@ class RunInterrupted(KeyboardInterrupt):
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": a killed run resumes from the chunks
+    docs/design.md, "Randomness, reproducibility, parallelism": a killed run resumes from the chunks
     already written; a forced run replaces old results only once it has finished.
 
     Examples
@@ -174,7 +174,7 @@ def config_fields(config) -> dict:
 
     References
     ----------
-    DESIGN.md, style contract "experiments": configs are data (frozen dataclasses) with stable keys.
+    docs/design.md, style contract "experiments": configs are data (frozen dataclasses) with stable keys.
 
     Examples
     --------
@@ -216,7 +216,7 @@ def canonical_json(config) -> str:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": results keyed by a hash of the full config.
+    docs/design.md, "Randomness, reproducibility, parallelism": results keyed by a hash of the full config.
 
     Examples
     --------
@@ -254,7 +254,7 @@ def config_key(config) -> int:
 
     References
     ----------
-    DESIGN.md, style contract "randomness": ``spawn_key=(config_key, trial, PURPOSE)``.
+    docs/design.md, style contract "randomness": ``spawn_key=(config_key, trial, PURPOSE)``.
 
     Examples
     --------
@@ -295,7 +295,7 @@ def config_hash(config, *, root_seed: int, version: str) -> str:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": chunks keyed by a hash of the full
+    docs/design.md, "Randomness, reproducibility, parallelism": chunks keyed by a hash of the full
     config, stored inside the chunk and checked on load; a changed config never reuses stale results.
 
     Examples
@@ -312,7 +312,7 @@ def config_hash(config, *, root_seed: int, version: str) -> str:
 
 
 class TrialStreams(NamedTuple):
-    """The three independent generators of one trial (DESIGN.md: one stream per purpose).
+    """The three independent generators of one trial (docs/design.md: one stream per purpose).
 
     Built by :func:`trial_streams`; unpacks as ``data, privacy, evaluation = streams``.
 
@@ -327,7 +327,7 @@ class TrialStreams(NamedTuple):
 
     References
     ----------
-    DESIGN.md, style contract "randomness" and its counter-example (a test set that repeated the
+    docs/design.md, style contract "randomness" and its counter-example (a test set that repeated the
     training set because both were drawn after reseeding one global generator).
 
     Examples
@@ -370,7 +370,7 @@ def trial_streams(config, trial_index: int, root_seed: int) -> TrialStreams:
 
     References
     ----------
-    DESIGN.md, style contract "randomness": each trial and each purpose gets its own stream.
+    docs/design.md, style contract "randomness": each trial and each purpose gets its own stream.
 
     Examples
     --------
@@ -409,7 +409,7 @@ class TrialResults:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": the results are a pure function of
+    docs/design.md, "Randomness, reproducibility, parallelism": the results are a pure function of
     (config, root seed), in (config, trial) order whatever the executor.
 
     Examples
@@ -572,7 +572,7 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": chunks of >= ~0.1 s on one joblib
+    docs/design.md, "Randomness, reproducibility, parallelism": chunks of >= ~0.1 s on one joblib
     layer, written atomically as they finish, keyed by a hash of the full config; results
     identical whatever the number of workers.
 
@@ -744,7 +744,7 @@ def engine_options(ctx) -> dict:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (one runner, ``--seed``/``--jobs``/``--force``).
+    docs/design.md, "Experiments and their outputs" (one runner, ``--seed``/``--jobs``/``--force``).
 
     Examples
     --------

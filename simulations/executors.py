@@ -1,6 +1,6 @@
 """Where chunks of trials run: in-process, joblib/loky processes, or a Dask cluster.
 
-The one parallel layer of the suite is joblib (DESIGN.md "Randomness, reproducibility,
+The one parallel layer of the suite is joblib (docs/design.md "Randomness, reproducibility,
 parallelism"): the backend is a setting, the code that submits chunks is the same.
 
 ============================  ===============================================================
@@ -112,7 +112,7 @@ def worker_cpu_seconds() -> float:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": provenance records wall and CPU seconds.
+    docs/design.md, "Experiments and their outputs": provenance records wall and CPU seconds.
 
     Examples
     --------
@@ -137,7 +137,7 @@ def count_worker_cpu(seconds: float) -> None:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": provenance records wall and CPU seconds.
+    docs/design.md, "Experiments and their outputs": provenance records wall and CPU seconds.
 
     Examples
     --------
@@ -174,7 +174,7 @@ def validate_scheduler(scheduler):
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": the backend (loky locally, Dask on a
+    docs/design.md, "Randomness, reproducibility, parallelism": the backend (loky locally, Dask on a
     cluster) is a setting.
 
     Examples
@@ -224,7 +224,7 @@ def check_scheduler(scheduler, *, timeout: float = 5.0):
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism" (Dask as a joblib backend; bad input
+    docs/design.md, "Randomness, reproducibility, parallelism" (Dask as a joblib backend; bad input
     refused before any work starts).
 
     Examples
@@ -325,7 +325,7 @@ def close_local_clusters() -> None:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism" (Dask as a joblib backend).
+    docs/design.md, "Randomness, reproducibility, parallelism" (Dask as a joblib backend).
 
     Examples
     --------
@@ -359,7 +359,7 @@ class Executor:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": parallelize at one level only, written
+    docs/design.md, "Randomness, reproducibility, parallelism": parallelize at one level only, written
     once against joblib.
 
     Examples
@@ -431,7 +431,7 @@ def open_executor(jobs: int = 1, scheduler=None):
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism" and its measured per-task overheads
+    docs/design.md, "Randomness, reproducibility, parallelism" and its measured per-task overheads
     (loky, joblib on Dask).
 
     Examples
@@ -526,7 +526,7 @@ def map_ordered(fn: Callable, tasks: Iterable[tuple], jobs: int = 1, scheduler=N
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism" (one parallel layer, joblib; results independent
+    docs/design.md, "Randomness, reproducibility, parallelism" (one parallel layer, joblib; results independent
     of the number of workers).
 
     Examples

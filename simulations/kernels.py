@@ -17,7 +17,7 @@ the neighbour mean, whose reference spells out the kernel's order with elementwi
 order inside ``np.bincount`` is numpy's implementation detail, so the float bin sums are compared
 within the summation error bound (and exactly on values whose sums are exact in any order).
 Compiled with ``cache=True`` so fresh worker processes load the machine code instead of
-recompiling (DESIGN.md, performance notes).
+recompiling (docs/design.md, performance notes).
 The estimators validate their inputs first; the kernels still refuse points outside ``[0, 1]^d``
 (below 0 or NaN; above 1 goes to the last cell, as in the reference), labels outside ``[0, K)`` and
 neighbour indices out of range, since numba does not bounds-check and would otherwise read or write

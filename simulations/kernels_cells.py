@@ -151,7 +151,7 @@ def keyed_laplace(key: int, idx, scale: float) -> np.ndarray:
 
     With ``u`` from :func:`keyed_uniform`: :math:`w = b \\ln(2u)` for :math:`u < 1/2` and
     :math:`w = -b \\ln(2(1-u))` otherwise (computed with ``log1p``), the inverse of the Laplace CDF
-    with scale :math:`b`. Verified in idealized real arithmetic (DESIGN.md): a floating-point
+    with scale :math:`b`. Verified in idealized real arithmetic (docs/design.md): a floating-point
     sampler is not a hardened release mechanism.
 
     Parameters

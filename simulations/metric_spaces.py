@@ -103,7 +103,7 @@ def _chord(rho: float) -> float:
 
 
 def sphere_points(X, name: str = "X") -> np.ndarray:
-    """``X`` as unit vectors (n, 3); ValueError for NaN or points off the sphere (|‖x‖ − 1| > 1e-9).
+    """``X`` as unit vectors (n, 3); ValueError for NaN or points off the sphere (``|‖x‖ − 1| > 1e-9``).
 
     Parameters
     ----------
@@ -361,7 +361,7 @@ class LatticePacking:
 
     @property
     def reach(self) -> float:
-        """Points with every |x_a| < reach can be keyed.
+        """Points with every ``|x_a| < reach`` can be keyed.
 
         Returns
         -------

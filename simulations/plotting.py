@@ -49,7 +49,7 @@ def color(i: int) -> str:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": one shared style with a colour-blind-safe palette
+    docs/design.md, "Experiments and their outputs": one shared style with a colour-blind-safe palette
     (Okabe & Ito's eight colours).
 
     Examples
@@ -88,7 +88,7 @@ def figure(nrows: int = 1, ncols: int = 1, *, width: float = 4.2, height: float 
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": matplotlib with the Agg backend, one shared style,
+    docs/design.md, "Experiments and their outputs": matplotlib with the Agg backend, one shared style,
     labelled axes, titles that say what is shown.
 
     Examples
@@ -141,7 +141,7 @@ def save_figure(fig, stem, formats=("png", "pdf")) -> list:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": per experiment, PNG (+PDF) figures generated
+    docs/design.md, "Experiments and their outputs": per experiment, PNG (+PDF) figures generated
     by ``paper_repro.py`` only.
 
     Examples
@@ -197,7 +197,7 @@ def band(ax, x, mean, lo, hi, *, label=None, i=0, marker=True):
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (confidence bands, log scales for rates).
+    docs/design.md, "Experiments and their outputs" (confidence bands, log scales for rates).
 
     Examples
     --------
@@ -241,7 +241,7 @@ def verdict_bars(ax, labels, values, holds, *, xlabel: str, fontsize: float = 7)
 
     References
     ----------
-    DESIGN.md, "Exactness and the privacy checks" (exact ε against the claimed ε, planted bugs).
+    docs/design.md, "Exactness and the privacy checks" (exact ε against the claimed ε, planted bugs).
 
     Examples
     --------

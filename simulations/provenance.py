@@ -25,6 +25,8 @@ PACKAGES = ("numpy", "scipy", "numba", "llvmlite", "cvxpy", "highspy", "clarabel
             "matplotlib", "joblib", "torch")
 
 _ROOT = Path(__file__).resolve().parents[1]
+#: the suite's distribution name (pyproject.toml), whose version provenance records
+DISTRIBUTION = "labeldp-suite"
 
 
 def package_versions(packages=PACKAGES) -> dict[str, str | None]:
@@ -42,7 +44,7 @@ def package_versions(packages=PACKAGES) -> dict[str, str | None]:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -71,7 +73,7 @@ def cpu_model() -> str:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -92,7 +94,7 @@ def numpy_simd() -> list[str]:
     """numpy's SIMD dispatch targets that are enabled on this CPU (AVX512_SKX, AVX2, ...).
 
     These decide which vectorized ``log``/``exp`` numpy runs, hence the last bits of results
-    that go through them (DESIGN.md "Performance"). ``NPY_DISABLE_CPU_FEATURES`` removes entries.
+    that go through them (docs/design.md "Performance"). ``NPY_DISABLE_CPU_FEATURES`` removes entries.
 
     Returns
     -------
@@ -101,7 +103,7 @@ def numpy_simd() -> list[str]:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -121,37 +123,47 @@ def numpy_simd() -> list[str]:
 
 @functools.lru_cache(maxsize=1)
 def code_version() -> dict:
-    """Git commit of the suite's checkout and whether its code differs from that commit.
+    """The suite's package version, and the git commit of its checkout with whether its code differs from it.
 
-    ``dirty`` looks at tracked files outside ``figures/`` (a run rewrites figures; that is not a
-    change of code). Evaluated once per process, before any output is written.
+    ``version`` is the installed distribution's (``labeldp-suite``), ``None`` when the code runs from a source
+    tree that was never installed. ``commit`` is read only where the folder holding the packages is itself the
+    top of a git checkout (a clone, or an editable install): an installed wheel has none, even inside some
+    other repository. ``dirty`` looks at tracked files outside ``figures/`` (a run rewrites figures; that is
+    not a change of code). Evaluated once per process, before any output is written.
 
     Returns
     -------
     dict
-        ``{"commit": str or None, "dirty": bool or None}``; ``None`` when the suite is not a git
-        checkout or git is not installed.
+        ``{"commit": str or None, "dirty": bool or None, "version": str or None}``; ``commit`` and ``dirty``
+        are ``None`` when the suite is not a git checkout or git is not installed.
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
     --------
     >>> sorted(code_version())
-    ['commit', 'dirty']
+    ['commit', 'dirty', 'version']
     """
+    try:
+        version = metadata.version(DISTRIBUTION)
+    except metadata.PackageNotFoundError:
+        version = None
+
     def git(*args):
         return subprocess.run(["git", "-C", str(_ROOT), *args], capture_output=True, text=True, timeout=20,
                               check=True).stdout.strip()
 
     try:
+        if Path(git("rev-parse", "--show-toplevel")).resolve() != _ROOT.resolve():
+            raise subprocess.SubprocessError("the packages are not at the top of this checkout")
         commit = git("rev-parse", "HEAD")
         dirty = bool(git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)figures"))
     except (OSError, subprocess.SubprocessError):
-        return {"commit": None, "dirty": None}
-    return {"commit": commit, "dirty": dirty}
+        return {"commit": None, "dirty": None, "version": version}
+    return {"commit": commit, "dirty": dirty, "version": version}
 
 
 def environment() -> dict:
@@ -164,7 +176,7 @@ def environment() -> dict:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples
@@ -205,7 +217,7 @@ def provenance(*, profile: str, seed: int, argv, wall_s: float, cpu_s: float) ->
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": every ``results.json`` carries its provenance
+    docs/design.md, "Experiments and their outputs": every ``results.json`` carries its provenance
     (profile, seed, command, git commit, package versions, CPU, wall and CPU seconds).
 
     Examples

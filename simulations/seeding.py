@@ -2,7 +2,7 @@
 
 Every random draw of the suite flows from a root seed through :class:`numpy.random.SeedSequence`.
 A stream is addressed by ``(config_key, trial, purpose)`` so that sampling the data, privatizing
-the labels and evaluating never share a stream (DESIGN.md: the counter-example of a simulation whose
+the labels and evaluating never share a stream (docs/design.md: the counter-example of a simulation whose
 test set repeated its training set because both were drawn after reseeding one global generator).
 Results are therefore a pure function of (config, root seed), whatever the number of workers.
 """
@@ -44,7 +44,7 @@ def as_generator(seed_or_rng) -> np.random.Generator:
 
     References
     ----------
-    DESIGN.md, style contract "randomness": public functions take a Generator or a seed turned
+    docs/design.md, style contract "randomness": public functions take a Generator or a seed turned
     into one by one helper.
 
     Examples
@@ -92,7 +92,7 @@ def check_generator(rng) -> np.random.Generator:
 
     References
     ----------
-    DESIGN.md, style contract "randomness" (never an unseeded or global generator).
+    docs/design.md, style contract "randomness" (never an unseeded or global generator).
 
     Examples
     --------
@@ -126,7 +126,7 @@ def stable_key(text: str) -> int:
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism" (a result is a pure function of config
+    docs/design.md, "Randomness, reproducibility, parallelism" (a result is a pure function of config
     and root seed, in every process).
 
     Examples
@@ -174,7 +174,7 @@ def stream(root_seed: int, config_key, trial: int, purpose: int, sub=None) -> np
 
     References
     ----------
-    DESIGN.md, style contract "randomness": ``SeedSequence(root, spawn_key=(config_key, trial,
+    docs/design.md, style contract "randomness": ``SeedSequence(root, spawn_key=(config_key, trial,
     PURPOSE))``, one stream per trial and purpose.
 
     Examples

@@ -46,7 +46,7 @@ def t_interval(values, confidence: float = 0.95):
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (every verdict from an interval); the Student-t
+    docs/design.md, "Experiments and their outputs" (every verdict from an interval); the Student-t
     interval for the mean of i.i.d. trials.
 
     Examples
@@ -96,7 +96,7 @@ def ratio_interval(numerator, denominator, confidence: float = 0.95):
 
     References
     ----------
-    DESIGN.md "Experiments and their outputs" (every verdict from an interval).
+    docs/design.md "Experiments and their outputs" (every verdict from an interval).
 
     Examples
     --------
@@ -160,7 +160,7 @@ def summarize(results, *, metrics=None, confidence: float = 0.95) -> dict[str, l
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (CSV data beside every figure).
+    docs/design.md, "Experiments and their outputs" (CSV data beside every figure).
 
     Examples
     --------
@@ -224,7 +224,7 @@ class SlopeFit:
 
     References
     ----------
-    003 Table 1 (the exponents the fitted slopes are compared with); DESIGN.md, "Experiments
+    003 Table 1 (the exponents the fitted slopes are compared with); docs/design.md, "Experiments
     and their outputs".
 
     Examples
@@ -305,7 +305,7 @@ def fit_loglog_slope(N, values, *, rng, n_boot: int = 2000, confidence: float = 
 
     References
     ----------
-    003 Table 1 (the exponents compared with the fitted slopes); DESIGN.md, "Experiments and
+    003 Table 1 (the exponents compared with the fitted slopes); docs/design.md, "Experiments and
     their outputs".
 
     Examples
@@ -396,7 +396,7 @@ def interval_verdict(value, ci_low, ci_high, margin) -> str:
 
     References
     ----------
-    DESIGN.md "Experiments and their outputs" (one rule for accepting and excluding); the rule is
+    docs/design.md "Experiments and their outputs" (one rule for accepting and excluding); the rule is
     the interval form of the two one-sided tests (TOST) of equivalence testing.
 
     Examples
@@ -458,7 +458,7 @@ def bound_verdict(bound, ci_low, ci_high, margin, *, side) -> str:
 
     References
     ----------
-    DESIGN.md "Experiments and their outputs" (one rule for accepting and excluding).
+    docs/design.md "Experiments and their outputs" (one rule for accepting and excluding).
 
     Examples
     --------
@@ -503,7 +503,7 @@ def holds_from(verdict, *, claim_is=HOLDS) -> bool | None:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs": each claim's ``holds`` is true, false or
+    docs/design.md, "Experiments and their outputs": each claim's ``holds`` is true, false or
     inconclusive by one rule.
 
     Examples

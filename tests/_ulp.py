@@ -6,7 +6,7 @@ transcendental function (numpy's vectorized log1p/exp/arccos on a CPU with AVX-5
 that numba or ``math`` call), through BLAS (the summation order depends on the kernel OpenBLAS picks
 for the CPU), or through a reduction whose order is numpy's business (``np.sum``/``mean`` pairwise,
 ``bincount``). Those comparisons use the helpers below with a bound derived next to each call
-(issue 19; DESIGN.md, "Performance"); exact comparisons are kept for one code path run twice and
+(issue 19; docs/design.md, "Performance"); exact comparisons are kept for one code path run twice and
 for integer or exactly representable results.
 """
 

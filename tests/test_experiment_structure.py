@@ -107,7 +107,7 @@ def test_profiles_are_frozen_dataclasses(module):
 def test_every_experiment_module_lives_in_a_subject_package():
     """No topic module sits flat in ``simulations/experiments/`` (only the infrastructure does)."""
     flat = sorted(p.name for p in (ROOT / "simulations" / "experiments").glob("*.py"))
-    assert flat == ["__init__.py", "base.py", "board.py", "catalogue.py", "fingerprint.py", "runner.py",
+    assert flat == ["__init__.py", "base.py", "board.py", "catalogue.py", "eta.py", "fingerprint.py", "runner.py",
                     "seed_stability.py"], flat
     for module in MODULES:
         if module.startswith("simulations."):

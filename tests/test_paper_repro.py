@@ -118,7 +118,7 @@ def test_run_all_reports_skipped_crashed_and_interrupted_at_the_end(tmp_path, mo
     assert not (tmp_path / "b_boom").exists() and not (tmp_path / "c_skip").exists()
 
 
-def test_eta_comes_from_the_previous_runs_wall_times(tmp_path, monkeypatch):
+def test_eta_comes_from_the_previous_runs_cpu_seconds(tmp_path, monkeypatch):
     monkeypatch.setitem(REGISTRY, "toy", TOY)
     run_all(["toy"], RunContext(profile="smoke"), tmp_path, log=lambda s: None)
     lines = []
@@ -127,6 +127,17 @@ def test_eta_comes_from_the_previous_runs_wall_times(tmp_path, monkeypatch):
     lines.clear()
     run_all(["toy"], RunContext(profile="quick"), tmp_path, log=lines.append)  # no quick run known yet
     assert "ETA" not in lines[0]
+    # a record from a loaded machine: 2400 s of wall for 300 CPU-s; on 2 cores the ETA is 300 / 2 s, not 40 min
+    rec_path = tmp_path / "toy" / "results.json"
+    rec = json.loads(rec_path.read_text())
+    rec["runtime_s"], rec["provenance"]["wall_s"], rec["provenance"]["cpu_s"] = 2400.0, 2400.0, 300.0
+    rec_path.write_text(json.dumps(rec))
+    monkeypatch.setattr("simulations.experiments.runner.available_cores", lambda: 2)
+    lines.clear()
+    run_all(["toy"], RunContext(profile="quick", jobs=4), tmp_path, log=lines.append, overlap=False)
+    assert lines[0].endswith(", ETA ~2m30s"), lines[0]
+    report = (tmp_path / "REPORT.md").read_text()
+    assert "| wall (s) | CPU (s) |" in report
 
 
 def test_results_json_and_report_carry_provenance(tmp_path):
@@ -139,7 +150,7 @@ def test_results_json_and_report_carry_provenance(tmp_path):
     import numpy
     assert p["packages"]["numpy"] == numpy.__version__
     assert p["python"] == sys.version.split()[0]
-    assert set(p["code"]) == {"commit", "dirty"} and p["cpu"] and p["wall_s"] >= 0 and p["cpu_s"] >= 0
+    assert set(p["code"]) == {"commit", "dirty", "version"} and p["cpu"] and p["wall_s"] >= 0 and p["cpu_s"] >= 0
     report = write_report(tmp_path, {"toy": TOY}).read_text()
     assert "**Provenance:** commit" in report and f"numpy {numpy.__version__}" in report
 

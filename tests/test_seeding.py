@@ -20,7 +20,7 @@ def test_purposes_trials_configs_and_roots_give_different_streams():
 
 
 def test_stream_matches_seedsequence_spawn_key_definition():
-    # DESIGN.md: SeedSequence(root, spawn_key=(config_key, trial, purpose)); recompute independently.
+    # docs/design.md: SeedSequence(root, spawn_key=(config_key, trial, purpose)); recompute independently.
     key = stable_key("cfg")
     expected = np.random.default_rng(np.random.SeedSequence(11, spawn_key=(key, 2, EVAL))).random(3)
     np.testing.assert_array_equal(stream(11, "cfg", 2, EVAL).random(3), expected)

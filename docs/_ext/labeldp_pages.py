@@ -3,11 +3,16 @@
 Pages written under ``docs/generated/`` (git-ignored, rewritten at every build, so they cannot drift
 from the code or the committed results):
 
-* ``theory/<seed>.rst``, one per seed paper (000-004): every experiment of the two catalogues
+* ``theory/<seed>.rst``, one per seed paper (000-004): a table of every experiment of the two catalogues
   (:mod:`simulations.experiments.catalogue`, :mod:`proofs_checks.experiments.catalogue`) whose
-  ``reproduces`` text cites that seed, with its committed figures (``figures/<name>/*.png``), its claims
-  and their verdicts read from the committed ``figures/<name>/results.json``, and the tests that read
-  its smoke run; ``theory/other.rst`` for experiments citing no seed;
+  ``reproduces`` text cites that seed, with its verdict counts; ``theory/other.rst`` for experiments citing
+  no seed;
+* ``theory/experiments/<name>.rst``, one per experiment: what it reproduces, its committed figures
+  (``figures/<name>/*.png``), its claims and their verdicts read from the committed
+  ``figures/<name>/results.json``, and the tests that read its smoke run; its ``notes`` (the results
+  commentary the experiment writes) on ``<name>_notes*.md`` pages, cut so that no page exceeds
+  :data:`PAGE_WORDS` words;
+* ``verdict_board.md``: the per-paper verdict board (an integration hook: see :func:`write_board`);
 * ``findings.rst``: the committed ``figures/proof_checks/findings.csv`` (the table that the
   ``proof_checks`` experiment writes from :func:`proofs_checks.findings`) and
   :func:`limits.discrepancies`;
@@ -20,7 +25,6 @@ from __future__ import annotations
 
 import csv
 import json
-import logging
 import re
 from pathlib import Path
 
@@ -29,7 +33,7 @@ DOCS = ROOT / "docs"
 OUT = DOCS / "generated"
 PACKAGES = ("limits", "simulations", "proofs_checks")
 
-#: Seed file -> (short title, role); the titles of /work/shared/seeds/README.md's table.
+#: Seed file -> (short title, role); the titles of the seed papers.
 SEEDS = {
     "000": ("Enhancing Learning with Label Differential Privacy by Vector Approximation (review version)",
             "the K-bit vector mechanism, its Theorems 1-2 and the synthetic and CNN experiments"),
@@ -108,11 +112,17 @@ def _tests_reading(names) -> dict:
     return found
 
 
-def _experiment_section(layer, exp, tests, depth) -> tuple[str, dict]:
-    """RST for one experiment, and its verdict counts."""
+#: pages of the theory guide stay below this many words (issue 40: no page over about 4000)
+PAGE_WORDS = 3500
+
+
+def _experiment_page(layer, exp, tests, seeds) -> tuple[str, dict]:
+    """RST of one experiment's page (``theory/experiments/<name>.rst``), and its verdict counts."""
     folder = ROOT / "figures" / exp.name
-    out = [f".. _exp-{exp.name}-{depth}:\n\n", _title(exp.name, "-")]
+    out = [f".. _exp-{exp.name}:\n\n", _title(exp.name)]
     out.append(f"**Reproduces:** {_esc(exp.reproduces)}\n\n")
+    if seeds:
+        out.append("**Papers:** " + ", ".join(f":doc:`{s} <../{s}>`" for s in seeds) + "\n\n")
     ref = exp.compute_ref if isinstance(exp.compute_ref, str) else \
         f"{exp.compute_ref.__module__}:{exp.compute_ref.__qualname__}"
     out.append(f"**Experiment:** ``{ref}`` (layer ``{layer}``); run it with "
@@ -127,8 +137,6 @@ def _experiment_section(layer, exp, tests, depth) -> tuple[str, dict]:
         return "".join(out), counts
     rec = json.loads(res_path.read_text(encoding="utf-8"))
     meta = [f"profile ``{rec.get('profile', '?')}``", f"seed {rec.get('seed', '?')}"]
-    if rec.get("runtime_s") is not None:
-        meta.append(f"{rec['runtime_s']:.1f} s")
     if rec.get("skipped"):
         meta.append("skipped: " + _esc(rec.get("skipped")))
     out.append("**Committed run:** " + ", ".join(meta) + "\n\n")
@@ -148,24 +156,101 @@ def _experiment_section(layer, exp, tests, depth) -> tuple[str, dict]:
         out.append("No claims recorded.\n\n")
     for fig in rec.get("figures") or sorted(p.name for p in folder.glob("*.png")):
         if (folder / fig).is_file() and fig.endswith(".png"):
-            rel = Path("../../../figures") / exp.name / fig
+            rel = Path("../../../../figures") / exp.name / fig
             out.append(f".. figure:: {rel.as_posix()}\n   :width: 90%\n\n   ``figures/{exp.name}/{fig}``\n\n")
     return "".join(out), counts
 
 
+def _words(text: str) -> int:
+    return len(text.split())
+
+
+def _split_table(block: str, limit: int) -> list[str]:
+    """A Markdown table cut into tables of at most ``limit`` words, each with the header rows repeated."""
+    lines = block.split("\n")
+    head, rows = lines[:2], lines[2:]
+    parts, cur = [], []
+    for row in rows:
+        if cur and _words("\n".join(head + cur + [row])) > limit:
+            parts.append("\n".join(head + cur))
+            cur = []
+        cur.append(row)
+    parts.append("\n".join(head + cur))
+    return parts
+
+
+def split_notes(notes: str, limit: int = PAGE_WORDS) -> list[str]:
+    """The Markdown ``notes`` of a ``results.json`` cut into parts of at most about ``limit`` words.
+
+    Cuts fall between paragraphs (a heading starts a new part when the current one is not empty); a table
+    longer than ``limit`` is cut between rows, its header repeated. Headings are shifted so that the
+    highest one is a level-2 heading (each part becomes a page with its own title).
+    """
+    levels = [len(m) for m in re.findall(r"^(#+) ", notes, re.M)]
+    shift = (min(levels) - 2) if levels else 0
+    if shift:
+        notes = re.sub(r"^(#+) ", lambda m: "#" * max(2, len(m.group(1)) - shift) + " ", notes, flags=re.M)
+    blocks = []
+    for block in re.split(r"\n\s*\n", notes.strip()):
+        if block.lstrip().startswith("|") and _words(block) > limit:
+            blocks.extend(_split_table(block, limit))
+        else:
+            blocks.append(block)
+    parts, cur = [], []
+    for block in blocks:
+        heading = block.startswith("#")
+        if cur and (_words("\n\n".join(cur + [block])) > limit or (heading and _words("\n\n".join(cur)) > limit / 2)):
+            parts.append("\n\n".join(cur))
+            cur = []
+        cur.append(block)
+    if cur:
+        parts.append("\n\n".join(cur))
+    return parts
+
+
+def _notes_pages(exp, theory: Path) -> list[str]:
+    """Write the committed run's notes as Markdown pages beside the experiment's page; their names."""
+    res_path = ROOT / "figures" / exp.name / "results.json"
+    if not res_path.is_file():
+        return []
+    notes = (json.loads(res_path.read_text(encoding="utf-8")).get("notes") or "").strip()
+    if not notes:
+        return []
+    parts = split_notes(notes)
+    names = []
+    for k, part in enumerate(parts, 1):
+        name = f"{exp.name}_notes" + (f"_{k}" if len(parts) > 1 else "")
+        title = f"{exp.name}: notes of the committed run" + (f" ({k} of {len(parts)})" if len(parts) > 1 else "")
+        (theory / "experiments" / f"{name}.md").write_text(
+            f"# {title}\n\nThe ``notes`` of ``figures/{exp.name}/results.json``, as the experiment wrote them.\n\n"
+            + part + "\n", encoding="utf-8")
+        names.append(name)
+    return names
+
+
 def write_theory(out_dir: Path) -> dict:
+    """Write the theory guide: an index, one page per seed paper, one page per experiment (+ its notes)."""
     recs = experiments()
     tests = _tests_reading([e.name for _, e in recs])
     by_seed = {s: [] for s in SEEDS}
     other = []
+    theory = out_dir / "theory"
+    (theory / "experiments").mkdir(parents=True, exist_ok=True)
+    for old in (theory / "experiments").iterdir():
+        old.unlink()
+    counts_of = {}
     for layer, e in recs:
         seeds = sorted(set(_SEED_RE.findall(e.reproduces)))
         for s in seeds:
             by_seed[s].append((layer, e))
         if not seeds:
             other.append((layer, e))
-    theory = out_dir / "theory"
-    theory.mkdir(parents=True, exist_ok=True)
+        text, counts_of[e.name] = _experiment_page(layer, e, tests[e.name], seeds)
+        notes = _notes_pages(e, theory)
+        if notes:
+            text += ("**Notes of the committed run:** " + ", ".join(f":doc:`{n}`" for n in notes) + "\n\n"
+                     ".. toctree::\n   :hidden:\n\n" + "".join(f"   {n}\n" for n in notes) + "\n")
+        (theory / "experiments" / f"{e.name}.rst").write_text(text, encoding="utf-8")
     totals = {}
     index_rows = []
     pages = [(s, f"{s}: {SEEDS[s][0]}", SEEDS[s][1], by_seed[s]) for s in SEEDS]
@@ -175,27 +260,33 @@ def write_theory(out_dir: Path) -> dict:
         body = [_title(title)]
         if role:
             body.append(f"What the suite takes from seed ``{key}``: {role}.\n\n")
-        body.append(f"{len(items)} experiment(s) cite this paper in their catalogue record. This page is written at "
-                    "build time from the experiment catalogues and the committed ``figures/<name>/results.json``; "
-                    "verdicts: *holds*, *fails* (the measurement excludes the claim), *inconclusive* "
-                    "(``\"holds\": null``: the interval neither confirms nor excludes it).\n\n")
+        body.append(f"{len(items)} experiment(s) cite this paper in their catalogue record; each has its own page with "
+                    "its claims, verdicts and figures. Written at build time from the experiment catalogues and the "
+                    "committed ``figures/<name>/results.json``; verdicts: *holds*, *fails* (the measurement excludes "
+                    "the claim), *inconclusive* (``\"holds\": null``: the interval neither confirms nor excludes "
+                    "it).\n\n")
         page_counts = {"holds": 0, "fails": 0, "inconclusive": 0}
-        if items:
-            body.append(".. contents:: Experiments\n   :local:\n   :depth: 1\n\n")
+        rows = []
         for layer, e in items:
-            text, counts = _experiment_section(layer, e, tests[e.name], key)
-            body.append(text)
+            c = counts_of[e.name]
             for k in page_counts:
-                page_counts[k] += counts[k]
+                page_counts[k] += c[k]
+            rows.append([_Raw(f":doc:`{e.name} <experiments/{e.name}>`"), e.reproduces, str(c["holds"]),
+                         str(c["fails"]), str(c["inconclusive"])])
+        if rows:
+            body.append(_csv_table(["experiment", "reproduces", "holds", "fails", "inconclusive"], rows,
+                                   widths=[18, 58, 8, 8, 8]))
         (theory / f"{key}.rst").write_text("".join(body), encoding="utf-8")
         totals[key] = (title, len(items), page_counts)
         index_rows.append([_Raw(f":doc:`{key}`"), str(len(items)), str(page_counts["holds"]),
                            str(page_counts["fails"]), str(page_counts["inconclusive"])])
     idx = [_title("Theory guide"),
-           "One page per seed paper: each of its claims that an experiment checks, with the committed figure and "
-           "verdict. Generated at build time from the experiment catalogues and the committed results; an "
-           "experiment citing several papers appears on each of their pages.\n\n",
-           ".. toctree::\n   :maxdepth: 1\n\n" + "".join(f"   {p[0]}\n" for p in pages) + "\n"]
+           "One page per seed paper, listing each experiment that checks one of its claims, and one page per "
+           "experiment with its committed figures, claims and verdicts. Generated at build time from the "
+           "experiment catalogues and the committed results; an experiment citing several papers is listed on "
+           "each of their pages.\n\n",
+           ".. toctree::\n   :maxdepth: 1\n\n" + "".join(f"   {p[0]}\n" for p in pages) + "\n",
+           ".. toctree::\n   :hidden:\n\n" + "".join(f"   experiments/{e.name}\n" for _, e in recs) + "\n"]
     table = [".. list-table::", "   :header-rows: 1", "", "   * - page", "     - experiments", "     - holds",
              "     - fails", "     - inconclusive"]
     for r in index_rows:
@@ -204,6 +295,34 @@ def write_theory(out_dir: Path) -> dict:
     idx.append("\n".join(table) + "\n")
     (theory / "index.rst").write_text("".join(idx), encoding="utf-8")
     return totals
+
+
+def write_board(out_dir: Path) -> bool:
+    """Write ``verdict_board.md``: the per-paper verdict board of ``figures/REPORT.md``, from the committed results.
+
+    INTEGRATION HOOK (issue 35): the board is made by
+    ``simulations.experiments.board.verdict_board_markdown(records, link=None, details=False)`` from
+    ``records, problems = simulations.experiments.board.read_records(figures_dir)``. Where that module does not
+    exist yet, the page says so instead of failing the build. Returns whether the board was written.
+    """
+    body = ["# Verdict board\n\n"]
+    try:
+        from simulations.experiments import board
+    except ImportError:
+        body.append("The verdict board (``simulations.experiments.board``) is not part of this version of the "
+                    "suite. The verdicts of every experiment are in the [theory guide](theory/index).\n")
+        (out_dir / "verdict_board.md").write_text("".join(body), encoding="utf-8")
+        return False
+    records, problems = board.read_records(ROOT / "figures")
+    body.append("Every claim of the committed results, per paper and kind, as `figures/REPORT.md` opens with it "
+                "(written at build time from `figures/<name>/results.json`).\n\n")
+    body.append(board.verdict_board_markdown(records, link=None, details=False).strip() + "\n")
+    if problems:  # name -> why its results.json could not be read
+        items = problems.items() if isinstance(problems, dict) else ((p, "") for p in problems)
+        body.append("\n**Results that could not be read:** " + "; ".join(f"`{k}` {v}".strip() for k, v in items)
+                    + "\n")
+    (out_dir / "verdict_board.md").write_text("".join(body), encoding="utf-8")
+    return True
 
 
 def write_findings(out_dir: Path) -> int:
@@ -336,35 +455,16 @@ def _role(verdict):
     return role
 
 
-class _DocstringWarnings(logging.Filter):
-    """Drops warnings located in a Python docstring (kept in a list, reported at the end).
+#: scikit-learn's metadata-routing methods, generated on every estimator (``set_fit_request``, ...): their
+#: docstrings are scikit-learn's, cross-reference its own glossary, and document nothing of the suite
+_SKLEARN_GENERATED = re.compile(r"^(set_\w+_request|get_metadata_routing)$")
 
-    The site's own pages stay strict under ``-W``; docstring formatting is policed by
-    ``tests/test_docstrings.py`` instead.
-    """
 
-    def __init__(self):
-        super().__init__()
-        self.dropped = []
-
-    def filter(self, record):
-        loc = getattr(record, "location", None)
-        loc = str(getattr(loc, "source", None) or loc or "")
-        if record.levelno >= logging.WARNING and ("docstring of " in loc or "<autosummary>" in loc):
-            self.dropped.append(f"{loc}: {record.getMessage()}")
-            return False
+def _skip_member(app, what, name, obj, skip, options):
+    """Leave scikit-learn's generated metadata-routing methods out of the API pages."""
+    if _SKLEARN_GENERATED.match(name):
         return True
-
-
-_FILTER = _DocstringWarnings()
-
-
-def _install_filter(app):
-    if not app.config.labeldp_relax_docstring_warnings:
-        return
-    for h in logging.getLogger("sphinx").handlers:
-        if _FILTER not in h.filters:
-            h.filters.insert(0, _FILTER)
+    return None
 
 
 def _generate(app):
@@ -373,23 +473,14 @@ def _generate(app):
     OUT.mkdir(exist_ok=True)
     with mock(app.config.autodoc_mock_imports):  # the same optional packages autodoc mocks
         write_theory(OUT)
+        write_board(OUT)
         write_findings(OUT)
         write_api(OUT)
 
 
-def _report(app, exc):
-    if _FILTER.dropped:
-        (Path(app.outdir) / "docstring-warnings.txt").write_text("\n".join(_FILTER.dropped) + "\n", encoding="utf-8")
-        logging.getLogger("sphinx.labeldp").info(
-            f"labeldp: {len(_FILTER.dropped)} docstring formatting warnings not treated as errors "
-            f"(listed in {app.outdir}/docstring-warnings.txt)")
-
-
 def setup(app):
-    app.add_config_value("labeldp_relax_docstring_warnings", True, "env")
     for v in ("holds", "fails", "inconclusive"):
         app.add_role(f"labeldp-{v}", _role(v))
-    app.connect("builder-inited", _install_filter, priority=100)
+    app.connect("autodoc-skip-member", _skip_member)
     app.connect("config-inited", lambda app, cfg: _generate(app), priority=100)
-    app.connect("build-finished", _report)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -88,7 +88,7 @@ def certified_channel_check(channel, closed_form: float, epsilon: float, delta: 
 
     References
     ----------
-    DESIGN.md "Exactness and the privacy checks".
+    docs/design.md "Exactness and the privacy checks".
 
     Examples
     --------

@@ -13,7 +13,7 @@ The verifier never calls the mechanism's ``privacy_loss`` (nor the loss helpers 
    such column, O(K), exact to rounding from ε = 1e-8 to beyond 700.
 
 When both run, the closed form is reported if the enumeration agrees with it within the
-enumeration's own rounding (1e-12 of the largest |log-probability|), otherwise the enumeration
+enumeration's own rounding (1e-12 of the largest ``|log-probability|``), otherwise the enumeration
 (a mechanism whose channel is not Algorithm 1's, e.g. a planted bug, is reported as it behaves).
 Past the enumeration size (K^2 > 2^22, e.g. K = 10^4) or where the float channel underflows
 (ε above ~700), only the closed form runs, with Y_k from the verifier's own stable sort and, for

@@ -86,7 +86,7 @@ class Finding:
 
         References
         ----------
-        Infrastructure: DESIGN.md's machine-readable claim records (results.json).
+        Infrastructure: docs/design.md's machine-readable claim records (results.json).
 
         Examples
         --------
@@ -151,7 +151,7 @@ class ProofCheck:
 
         References
         ----------
-        Infrastructure: DESIGN.md's machine-readable claim records (results.json).
+        Infrastructure: docs/design.md's machine-readable claim records (results.json).
 
         Examples
         --------
@@ -230,7 +230,7 @@ def grid_size(profile: str, smoke: int, quick: int, paper: int) -> int:
 
     References
     ----------
-    Infrastructure: DESIGN.md's experiment profiles (``smoke`` seconds, ``quick`` minutes, ``paper``
+    Infrastructure: docs/design.md's experiment profiles (``smoke`` seconds, ``quick`` minutes, ``paper``
     full size).
 
     Examples

@@ -3,8 +3,8 @@
 - (33)-(34): with eta = eta_2 - eta_1 and eta_1 + eta_2 = 1, eta_1 = (1 - eta)/2, eta_2 = (1 + eta)/2;
 - (47): the bracket equals KL(Bern((1+eta)/2) || Bern((1-eta)/2)) = eta ln((1+eta)/(1-eta));
 - (156)-(158): the three-point law has E|Y|^p = M_p and E[Y] = eta_v; its TV between eta_v and
-  -eta_v is |eta_v|/T (used in (161)); with (159), T^(p-1) = M_p h^(-beta)/2, every probability is
-  >= 0 when |eta_v| <= h^beta and T^p >= M_p.
+  -eta_v is ``|eta_v|/T`` (used in (161)); with (159), T^(p-1) = M_p h^(-beta)/2, every probability is
+  >= 0 when ``|eta_v| <= h^beta`` and T^p >= M_p.
 
 References: 003 Appendix B eq. (33)-(34), (47); Appendix J eq. (156)-(161).
 """

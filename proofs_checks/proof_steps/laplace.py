@@ -1,9 +1,9 @@
 """Laplace-noise mechanisms of 003: exact privacy loss = sensitivity / scale (item 2).
 
-For Lap(b) noise the log density ratio at z for means mu, mu' is (|z - mu'| - |z - mu|)/b, whose
-sup over z is |mu - mu'|/b (triangle inequality, attained for z beyond both means). Replacing one
+For Lap(b) noise the log density ratio at z for means mu, mu' is ``(|z - mu'| - |z - mu|)/b``, whose
+sup over z is ``|mu - mu'|/b`` (triangle inequality, attained for z beyond both means). Replacing one
 label moves: Y + W (Theorem 6) by 2T; clip(Y, T) + W (Theorem 10) by 2T; a bin mean of n_l labels
-with |Y| < T (eq. (23), Theorem 8) by 2T/n_l; the clipped bin mean (eq. (28), Theorem 12) by 2T/n_l.
+with ``|Y| < T`` (eq. (23), Theorem 8) by 2T/n_l; the clipped bin mean (eq. (28), Theorem 12) by 2T/n_l.
 
 References: 003 Section 5.1 (Theorem 6), eq. (23) (Theorem 8), Section 6.1 (Theorem 10), eq. (28)
 (Theorem 12); Assumption 2.

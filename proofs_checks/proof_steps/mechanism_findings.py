@@ -175,7 +175,7 @@ def alg1_log_base(profile="smoke") -> ProofCheck:
 # ---------------------------------------------------------------- 003 eq. (35)-(37)
 
 def smooth_bump(u) -> np.ndarray:
-    r"""A :math:`C^\infty` bump allowed by 003 eq. (35): :math:`\exp(1 - 1/(1 - (2u)^2))` on |u| < 1/2, else 0 (d = 1).
+    r"""A :math:`C^\infty` bump allowed by 003 eq. (35): :math:`\exp(1 - 1/(1 - (2u)^2))` on :math:`|u| < 1/2`, else 0 (d = 1).
 
     Parameters
     ----------
@@ -204,7 +204,7 @@ def smooth_bump(u) -> np.ndarray:
 
 
 def small_value_mass(phi, s: float) -> float:
-    r""":math:`P(0 < \varphi(U) < s)` for U uniform on [-1/2, 1/2] and φ even, decreasing in |u|, φ(0) = 1.
+    r""":math:`P(0 < \varphi(U) < s)` for U uniform on [-1/2, 1/2] and φ even, decreasing in :math:`|u|`, φ(0) = 1.
 
     The set is :math:`\{r(s) < |u| < 1/2\}` with :math:`\varphi(r(s)) = s`; r(s) is found by root
     bracketing.

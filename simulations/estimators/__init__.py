@@ -7,19 +7,19 @@ keyword-only and only store arguments; tuning parameters (h, k, T) are explicit.
 task, privacy model and tuning rules live there) with the default tuning of :func:`limits.tuning`
 (constants 1), any of h / k / T overridable. :data:`ESTIMATORS` adds only the class that runs it:
 
-=====================================  =============================  ===========================
-algorithm (``limits.ALGORITHMS``)      estimator                      003
-=====================================  =============================  ===========================
-``local_classification``               :class:`VectorBinClassifier`   Theorem 2, eqs. (11)-(13)
-``central_classification``             :class:`ExponentialBinClassifier`  Theorem 4, eq. (17)
-``local_regression``                   :class:`LaplaceKNNRegressor`   Theorem 6, eq. (20)
-``central_regression``                 :class:`LaplaceBinMeanRegressor`  Theorem 8, eq. (23)
-``local_regression_heavy_tailed``      ``LaplaceKNNRegressor(clip=True)``  Theorem 10
-``central_regression_heavy_tailed``    ``LaplaceBinMeanRegressor(clip=True)``  Theorem 12, eq. (28)
-``nonprivate_classification``          :class:`BinMajorityClassifier`  baseline
-``nonprivate_regression``              :class:`BinMeanRegressor`      baseline
-``nonprivate_regression_knn``          :class:`KNNRegressor`          baseline
-=====================================  =============================  ===========================
+===================================  ======================================  =========================
+algorithm (``limits.ALGORITHMS``)    estimator                               003
+===================================  ======================================  =========================
+``local_classification``             :class:`VectorBinClassifier`            Theorem 2, eqs. (11)-(13)
+``central_classification``           :class:`ExponentialBinClassifier`       Theorem 4, eq. (17)
+``local_regression``                 :class:`LaplaceKNNRegressor`            Theorem 6, eq. (20)
+``central_regression``               :class:`LaplaceBinMeanRegressor`        Theorem 8, eq. (23)
+``local_regression_heavy_tailed``    ``LaplaceKNNRegressor(clip=True)``      Theorem 10
+``central_regression_heavy_tailed``  ``LaplaceBinMeanRegressor(clip=True)``  Theorem 12, eq. (28)
+``nonprivate_classification``        :class:`BinMajorityClassifier`          baseline
+``nonprivate_regression``            :class:`BinMeanRegressor`               baseline
+``nonprivate_regression_knn``        :class:`KNNRegressor`                   baseline
+===================================  ======================================  =========================
 """
 
 from __future__ import annotations

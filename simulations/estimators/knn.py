@@ -7,7 +7,7 @@ the mechanism description in ``mechanism_``.
 
 Neighbours come from ``scipy.spatial.cKDTree(leafsize=32, balanced_tree=False,
 compact_nodes=False)``, the fastest build/query combination measured for d <= 5 and k <= 200
-(DESIGN.md), except on the line and in the plane:
+(docs/design.md), except on the line and in the plane:
 
 * d = 1: :class:`~simulations.estimators.line_knn.LineIndex`, a sorted array walked outwards from
   each query: the same neighbours in the same nearest-first order, hence the same predictions bit for
@@ -50,7 +50,7 @@ TREE_OPTIONS = {"leafsize": 32, "balanced_tree": False, "compact_nodes": False}
 
 
 def build_tree(X) -> cKDTree:
-    """The kd-tree used by the kNN estimators (the options DESIGN.md measured fastest).
+    """The kd-tree used by the kNN estimators (the options measured fastest: docs/design.md, Performance).
 
     Parameters
     ----------

@@ -3,7 +3,7 @@
 An :class:`Experiment` is registered once with :func:`register`; ``paper_repro.py`` only collects
 the registry and hands each experiment to :func:`simulations.experiments.runner.run_experiment`.
 ``compute(ctx)`` returns an :class:`ExperimentResult` (CSV tables, claims, notes and free-form data
-for the plot); ``plot(result)`` returns named matplotlib figures. Output format: DESIGN.md
+for the plot); ``plot(result)`` returns named matplotlib figures. Output format: docs/design.md
 "Experiments and their outputs".
 
 The suite's experiments are listed in one catalogue per layer (:mod:`simulations.experiments.catalogue`,
@@ -49,7 +49,7 @@ class ExperimentSkipped(Exception):
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (a skipped experiment keeps its earlier outputs).
+    docs/design.md, "Experiments and their outputs" (a skipped experiment keeps its earlier outputs).
 
     Examples
     --------
@@ -226,7 +226,7 @@ def reading_of(kind: str, holds: bool | None) -> str:
 class ExperimentResult:
     """What ``compute`` returns.
 
-    The runner writes it out (DESIGN.md, "Experiments and their outputs"); nothing is validated here.
+    The runner writes it out (docs/design.md, "Experiments and their outputs"); nothing is validated here.
 
     Parameters
     ----------
@@ -242,7 +242,7 @@ class ExperimentResult:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs".
+    docs/design.md, "Experiments and their outputs".
 
     Examples
     --------
@@ -295,7 +295,7 @@ class RunContext:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (same seed, same numbers whatever ``jobs``).
+    docs/design.md, "Experiments and their outputs" (same seed, same numbers whatever ``jobs``).
 
     Examples
     --------
@@ -351,7 +351,7 @@ def resolve_reference(ref: str) -> Callable:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (catalogues list experiments without importing them).
+    docs/design.md, "Experiments and their outputs" (catalogues list experiments without importing them).
 
     Examples
     --------
@@ -418,7 +418,7 @@ class Experiment:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs"; ``reproduces`` names the paper's claim (e.g. 003 Table 1).
+    docs/design.md, "Experiments and their outputs"; ``reproduces`` names the paper's claim (e.g. 003 Table 1).
 
     Examples
     --------
@@ -528,7 +528,7 @@ def register(experiment: Experiment) -> Experiment:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs".
+    docs/design.md, "Experiments and their outputs".
 
     Examples
     --------

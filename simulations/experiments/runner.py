@@ -1,7 +1,7 @@
 """Run registered experiments and write ``figures/<name>/`` and ``figures/REPORT.md``.
 
 Per experiment: PNG and PDF figures, one CSV per table (data only), and ``results.json`` with the
-claims and the run's provenance (DESIGN.md "Experiments and their outputs").
+claims and the run's provenance (docs/design.md "Experiments and their outputs").
 
 Never destroy a result: an experiment computes and writes into a private staging folder
 (``<out>/.staging/<name>-<unique>/``, :mod:`simulations.scratch`; those of killed runs are swept at the
@@ -50,6 +50,7 @@ from simulations.scratch import make_scratch, remove_scratch, sweep_stale
 from .base import KINDS, REGISTRY, Experiment, ExperimentResult, ExperimentSkipped, RunContext, reading_of
 from .board import kind_counts_text, kind_tally, read_records, verdict_board_markdown
 from .fingerprint import config_fingerprint, stale_outputs
+from .eta import available_cores, eta_seconds, recorded_cpu_seconds
 
 __all__ = ["Outcome", "check_output_folder", "claim_counts", "claim_counts_text", "regenerate_command", "run_all",
            "run_experiment", "summary_table", "write_csv", "write_report"]
@@ -393,10 +394,17 @@ def _provenance_line(p: dict | None) -> str:
     commit = (code.get("commit") or "unknown")[:12] + (" (uncommitted changes)" if code.get("dirty") else "")
     pk = p.get("packages") or {}
     versions = ", ".join(f"{k} {v}" for k, v in pk.items() if v)
-    return (f"**Provenance:** commit {commit} · Python {p.get('python')} · {p.get('cpu')} · "
+    version = f" · labeldp-suite {code['version']}" if code.get("version") else ""
+    return (f"**Provenance:** commit {commit}{version} · Python {p.get('python')} · {p.get('cpu')} · "
             f"wall {p.get('wall_s')} s, CPU {p.get('cpu_s')} s on {p.get('cores', '?')} cores at load "
             f"{(p.get('load_avg_1_5_15') or ['?'])[0]} · finished {p.get('finished_utc', '?')} UTC  \n"
             f"`{p.get('command_line', '')}`  \n{versions}")
+
+
+def _cpu_cell(record: dict) -> str:
+    """The CPU seconds of a ``results.json`` record as the report shows them ("–" where not recorded)."""
+    cpu = (record.get("provenance") or {}).get("cpu_s")
+    return "–" if cpu is None else f"{cpu:g}"
 
 
 def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Path:
@@ -422,7 +430,7 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
     --------
     >>> import tempfile
     >>> toy = Experiment("toy", "nothing", lambda ctx: None, lambda result: {})
-    >>> "| [toy](#toy) | nothing | not run |" in write_report(tempfile.mkdtemp(), {"toy": toy}).read_text()
+    >>> "| [toy](#toy) | nothing | not run | – | – | – |" in write_report(tempfile.mkdtemp(), {"toy": toy}).read_text()
     True
     """
     registry = REGISTRY if registry is None else registry
@@ -450,17 +458,18 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
              "## Verdict board", "",
              verdict_board_markdown(current), "", *stale_line,
              "## Experiments", "",
-             "| experiment | reproduces | claims by kind | profile | runtime (s) |",
-             "|---|---|---|---|---|"]
+             "| experiment | reproduces | claims by kind | profile | wall (s) | CPU (s) |",
+             "|---|---|---|---|---|---|"]
     for e in exps:
         r = records[e.name]
         if r is None:
             why = f"not run: {e.paper_note}" if e.paper_note and paper_folder else "not run"
-            lines.append(f"| [{e.name}](#{e.name}) | {e.reproduces} | {why} | – | – |")
+            lines.append(f"| [{e.name}](#{e.name}) | {e.reproduces} | {why} | – | – | – |")
             continue
         status = "CRASHED" if "error" in r else kind_counts_text(r["claims"])
         status = f"**stale** ({status})" if e.name in stale else status
-        lines.append(f"| [{e.name}](#{e.name}) | {e.reproduces} | {status} | {r['profile']} | {r['runtime_s']} |")
+        lines.append(f"| [{e.name}](#{e.name}) | {e.reproduces} | {status} | {r['profile']} | {r['runtime_s']} | "
+                     f"{_cpu_cell(r)} |")
     lines.append("")
     for e in exps:
         r = records[e.name]
@@ -471,7 +480,8 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
             else:
                 lines += ["_Not run yet:_ `python paper_repro.py --only " + e.name + "`", ""]
             continue
-        lines += [f"**Command:** `{r['command']}`  ", f"**Profile:** {r['profile']} · **runtime:** {r['runtime_s']} s",
+        lines += [f"**Command:** `{r['command']}`  ",
+                  f"**Profile:** {r['profile']} · **runtime:** {r['runtime_s']} s wall, {_cpu_cell(r)} s CPU",
                   "", _provenance_line(r.get("provenance")), ""]
         if e.name in stale:
             lines += [f"**Stale output, not counted on the verdict board:** {stale[e.name]}.", ""]
@@ -513,7 +523,7 @@ class Outcome:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (claims hold, fail or are inconclusive).
+    docs/design.md, "Experiments and their outputs" (claims hold, fail or are inconclusive).
 
     Examples
     --------
@@ -596,15 +606,6 @@ def summary_table(outcomes) -> str:
     return "\n".join(lines)
 
 
-def _previous_runtime(out: Path, name: str, profile: str) -> float | None:
-    """The wall time of the last finished run of ``name`` at ``profile`` in ``out`` (for the ETA)."""
-    try:
-        r = json.loads((out / name / "results.json").read_text())
-        return float(r["runtime_s"]) if r.get("profile") == profile and "error" not in r else None
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
 def _clock(seconds: float) -> str:
     m, s = divmod(int(round(seconds)), 60)
     return f"{m}m{s:02d}s" if m else f"{s}s"
@@ -653,8 +654,9 @@ def _finished_now(job: _Computed) -> Future:
 def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap: bool = True) -> list[Outcome]:
     """Run the named experiments in order, rewrite the report, print the end-of-run table.
 
-    One line per experiment says ``[k/n]``, the elapsed time and an ETA from the earlier runs'
-    wall times in ``out`` (where known). A crash is reported and the other experiments still run;
+    One line per experiment says ``[k/n]``, the elapsed time and an ETA from the CPU seconds that the earlier
+    runs recorded in ``out`` (where known), spread over the cores this run uses, then paced by this run's own
+    speed (:mod:`simulations.experiments.eta`). A crash is reported and the other experiments still run;
     Ctrl-C stops the run after reporting what was cached; a missing extra skips the experiment.
     In every one of those cases the experiment's earlier outputs are left as they were. The line
     after each experiment counts its claims that hold, are inconclusive and fail
@@ -690,7 +692,7 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
 
     References
     ----------
-    DESIGN.md, "Experiments and their outputs" (staging folders: a result is never destroyed).
+    docs/design.md, "Experiments and their outputs" (staging folders: a result is never destroyed).
 
     Examples
     --------
@@ -711,7 +713,8 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
     n = len(names)
     outcomes: dict[int, Outcome] = {}
     sweep_stale(out / STAGING)  # staging folders of killed runs; a live run's are locked and kept
-    previous = {name: _previous_runtime(out, name, ctx.profile) for name in names}
+    recorded = {name: recorded_cpu_seconds(out, name, ctx.profile) for name in names}  # for the ETA
+    cores = min(ctx.jobs, available_cores()) if ctx.scheduler is None else ctx.jobs
     start = time.perf_counter()
     plotter = _Plotter() if overlap else None
     pending = None  # (k, name, t0, Future of _finish): at most one experiment is being plotted
@@ -744,8 +747,11 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
         for k, name in enumerate(names, 1):
             collect(block=False)
             elapsed = time.perf_counter() - start
-            left = [previous[m] for m in names[k - 1:]]
-            eta = f", ETA ~{_clock(sum(left))}" if all(t is not None for t in left) else ""
+            done_cpu = sum(recorded[m] or 0.0 for i, m in enumerate(names[:k - 1], 1)
+                           if i not in outcomes or outcomes[i].status != "skipped")
+            left = eta_seconds([recorded[m] for m in names[k - 1:]], cores, finished_cpu=done_cpu,
+                               finished_wall=elapsed if done_cpu > 0 else 0.0)
+            eta = f", ETA ~{_clock(left)}" if left is not None else ""
             log(f"[{k}/{n}] {name} ({ctx.profile}) ... elapsed {_clock(elapsed)}{eta}")
             current = (k, name, time.perf_counter(), None)
             try:

@@ -446,7 +446,7 @@ class LPMST(BaseEstimator):
         Raises
         ------
         ValueError
-            If ``predict_proba`` returns a shape other than (m, len(classes_)) or (m, K).
+            If ``predict_proba`` returns a shape other than ``(m, len(classes_))`` or ``(m, K)``.
 
         Examples
         --------

@@ -7,7 +7,7 @@ prior) only, hence ε-label DP by post-processing.
 
 000 Section 2 describes ALIBI's transform as costing O(K^2) per label. Under Laplace noise the
 posterior factorizes: every class shares the coordinates where it is 0, so each class score needs
-only its own coordinate, (ε/2)(|o_c| - |o_c - 1|), and the posterior costs O(K) per label. Privacy is argued in idealized real arithmetic
+only its own coordinate, ``(ε/2)(|o_c| - |o_c - 1|)``, and the posterior costs O(K) per label. Privacy is argued in idealized real arithmetic
 (floating-point Laplace sampling has known attacks; this is a research tool).
 """
 

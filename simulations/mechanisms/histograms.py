@@ -21,7 +21,7 @@ API (vectorized over cells, first axis = cells)::
     GeometricHistogram(epsilon).log_pmf(noisy, histograms)       # exact, summed over the K counts
     GeometricHistogram.priors(noisy)                             # 004 Algorithm 4 step (c)
 
-Laplace noise is analysed in idealized real arithmetic (see :mod:`.laplace`).
+Laplace noise is analysed in idealized real arithmetic (see :mod:`simulations.mechanisms.laplace`).
 
 References: 001 Algorithm 1 and Theorem 2.4, Algorithm 2 and Theorem 3.1; 004 Algorithm 4.
 """

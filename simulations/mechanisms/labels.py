@@ -32,7 +32,7 @@ def check_num_classes_epsilon(num_classes, epsilon) -> None:
 
     References
     ----------
-    004 eq. (1) (K-ary RR with parameter ε); DESIGN rule: plain guard clauses that repeat the value.
+    004 eq. (1) (K-ary RR with parameter ε); docs/design.md, style contract: plain guard clauses that repeat the value.
 
     Examples
     --------

@@ -64,7 +64,7 @@ def rr_probabilities(epsilon: float, k):
 
     References
     ----------
-    004 eq. (1) (k = K) and Algorithm 1 step 2 (k = |Y_k|).
+    004 eq. (1) (k = K) and Algorithm 1 step 2 (:math:`k = |Y_k|`).
 
     Examples
     --------

@@ -43,7 +43,7 @@ def torch_available() -> bool:
 
     References
     ----------
-    DESIGN.md, "Ecosystem notes": heavy dependencies are optional extras, imported lazily.
+    docs/design.md, "Ecosystem notes": heavy dependencies are optional extras, imported lazily.
 
     Examples
     --------
@@ -73,7 +73,7 @@ def require_torch():
 
     References
     ----------
-    DESIGN.md, "Ecosystem notes": optional extras imported lazily with a clear message when missing.
+    docs/design.md, "Ecosystem notes": optional extras imported lazily with a clear message when missing.
 
     Examples
     --------

@@ -1,15 +1,15 @@
 """The four label treatments of the CNN benchmarks, sharing :func:`~simulations.torch_path.training.fit_classifier`.
 
-=============== ============================================ ===================================== ==========================
-method          privatized training targets                  loss                                  prediction
-=============== ============================================ ===================================== ==========================
-``RR``          K-ary randomized response (004 eq. (1))     cross-entropy on one-hot (+ mixup)     arg-max of the logits
-``LP-2ST``      RRWithPrior in two stages (004 Alg. 3)       cross-entropy on one-hot (+ mixup)     arg-max of stage-2 model
-``ALIBI``       Laplace(2/ε) on the one-hot label,           soft-label cross-entropy              arg-max of the logits
-                Bayesian soft label under a uniform prior
-``vector``      K-bit vector Z (000 eq. (12)-(13))           sigmoid output + BCE on Z (000 §4.3)  debiased arg-max (eq. 16)
-``non-private`` the true labels                              cross-entropy                         arg-max of the logits
-=============== ============================================ ===================================== ==========================
+===============  =========================================  ====================================  =========================
+method           privatized training targets                loss                                  prediction
+===============  =========================================  ====================================  =========================
+``RR``           K-ary randomized response (004 eq. (1))    cross-entropy on one-hot (+ mixup)    arg-max of the logits
+``LP-2ST``       RRWithPrior in two stages (004 Alg. 3)     cross-entropy on one-hot (+ mixup)    arg-max of stage-2 model
+``ALIBI``        Laplace(2/ε) on the one-hot label,         soft-label cross-entropy              arg-max of the logits
+                 Bayesian soft label under a uniform prior
+``vector``       K-bit vector Z (000 eq. (12)-(13))         sigmoid output + BCE on Z (000 §4.3)  debiased arg-max (eq. 16)
+``non-private``  the true labels                            cross-entropy                         arg-max of the logits
+===============  =========================================  ====================================  =========================
 
 LP-2ST reuses :class:`simulations.learning.LPMST` (stage split, RRWithPrior priors from the stage-1
 model, 004 Appendix B's label filtering) with :class:`TorchClassifier` as its learner. The prior is 004

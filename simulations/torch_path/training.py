@@ -140,7 +140,7 @@ def resolve_device(device: str | None = None):
 
     References
     ----------
-    DESIGN.md, "Ecosystem notes" (torch is an optional extra; the CPU build is enough).
+    docs/design.md, "Ecosystem notes" (torch is an optional extra; the CPU build is enough).
 
     Examples
     --------
@@ -237,7 +237,7 @@ def checkpoint_path(checkpoint_dir, x, targets: np.ndarray, loss: str, config: T
 
     References
     ----------
-    DESIGN.md, "Randomness, reproducibility, parallelism": results keyed by a hash of the full
+    docs/design.md, "Randomness, reproducibility, parallelism": results keyed by a hash of the full
     problem; a killed run resumes.
 
     Examples
@@ -471,7 +471,7 @@ def predict_scores(model, x, *, batch_size: int = PREDICT_BATCH, num_threads: in
 
     References
     ----------
-    000 eq. (16) (predictions are arg-maxes of the outputs); DESIGN.md, "Randomness,
+    000 eq. (16) (predictions are arg-maxes of the outputs); docs/design.md, "Randomness,
     reproducibility, parallelism" (the same numbers whatever the number of workers).
 
     Examples

@@ -42,7 +42,7 @@ from simulations.stats import EXCLUDED, HOLDS, interval_verdict, t_interval
 
 __all__ = ["MC_MARGIN_REL", "StabilityPoint", "compute", "mc_counts", "mc_draws", "plot", "stability_trial"]
 
-#: Equivalence margin of "simulated mean |ĉ − c| = closed form", relative to the exact value: 3 %.
+#: Equivalence margin of "simulated mean ``|ĉ − c|`` = closed form", relative to the exact value: 3 %.
 #: Each count gets enough releases that its predicted 95% CI half-width (from the exact variance,
 #: :func:`~simulations.mechanisms.stability_error.abs_error_variance`) is ``rel_hw`` of E (0.5 % quick,
 #: 0.35 % paper), so 3 % leaves > 8 standard errors for a correct sampler, while the errors it must

@@ -79,7 +79,7 @@ class CaseFit:
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
@@ -300,7 +300,7 @@ def fit_case(case: RateCase, points, values, *, seed: int, key: str, margin: flo
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
@@ -361,7 +361,7 @@ def slope_table_markdown(fits: list[CaseFit]) -> str:
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
@@ -456,7 +456,7 @@ def diagnose(f: CaseFit) -> str:
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------
@@ -509,7 +509,7 @@ def case_claims(f: CaseFit) -> list[Claim]:
     References
     ----------
     003 Table 1 and Theorems 7-8 (central regression privacy term: derived ``2β/(d+β)``, printed
-    ``2β/(d+2β)``); DESIGN.md, "Experiments and their outputs" (verdicts from intervals).
+    ``2β/(d+2β)``); docs/design.md, "Experiments and their outputs" (verdicts from intervals).
 
     Examples
     --------

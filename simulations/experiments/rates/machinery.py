@@ -158,7 +158,7 @@ class Profile:
 
     References
     ----------
-    003 Table 1 (the exponents the verdicts test) and eq. (37) (the bump count); DESIGN.md,
+    003 Table 1 (the exponents the verdicts test) and eq. (37) (the bump count); docs/design.md,
     "Experiments and their outputs" (profiles smoke / quick / paper).
 
     Examples
@@ -893,7 +893,7 @@ def run_rate_grids(ctx, cases: list[RateCase], sizes: Profile):
 
     References
     ----------
-    003 Table 1 (the rates whose grids run); DESIGN.md, "Experiments and their outputs" (seeding).
+    003 Table 1 (the rates whose grids run); docs/design.md, "Experiments and their outputs" (seeding).
 
     Examples
     --------

@@ -248,7 +248,7 @@ def compute(ctx) -> ExperimentResult:
 
 def _plot_table():
     tasks, privs = limits.TASKS, limits.PRIVACY
-    # one column per task and one row per privacy model, however many :mod:`limits` lists (the README's
+    # one column per task and one row per privacy model, however many :mod:`limits` lists (the Extending page
     # "Adding a rate cell" adds a column of Table 1, a row here): 1.28 inches per row and the header
     fig, (ax,) = figure(1, 1, width=14.0, height=1.28 * (len(privs) + 1),
                         title="003 Table 1: minimax rates under label DP (derived; † = printed differently)")

@@ -8,7 +8,7 @@ trial:
   ``η̃_j = b + (a − b) η_j`` (eq. (24));
 * the bound of eq. (34), ``B(x) = √(ln(2K/δ)/(2k)) + (a − b) L r_0(x)``, which holds with probability
   at least ``1 − δ − e^{−(1−ln 2)k}``: L is a Lipschitz constant of η (:meth:`CircleMixture.lipschitz`,
-  a grid estimate of the supremum of |∇η_j|, i.e. slightly optimistic), ``r_0(x)`` the radius of
+  a grid estimate of the supremum of ``|∇η_j|``, i.e. slightly optimistic), ``r_0(x)`` the radius of
   ball mass 2k/N (eq. (30), exact for this law), δ = 0.05;
 * the excess risk ``η*(x) − η_{ŷ(x)}(x)`` of the vector approximation's prediction, against the
   right-hand side of eq. (20) evaluated with the trial's own Δ(x), ``2Δ_ε 1(η* − η_s <= 2Δ_ε)``

@@ -1,13 +1,13 @@
-"""The README's worked examples ("Adding a mechanism", "Adding an experiment", "Adding a rate cell") are true
-as written.
+"""The worked examples of the Extending pages (``docs/extending/mechanism.md``, ``experiment.md``,
+``rate_cell.md``: "Adding a mechanism", "Adding an experiment", "Adding a rate cell") are true as written.
 
-A copy of the packages and tests gets exactly the files and edits the README tells a user to make, and the
-tests the README names are run there in a fresh interpreter: the new mechanism is found by the catalogue and
-its verifier gives the README's numbers, the new experiment is listed, runs at the smoke profile and passes
-the README's own test, the new rate cell (a Table 1 column) is read by every rate function and passes the
-`limits` tests with the exponents the README writes out, the new case of a rate experiment is the one the
-README runs, every ``>>>`` block of the rate-cell section runs as a doctest with the README's output, and all
-of it passes the docstring ratchet and the changed modules' doctests. If the README's code drifts from the
+A copy of the packages and tests gets exactly the files and edits the pages tell a user to make, and the
+tests the pages name are run there in a fresh interpreter: the new mechanism is found by the catalogue and
+its verifier gives the pages' numbers, the new experiment is listed, runs at the smoke profile and passes
+the pages' own test, the new rate cell (a Table 1 column) is read by every rate function and passes the
+`limits` tests with the exponents the page writes out, the new case of a rate experiment is the one the
+page runs, every ``>>>`` block of the rate-cell section runs as a doctest with the pages' output, and all
+of it passes the docstring ratchet and the changed modules' doctests. If the pages' code drifts from the
 suite's API (or from its documentation rules), this test fails, not the next user.
 """
 
@@ -26,20 +26,21 @@ ROOT = Path(__file__).resolve().parents[1]
 COPIED = ("limits", "simulations", "proofs_checks", "tests", "paper_repro.py", "pyproject.toml", "README.md")
 
 
-def _section_blocks(readme: str, title: str, n: int) -> list[str]:
-    """The ```python blocks of the README section ``title`` (up to the next ``## ``), checked to be ``n``."""
-    start = readme.index(f"\n## {title}\n")
-    end = readme.index("\n## ", start + 1)
-    blocks = re.findall(r"```python\n(.*?)```", readme[start:end], re.S)
-    assert len(blocks) == n, f"README section {title!r}: expected {n} python blocks, found {len(blocks)}"
+EXTENDING = ROOT / "docs" / "extending"
+
+
+def _section_blocks(page: str, n: int) -> list[str]:
+    """The ```python blocks of the Extending page ``docs/extending/<page>.md``, checked to be ``n``."""
+    text = (EXTENDING / f"{page}.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == n, f"docs/extending/{page}.md: expected {n} python blocks, found {len(blocks)}"
     return blocks
 
 
-def _follow_the_readme(dst: Path) -> None:
-    """Make, in the copy ``dst``, the files and edits the two README sections ask for."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    mechanism, verifier = _section_blocks(readme, "Adding a mechanism", 2)
-    experiment, record, test = _section_blocks(readme, "Adding an experiment", 3)
+def _follow_the_pages(dst: Path) -> None:
+    """Make, in the copy ``dst``, the files and edits the mechanism and experiment pages ask for."""
+    mechanism, verifier = _section_blocks("mechanism", 2)
+    experiment, record, test = _section_blocks("experiment", 3)
     (dst / "simulations/mechanisms/keep_or_uniform.py").write_text(mechanism, encoding="utf-8")
     with open(dst / "simulations/mechanisms/__init__.py", "a", encoding="utf-8") as f:
         f.write('\nfrom .keep_or_uniform import KeepOrUniform\n__all__ += ["KeepOrUniform"]\n')
@@ -71,7 +72,7 @@ def _replace_line(path: Path, start: str, line: str) -> None:
     path.write_text("".join(lines), encoding="utf-8")
 
 
-#: doctest lines run after the README's, in the same namespace: the README's CENTRAL_DB edit adds exactly the two
+#: doctest lines run after the page's, in the same namespace: the page's CENTRAL_DB edit adds exactly the two
 #: cases its doctest runs (6 (d, β) pairs x 2 tunings before, 7 x 2 after)
 _RATE_CASES_CHECK = """
 >>> from simulations.experiments.rates.regression import _central_cases
@@ -82,8 +83,7 @@ _RATE_CASES_CHECK = """
 
 def _follow_the_rate_cell_section(dst: Path) -> str:
     """Make, in ``dst``, the edits of "Adding a rate cell"; return its ``>>>`` blocks as one doctest text."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    blocks = _section_blocks(readme, "Adding a rate cell", 9)
+    blocks = _section_blocks("rate_cell", 9)
     doctests = [b for b in blocks if b.startswith(">>>")]
     privacy, cells, label, expected, terms, central_db = [b for b in blocks if not b.startswith(">>>")]
     assert len(doctests) == 3
@@ -106,8 +106,8 @@ def test_the_worked_examples_work_as_written(tmp_path):
             shutil.copytree(src, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
         else:
             shutil.copy2(src, tmp_path / name)
-    _follow_the_readme(tmp_path)
-    (tmp_path / "readme_rate_cell.txt").write_text(_follow_the_rate_cell_section(tmp_path), encoding="utf-8")
+    _follow_the_pages(tmp_path)
+    (tmp_path / "rate_cell_page.txt").write_text(_follow_the_rate_cell_section(tmp_path), encoding="utf-8")
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "MPLBACKEND": "Agg"}
     env.pop("PYTEST_XDIST_WORKER", None)
 
@@ -115,7 +115,7 @@ def test_the_worked_examples_work_as_written(tmp_path):
         return subprocess.run([sys.executable, *args], cwd=tmp_path, env=env, capture_output=True, text=True,
                               timeout=600)
 
-    # the numbers the README quotes for the mechanism (exact: ln(1 + 4(e - 1)) for the planted bug)
+    # the numbers the mechanism page quotes for the mechanism (exact: ln(1 + 4(e - 1)) for the planted bug)
     probe = run("-c", "import math; from proofs_checks import check_label_dp; "
                       "from simulations.mechanisms import KeepOrUniform; "
                       "from proofs_checks.mechanisms.keep_or_uniform import KeepForgetsK; "
@@ -125,9 +125,9 @@ def test_the_worked_examples_work_as_written(tmp_path):
                       % str(tmp_path))
     assert probe.returncode == 0, probe.stderr[-3000:]
     assert probe.stdout.split() == ["True", "False", "True"]
-    # the rate-cell section's >>> blocks, in order, in one namespace: the README's numbers (closed form for the
+    # the rate-cell section's >>> blocks, in order, in one namespace: the page's numbers (closed form for the
     # new cell; the quick run of the new rate case) and the cases its CENTRAL_DB edit adds
-    cell_doctests = run("-m", "doctest", "readme_rate_cell.txt")
+    cell_doctests = run("-m", "doctest", "rate_cell_page.txt")
     assert cell_doctests.returncode == 0, cell_doctests.stdout[-6000:] + cell_doctests.stderr[-2000:]
     listed = run("paper_repro.py", "--list")
     assert listed.returncode == 0 and "lp1st_label_noise" in listed.stdout, listed.stdout[-2000:] + listed.stderr[-2000:]
