@@ -27,7 +27,13 @@ SOURCES = ("limits", "simulations", "proofs_checks", "paper_repro.py", "pyprojec
 pytestmark = pytest.mark.slow
 
 
+def _clean_env() -> dict:
+    """This environment without PYTHONPATH (a checkout on it would look installed to pip and shadow the wheel)."""
+    return {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_XDIST_WORKER")}
+
+
 def _run(args, **kw):
+    kw.setdefault("env", _clean_env())
     return subprocess.run(args, capture_output=True, text=True, timeout=300, **kw)
 
 
@@ -60,8 +66,7 @@ def venv(tmp_path_factory):
 
 
 def _outside(tmp_path) -> dict:
-    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTEST_XDIST_WORKER")}
-    return {"cwd": tmp_path, "env": {**env, "MPLBACKEND": "Agg"}}
+    return {"cwd": tmp_path, "env": {**_clean_env(), "MPLBACKEND": "Agg"}}
 
 
 def test_labeldp_repro_lists_from_outside_the_repository(venv, tmp_path):
