@@ -12,7 +12,7 @@ from the code or the committed results):
   ``figures/<name>/results.json``, and the tests that read its smoke run; its ``notes`` (the results
   commentary the experiment writes) on ``<name>_notes*.md`` pages, cut so that no page exceeds
   :data:`PAGE_WORDS` words;
-* ``verdict_board.md``: the per-paper verdict board (an integration hook: see :func:`write_board`);
+* ``verdict_board.md``: the per-paper verdict board (:func:`write_board`);
 * ``findings.rst``: the committed ``figures/proof_checks/findings.csv`` (the table that the
   ``proof_checks`` experiment writes from :func:`proofs_checks.findings`) and
   :func:`limits.discrepancies`;
@@ -27,6 +27,9 @@ import csv
 import json
 import re
 from pathlib import Path
+
+from simulations.experiments.base import KINDS, reading_of
+from simulations.experiments.board import kind_counts_text, kind_tally
 
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
@@ -47,6 +50,16 @@ SEEDS = {
             "randomized response, RRTop-k, RRWithPrior and its LP optimality, LP-MST, LP-RR-SGD"),
 }
 _SEED_RE = re.compile(r"(?<![\d.])(00[0-4])(?![\d])")
+
+
+#: The theory guide's count columns: one per kind, each "holds / fails / inconclusive" in the kind's words.
+_TALLY_HEADS = ["paper: reproduced / not / inconclusive", "errata: confirmed / not / inconclusive",
+                "beyond: yes / no / inconclusive"]
+
+
+def _tally_cells(claims) -> list[str]:
+    t = kind_tally(claims)
+    return [" / ".join(map(str, t[k])) for k in KINDS]
 
 
 def _verdict(holds) -> str:
@@ -129,7 +142,7 @@ def _experiment_page(layer, exp, tests, seeds) -> tuple[str, dict]:
                f"``python paper_repro.py --only {exp.name}``.\n\n")
     if tests:
         out.append("**Tests:** " + ", ".join(f"``{t}``" for t in tests) + "\n\n")
-    counts = {"holds": 0, "fails": 0, "inconclusive": 0}
+    counts = []  # the claims, counted by kind by the caller
     res_path = folder / "results.json"
     if not res_path.is_file():
         out.append(".. note::\n\n   No committed results (``figures/%s/results.json`` is absent): the experiment has "
@@ -140,18 +153,19 @@ def _experiment_page(layer, exp, tests, seeds) -> tuple[str, dict]:
     if rec.get("skipped"):
         meta.append("skipped: " + _esc(rec.get("skipped")))
     out.append("**Committed run:** " + ", ".join(meta) + "\n\n")
-    claims = rec.get("claims") or []
+    claims = counts = rec.get("claims") or []
     rows = []
     for c in claims:
         v = _verdict(c.get("holds"))
-        counts[v] += 1
-        rows.append([_Raw(f":labeldp-{v}:`{v}`"), c.get("claim"), _num(c.get("expected")), _num(c.get("measured")),
-                     c.get("detail", "")])
+        kind = c.get("kind") if c.get("kind") in KINDS else "no kind"
+        words = reading_of(kind, c.get("holds")) if kind in KINDS else v
+        rows.append([kind, _Raw(f":labeldp-{v}:`{words}`"), c.get("claim"), _num(c.get("expected")),
+                     _num(c.get("measured")), c.get("detail", "")])
     if rows:
-        summary = ", ".join(f"{k} {v}" for k, v in counts.items() if v)
-        out.append(f"**Verdicts:** {summary} (of {len(rows)} claims)\n\n")
-        out.append(_csv_table(["verdict", "claim", "expected", "measured", "detail"],
-                              rows, widths=[8, 40, 8, 8, 36]))
+        out.append(f"**Verdicts:** {kind_counts_text(claims)} (of {len(rows)} claims; a *paper* claim is the paper's "
+                   "statement, an *erratum* an error in its text, a *beyond* question one the suite adds)\n\n")
+        out.append(_csv_table(["kind", "verdict", "claim", "expected", "measured", "detail"],
+                              rows, widths=[6, 8, 38, 8, 8, 32]))
     else:
         out.append("No claims recorded.\n\n")
     for fig in rec.get("figures") or sorted(p.name for p in folder.glob("*.png")):
@@ -262,24 +276,21 @@ def write_theory(out_dir: Path) -> dict:
             body.append(f"What the suite takes from seed ``{key}``: {role}.\n\n")
         body.append(f"{len(items)} experiment(s) cite this paper in their catalogue record; each has its own page with "
                     "its claims, verdicts and figures. Written at build time from the experiment catalogues and the "
-                    "committed ``figures/<name>/results.json``; verdicts: *holds*, *fails* (the measurement excludes "
-                    "the claim), *inconclusive* (``\"holds\": null``: the interval neither confirms nor excludes "
-                    "it).\n\n")
-        page_counts = {"holds": 0, "fails": 0, "inconclusive": 0}
+                    "committed ``figures/<name>/results.json``. Claims are counted by kind: *paper* claims "
+                    "reproduced / not reproduced / inconclusive, *errata* confirmed / not confirmed / inconclusive, "
+                    "*beyond* questions answered yes / no / inconclusive (one interval decides each).\n\n")
+        page_claims = []
         rows = []
         for layer, e in items:
             c = counts_of[e.name]
-            for k in page_counts:
-                page_counts[k] += c[k]
-            rows.append([_Raw(f":doc:`{e.name} <experiments/{e.name}>`"), e.reproduces, str(c["holds"]),
-                         str(c["fails"]), str(c["inconclusive"])])
+            page_claims += c
+            rows.append([_Raw(f":doc:`{e.name} <experiments/{e.name}>`"), e.reproduces, *_tally_cells(c)])
         if rows:
-            body.append(_csv_table(["experiment", "reproduces", "holds", "fails", "inconclusive"], rows,
-                                   widths=[18, 58, 8, 8, 8]))
+            body.append(_csv_table(["experiment", "reproduces", *_TALLY_HEADS], rows,
+                                   widths=[18, 49, 11, 11, 11]))
         (theory / f"{key}.rst").write_text("".join(body), encoding="utf-8")
-        totals[key] = (title, len(items), page_counts)
-        index_rows.append([_Raw(f":doc:`{key}`"), str(len(items)), str(page_counts["holds"]),
-                           str(page_counts["fails"]), str(page_counts["inconclusive"])])
+        totals[key] = (title, len(items), kind_tally(page_claims))
+        index_rows.append([_Raw(f":doc:`{key}`"), str(len(items)), *_tally_cells(page_claims)])
     idx = [_title("Theory guide"),
            "One page per seed paper, listing each experiment that checks one of its claims, and one page per "
            "experiment with its committed figures, claims and verdicts. Generated at build time from the "
@@ -287,8 +298,8 @@ def write_theory(out_dir: Path) -> dict:
            "each of their pages.\n\n",
            ".. toctree::\n   :maxdepth: 1\n\n" + "".join(f"   {p[0]}\n" for p in pages) + "\n",
            ".. toctree::\n   :hidden:\n\n" + "".join(f"   experiments/{e.name}\n" for _, e in recs) + "\n"]
-    table = [".. list-table::", "   :header-rows: 1", "", "   * - page", "     - experiments", "     - holds",
-             "     - fails", "     - inconclusive"]
+    table = [".. list-table::", "   :header-rows: 1", "", "   * - page", "     - experiments",
+             *(f"     - {h}" for h in _TALLY_HEADS)]
     for r in index_rows:
         table.append(f"   * - {r[0].text}")
         table.extend(f"     - {c}" for c in r[1:])
@@ -300,27 +311,27 @@ def write_theory(out_dir: Path) -> dict:
 def write_board(out_dir: Path) -> bool:
     """Write ``verdict_board.md``: the per-paper verdict board of ``figures/REPORT.md``, from the committed results.
 
-    INTEGRATION HOOK (issue 35): the board is made by
-    ``simulations.experiments.board.verdict_board_markdown(records, link=None, details=False)`` from
-    ``records, problems = simulations.experiments.board.read_records(figures_dir)``. Where that module does not
-    exist yet, the page says so instead of failing the build. Returns whether the board was written.
+    Made by :func:`simulations.experiments.board.verdict_board_markdown` from the readable
+    ``figures/<name>/results.json``, less the stale ones (:func:`simulations.experiments.fingerprint.stale_outputs`),
+    which are named under the board; every non-zero cell links to its claims, each claim to its experiment's page.
+    Returns True.
     """
-    body = ["# Verdict board\n\n"]
-    try:
-        from simulations.experiments import board
-    except ImportError:
-        body.append("The verdict board (``simulations.experiments.board``) is not part of this version of the "
-                    "suite. The verdicts of every experiment are in the [theory guide](theory/index).\n")
-        (out_dir / "verdict_board.md").write_text("".join(body), encoding="utf-8")
-        return False
+    from simulations.experiments import REGISTRY, board
+    from simulations.experiments.fingerprint import stale_outputs
+
     records, problems = board.read_records(ROOT / "figures")
-    body.append("Every claim of the committed results, per paper and kind, as `figures/REPORT.md` opens with it "
-                "(written at build time from `figures/<name>/results.json`).\n\n")
-    body.append(board.verdict_board_markdown(records, link=None, details=False).strip() + "\n")
-    if problems:  # name -> why its results.json could not be read
-        items = problems.items() if isinstance(problems, dict) else ((p, "") for p in problems)
-        body.append("\n**Results that could not be read:** " + "; ".join(f"`{k}` {v}".strip() for k, v in items)
-                    + "\n")
+    stale = stale_outputs(ROOT / "figures", REGISTRY)
+    current = {k: v for k, v in records.items() if k not in stale and "error" not in v}
+    body = ["# Verdict board\n\n",
+            "Every claim of the committed quick-profile results, per paper and kind, as `figures/REPORT.md` opens "
+            "with it (written at build time from `figures/<name>/results.json`). A number is the count of claims; "
+            "it links to the list of those claims, and each claim to its experiment's page.\n\n",
+            board.verdict_board_markdown(current, link=lambda name: f"theory/experiments/{name}.rst",
+                                         details=True).strip() + "\n"]
+    left_out = {**{k: v for k, v in stale.items() if k in records}, **problems}
+    if left_out:
+        body.append("\n**Not counted (stale or unreadable outputs):** "
+                    + "; ".join(f"`{k}`: {v}" for k, v in sorted(left_out.items())) + "\n")
     (out_dir / "verdict_board.md").write_text("".join(body), encoding="utf-8")
     return True
 
