@@ -336,6 +336,41 @@ def write_board(out_dir: Path) -> bool:
     return True
 
 
+def write_seed_stability(out_dir: Path) -> int:
+    """Write ``seed_stability.md`` from ``figures/seed_stability.json``; returns the number of claims compared.
+
+    The record is made by :mod:`simulations.experiments.seed_stability` from the committed quick run and runs at
+    other root seeds; this page lists every claim whose verdict differs between them.
+    """
+    path = ROOT / "figures" / "seed_stability.json"
+    body = ["# Verdicts at other seeds\n\n"]
+    if not path.is_file():
+        body.append("No seed-stability record is committed (`figures/seed_stability.json`).\n")
+        (out_dir / "seed_stability.md").write_text("".join(body), encoding="utf-8")
+        return 0
+    rec = json.loads(path.read_text(encoding="utf-8"))
+    runs = rec.get("runs", [])
+    seeds = [", ".join(map(str, r.get("seeds", []))) for r in runs]
+    flips = [c for c in rec["changed"] if {"holds", "fails"} <= set(c["verdicts"])]
+    body.append(f"Each claim of the committed quick run (`figures/`, seed {seeds[0] if seeds else '?'}) against the "
+                f"same claim at root seeds {'; '.join(seeds[1:])}: **{rec['compared']} claims** of "
+                f"{len(rec['experiments'])} experiments compared, **{len(rec['changed'])}** whose verdict is not the "
+                f"same at every seed, **{len(flips)}** of them between *holds* and *fails*. A verdict moves between "
+                "*holds* (or *fails*) and *inconclusive* when an interval's end lies near its margin's edge; one "
+                "interval decides every verdict, so a claim never holds at one seed and fails at another unless "
+                "listed with both. Made by `python -m simulations.experiments.seed_stability figures RUN...` "
+                "(see the design page).\n\n")
+    if rec["changed"]:
+        body.append("| experiment | kind | claim | verdicts (committed run first) |\n|---|---|---|---|\n")
+        for c in rec["changed"]:
+            text = str(c["claim"]).replace("|", "\\|")
+            body.append(f"| {c['experiment']} | {c.get('kind') or '–'} | {text} | {' / '.join(c['verdicts'])} |\n")
+    if rec.get("problems"):
+        body.append("\n**Not compared:** " + "; ".join(rec["problems"]) + "\n")
+    (out_dir / "seed_stability.md").write_text("".join(body), encoding="utf-8")
+    return rec["compared"]
+
+
 def write_findings(out_dir: Path) -> int:
     import limits
 
@@ -485,6 +520,7 @@ def _generate(app):
     with mock(app.config.autodoc_mock_imports):  # the same optional packages autodoc mocks
         write_theory(OUT)
         write_board(OUT)
+        write_seed_stability(OUT)
         write_findings(OUT)
         write_api(OUT)
 
