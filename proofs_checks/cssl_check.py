@@ -228,7 +228,7 @@ def check_semi_private(epsilon: float, *, public, dataset_size: int, hypothesis_
         if S not in cache:
             X = np.array([records[e][0] for e in S])
             y = np.array([records[e][1] for e in S])
-            est = learner(epsilon=eps, hypothesis_class=hypothesis_class).fit(X, y, 0, X_public=public)
+            est = learner(epsilon=eps, hypothesis_class=hypothesis_class, random_state=0).fit(X, y, X_public=public)
             cache[S] = est.log_probabilities_
         return cache[S]
 
@@ -357,8 +357,8 @@ def check_private_cssl(epsilon: float, delta: float, *, epsilon_unlabeled: float
     # a fit of the real learner on a large unlabeled sample over the same points: its synthetic sample
     U = np.repeat(pts, 40)
     X = np.array([pts.min(), pts.max()])
-    est = PrivateCSSL(epsilon=eps_l, epsilon_unlabeled=eps_u, delta=delta, n_synthetic=n_syn, side=side).fit(
-        X, np.array([0, 1]), rng, X_unlabeled=U)
+    est = PrivateCSSL(epsilon=eps_l, epsilon_unlabeled=eps_u, delta=delta, n_synthetic=n_syn, side=side,
+                      random_state=rng).fit(X, np.array([0, 1]), X_unlabeled=U)
     syn = est.synthetic_
     if np.unique(syn).size < n_syn:
         raise ValueError(f"the fitted learner drew {np.unique(syn).size} distinct synthetic points, fewer than "

@@ -380,7 +380,7 @@ def point_level_excess(pt: RatePoint, law, data, privacy, ev) -> dict:
     """The point-level path: sample N points (DATA), fit on them (PRIVACY), excess risk (exact for
     histograms, over EVAL points for kNN). O(N); the reference of the count-level path."""
     X, Y = law.sample(pt.N, data)
-    est = estimator(pt).fit(X, Y, privacy)
+    est = estimator(pt).set_params(random_state=privacy).fit(X, Y)
     X_eval = ev.random((pt.n_eval, pt.d)) if pt.n_eval else None
     return {"excess": excess_risk(law, est, X_eval)}
 
