@@ -7,7 +7,7 @@ from sklearn.exceptions import NotFittedError
 
 from simulations.seeding import check_generator
 
-__all__ = ["check_features", "check_fitted", "check_real_labels", "check_rng"]
+__all__ = ["check_features", "check_finite_rows", "check_fitted", "check_real_labels", "check_rng"]
 
 
 def check_features(X, *, unit_cube: bool, d: int | None = None, name: str = "estimator") -> np.ndarray:
@@ -25,6 +25,22 @@ def check_features(X, *, unit_cube: bool, d: int | None = None, name: str = "est
         raise ValueError("X must be finite")
     if unit_cube and arr.size and (arr.min() < 0.0 or arr.max() > 1.0):
         raise ValueError(f"X must lie in [0, 1]^d, got min {arr.min()} and max {arr.max()}")
+    return arr
+
+
+def check_finite_rows(X, *, d: int | None = None, name: str = "estimator") -> np.ndarray:
+    """``X`` of shape (n, ...) as a finite float array of shape (n, p), trailing axes flattened (images).
+
+    ``d`` (the ``n_features_in_`` of a fitted estimator called ``name``) is checked with scikit-learn's message.
+    """
+    arr = np.asarray(X, dtype=float)
+    if arr.ndim < 1:
+        raise ValueError(f"X must have at least one axis (rows), got shape {arr.shape}")
+    arr = arr.reshape(arr.shape[0], -1)
+    if d is not None and arr.shape[1] != d:
+        raise ValueError(f"X has {arr.shape[1]} features, but {name} is expecting {d} features as input")
+    if not np.all(np.isfinite(arr)):
+        raise ValueError("X must be finite (no NaN or inf)")
     return arr
 
 

@@ -182,9 +182,19 @@ class LabelDPEstimatorMixin:
         """``self.random_state`` as a Generator (:func:`check_random_state`); read once per ``fit``."""
         return check_random_state(self.random_state)
 
+    def _check_random_state(self) -> None:
+        """Refuse an invalid ``self.random_state`` without building a Generator (estimators that draw nothing)."""
+        if self.random_state is not None:
+            check_random_state(self.random_state)
+
     def _check_n_features(self, X) -> None:
-        """Refuse a 2-D ``X`` whose column count is not ``n_features_in_`` (scikit-learn's message)."""
+        """Refuse an ``X`` of shape (n, ...) whose row size is not ``n_features_in_`` (scikit-learn's message).
+
+        Trailing axes count together (an image of 28 x 28 pixels has 784 features); 1-D ``X`` (one value or
+        index per row) is left to the estimator's own checks.
+        """
         shape = np.shape(X)
-        if len(shape) == 2 and shape[1] != self.n_features_in_:
-            raise ValueError(f"X has {shape[1]} features, but {type(self).__name__} is expecting "
+        p = int(np.prod(shape[1:])) if len(shape) >= 2 else None
+        if p is not None and p != self.n_features_in_:
+            raise ValueError(f"X has {p} features, but {type(self).__name__} is expecting "
                              f"{self.n_features_in_} features as input")

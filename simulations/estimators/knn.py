@@ -187,7 +187,7 @@ class KNNRegressor(LabelDPEstimatorMixin, RegressorMixin, BaseEstimator):
         >>> KNNRegressor(k=1).fit([[0.0], [1.0]], [3.0, 4.0]).targets_.tolist()
         [3.0, 4.0]
         """
-        self._random_generator()  # checks random_state; nothing is drawn
+        self._check_random_state()  # nothing is drawn
         self.targets_ = self._fit_index(X, y)
         self.mechanism_ = None
         return self

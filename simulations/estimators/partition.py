@@ -462,7 +462,7 @@ class BinMeanRegressor(RegressorMixin, _BinEstimator):
         >>> BinMeanRegressor(h=1.0).fit([[0.2], [0.7]], [1.0, 2.0]).cell_values_.tolist()
         [1.5]
         """
-        self._random_generator()  # checks random_state; nothing is drawn
+        self._check_random_state()  # nothing is drawn
         X = self._features(X)
         y = check_real_labels(y, X.shape[0])
         sums, self.counts_ = kernels.bin_value_sums(X, self.bins_, y)

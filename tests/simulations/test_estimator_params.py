@@ -36,10 +36,6 @@ ORDER = neighbour_order(X2, X2)
 IDS = np.column_stack([G.integers(0, 5, 60), G.integers(0, 6, 60)])
 
 
-def rng():
-    return np.random.default_rng(7)
-
-
 # (estimator, fit(est) -> est, invalid argument, its invalid value)
 CASES = {
     "BinMajorityClassifier": (BinMajorityClassifier(num_classes=3, h=0.25, random_state=7), lambda e: e.fit(X2, y3),
@@ -48,10 +44,10 @@ CASES = {
                             "epsilon", -1.0),
     "ExponentialBinClassifier": (ExponentialBinClassifier(num_classes=3, epsilon=2.0, h=0.25, random_state=7),
                                  lambda e: e.fit(X2, y3), "h", 0.0),
-    "BinMeanRegressor": (BinMeanRegressor(h=0.25), lambda e: e.fit(X2, yr), "h", 2.0),
+    "BinMeanRegressor": (BinMeanRegressor(h=0.25, random_state=7), lambda e: e.fit(X2, yr), "h", 2.0),
     "LaplaceBinMeanRegressor": (LaplaceBinMeanRegressor(h=0.25, epsilon=2.0, T=0.5, clip=True, random_state=7),
                                 lambda e: e.fit(X2, yr), "T", -1.0),
-    "KNNRegressor": (KNNRegressor(k=4), lambda e: e.fit(X2, yr), "k", 0),
+    "KNNRegressor": (KNNRegressor(k=4, random_state=7), lambda e: e.fit(X2, yr), "k", 0),
     "LaplaceKNNRegressor": (LaplaceKNNRegressor(k=4, epsilon=2.0, T=0.5, clip=True, random_state=7), lambda e: e.fit(X2, yr),
                             "clip", "yes"),
     "PCL": (PCL(epsilon=2.0, side=0.25, lazy=False, random_state=7), lambda e: e.fit(X2, yb), "side", 0.0),
@@ -77,11 +73,12 @@ CASES = {
                                                     num_classes=3, epsilon=2.0, num_stages=3, val_X=X2[:10],
                                                     val_labels=y3[:10], random_state=7),
                               lambda e: e.fit(X2, y3), "num_stages", 0),
-    "SoftKNNClassifier": (SoftKNNClassifier(n_neighbors=3, num_classes=3), lambda e: e.fit(X2, y3), "n_neighbors", 0),
-    "IndexedKNNClassifier": (IndexedKNNClassifier(order=ORDER, n_neighbors=3, num_classes=3),
+    "SoftKNNClassifier": (SoftKNNClassifier(n_neighbors=3, num_classes=3, random_state=7), lambda e: e.fit(X2, y3),
+                          "n_neighbors", 0),
+    "IndexedKNNClassifier": (IndexedKNNClassifier(order=ORDER, n_neighbors=3, num_classes=3, random_state=7),
                              lambda e: e.fit(np.arange(50), y3[:50]), "num_classes", 1),
     "ValidatedKNNClassifier": (ValidatedKNNClassifier(order=ORDER, k_grid=(1, 3), num_classes=3,
-                                                      val_rows=np.arange(50, 60), val_labels=y3[50:]),
+                                                      val_rows=np.arange(50, 60), val_labels=y3[50:], random_state=7),
                                lambda e: e.fit(np.arange(50), y3[:50]), "k_grid", ()),
 }
 
