@@ -28,8 +28,11 @@ from dataclasses import asdict, dataclass
 from typing import ClassVar
 
 import numpy as np
+from scipy import sparse
 from sklearn.utils._tags import InputTags, TargetTags
+from sklearn.utils.validation import column_or_1d
 
+from simulations.estimators._common import check_fitted
 from simulations.seeding import as_generator
 
 __all__ = ["DomainInputTags", "DomainTargetTags", "LabelDPEstimatorMixin", "check_random_state"]
@@ -144,7 +147,10 @@ class LabelDPEstimatorMixin:
 
     Put it first in the bases, before scikit-learn's ``ClassifierMixin`` / ``RegressorMixin`` /
     ``DensityMixin`` and ``BaseEstimator``. A subclass declares its domain with the class attributes
-    ``_unit_cube``, ``_index_features`` and ``_label_domain``; its constructor stores ``random_state``.
+    ``_unit_cube``, ``_index_features``, ``_points_of_r`` (X of shape (n,) or (n, 1) accepted) and
+    ``_label_domain``; its constructor stores ``random_state``. Estimators with a privacy parameter
+    (``epsilon``, ``epsilon_prior``) declare ``poor_score``: at the sizes of scikit-learn's checks their
+    noise dominates.
 
     References
     ----------
@@ -164,6 +170,7 @@ class LabelDPEstimatorMixin:
 
     _unit_cube: ClassVar[bool] = False
     _index_features: ClassVar[bool] = False
+    _points_of_r: ClassVar[bool] = False
     _label_domain: ClassVar[str] = "real"
 
     def __sklearn_tags__(self):
@@ -174,13 +181,101 @@ class LabelDPEstimatorMixin:
         tags.target_tags = DomainTargetTags(**{**asdict(tags.target_tags), "labels": self._label_domain})
         if self._label_domain == "none":
             tags.target_tags.required = False
-        if tags.classifier_tags is not None and self._label_domain == "binary":
-            tags.classifier_tags.multi_class = False
+        private = any(getattr(self, name, None) is not None for name in ("epsilon", "epsilon_prior"))
+        if tags.classifier_tags is not None:
+            tags.classifier_tags.multi_class = self._label_domain != "binary"
+            tags.classifier_tags.poor_score = private  # noise at the checks' sizes (n of 20-100, ε of 1-2)
+        if tags.regressor_tags is not None:
+            tags.regressor_tags.poor_score = private
         return tags
 
     def _random_generator(self) -> np.random.Generator:
         """``self.random_state`` as a Generator (:func:`check_random_state`); read once per ``fit``."""
         return check_random_state(self.random_state)
+
+    def _check_input(self, X, y=None, *, requires_y: bool = True):
+        """scikit-learn's refusals of malformed input, before the estimator's own (domain) checks.
+
+        Refuses, with the messages scikit-learn's tools look for: a missing ``y``; sparse or complex data;
+        NaN or inf in a numeric ``X``; a 1-D ``X`` where rows of features are expected; no feature. (An
+        empty sample is left to the estimator: some release a well-defined output for it.) A column-vector ``y`` of shape (n, 1) is turned into shape (n,) with a
+        ``DataConversionWarning``. Class labels: a continuous target is refused ("Unknown label type"), and
+        more than two classes for a binary classifier; integral float labels become int64. ``X`` itself is returned as given (the estimator converts it), so the
+        data an estimator sees, and what it draws, do not change.
+
+        Parameters
+        ----------
+        X : array_like
+            Features (a 2-D float array, points of R as (n,), or integer indices, as the estimator declares).
+        y : array_like or None
+            Labels.
+        requires_y : bool, default True
+            Refuse ``y=None`` (False for a density estimator).
+
+        Returns
+        -------
+        X : the argument itself
+        y : ``y`` as given, or raveled from a column vector
+        """
+        if requires_y and y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
+        self._check_array(X)
+        if y is not None and not sparse.issparse(y):
+            y_arr = np.asarray(y)
+            if np.iscomplexobj(y_arr):
+                raise ValueError("Complex data not supported (y)")
+            if y_arr.ndim == 2 and y_arr.shape[1] == 1 and self._label_domain != "none":
+                y = y_arr = column_or_1d(y_arr, warn=True)
+            if self._label_domain in ("binary", "classes") and y_arr.ndim == 1:
+                self._check_class_labels(y_arr)
+                if np.issubdtype(y_arr.dtype, np.floating):  # integral floats (checked above) as class indices
+                    y = y_arr.astype(np.int64)
+        return X, y
+
+    def _check_class_labels(self, y: np.ndarray) -> None:
+        """Class labels: refuse a continuous target, and more than two classes for a binary classifier."""
+        if np.issubdtype(y.dtype, np.floating) and not np.all(np.isfinite(y) & (y == np.floor(y))):
+            raise ValueError("Unknown label type: continuous (class labels must be integers)")
+        if self._label_domain == "binary" and np.issubdtype(y.dtype, np.number) and np.any((y != 0) & (y != 1)):
+            values = np.unique(y)
+            if values.size > 2:
+                raise ValueError(f"Only binary classification is supported. The labels must be 0 or 1, got "
+                                 f"{values.size} distinct values")
+
+    def _check_predict_input(self, X):
+        """:meth:`_check_input`'s refusals of ``X`` at predict time, then the feature count (``n_features_in_``).
+
+        Parameters
+        ----------
+        X : array_like
+            Query features.
+
+        Returns
+        -------
+        X : the argument itself
+        """
+        check_fitted(self, "n_features_in_")
+        self._check_array(X)
+        self._check_n_features(X)
+        return X
+
+    def _check_array(self, X) -> None:
+        if X is None:
+            raise ValueError("Expected array-like (array or non-string sequence) for X, got None")
+        if sparse.issparse(X):
+            raise TypeError(f"Sparse data was passed to {type(self).__name__}, but dense data is required")
+        arr = np.asarray(X)
+        if np.iscomplexobj(arr):
+            raise ValueError("Complex data not supported (X)")
+        tags = self.__sklearn_tags__().input_tags
+        if arr.ndim == 1 and not (tags.one_d_array or getattr(tags, "indices", False) or self._points_of_r):
+            raise ValueError(f"Expected 2D array, got 1D array instead: X of shape {arr.shape}. Reshape your data "
+                             "either using X.reshape(-1, 1) if it has a single feature or X.reshape(1, -1) if it "
+                             "holds a single sample.")
+        if arr.ndim >= 2 and arr.shape[1] == 0:
+            raise ValueError(f"Found array with 0 feature(s) (shape={arr.shape}) while a minimum of 1 is required.")
+        if np.issubdtype(arr.dtype, np.number) and not np.all(np.isfinite(arr)):
+            raise ValueError("Input X contains NaN or infinity: X must be finite")
 
     def _check_random_state(self) -> None:
         """Refuse an invalid ``self.random_state`` without building a Generator (estimators that draw nothing)."""
@@ -193,7 +288,7 @@ class LabelDPEstimatorMixin:
         Trailing axes count together (an image of 28 x 28 pixels has 784 features); 1-D ``X`` (one value or
         index per row) is left to the estimator's own checks.
         """
-        shape = np.shape(X)
+        shape = np.asarray(X).shape
         p = int(np.prod(shape[1:])) if len(shape) >= 2 else None
         if p is not None and p != self.n_features_in_:
             raise ValueError(f"X has {p} features, but {type(self).__name__} is expecting "

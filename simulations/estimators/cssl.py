@@ -68,7 +68,7 @@ def _points_1d(X, name: str) -> np.ndarray:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:
-        raise ValueError(f"{name} must have shape (n,) or (n, 1) (points of R), got shape {np.shape(X)}")
+        raise ValueError(f"{name} must have shape (n,) or (n, 1) (points of R), got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         i = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(f"{name} must be finite, got {name}[{i}]={arr[i]!r}")
@@ -414,16 +414,12 @@ class SemiPrivateLearner(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """
 
     _label_domain = "binary"
+    _points_of_r = True
 
     def __init__(self, *, epsilon: float | None = 1.0, hypothesis_class: str = "thresholds", random_state=None):
         self.epsilon = epsilon
         self.hypothesis_class = hypothesis_class
         self.random_state = random_state
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.one_d_array = True  # points of R, shape (n,) or (n, 1)
-        return tags
 
     # the one place the score enters the mechanism (proofs_checks plants a bug here)
     def _utility(self, errors: np.ndarray) -> np.ndarray:
@@ -462,6 +458,7 @@ class SemiPrivateLearner(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> est.n_public_, est.n_labeled_, est.errors_.tolist()
         (3, 4, [2, 1, 0, 1])
         """
+        X, y = self._check_input(X, y)
         eps = _epsilon_or_none(self.epsilon)
         check_choice("hypothesis_class", self.hypothesis_class, CLASSES)
         rng = self._random_generator()
@@ -541,8 +538,8 @@ class SemiPrivateLearner(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> est.predict([0.0, 0.7]).tolist()
         [0, 1]
         """
+        self._check_predict_input(X)
         check_fitted(self, "index_")
-        self._check_n_features(X)
         h = self.hypothesis_
         params = [h] if self.hypothesis_class == "thresholds" else ([h[0]], [h[1]])
         return predict_hypotheses(self.hypothesis_class, params, X)[0]
@@ -760,11 +757,7 @@ class PrivateCSSL(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         return (max(eps_l, eps_u) if relation == "disjoint" else eps_l + eps_u), delta
 
     _label_domain = "binary"
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.one_d_array = True  # points of R, shape (n,) or (n, 1)
-        return tags
+    _points_of_r = True
 
     def fit(self, X, y, *, X_unlabeled=None) -> "PrivateCSSL":
         """Fit on the labeled sample ``(X, y)`` and the unlabeled sample ``X_unlabeled`` (both private).
@@ -801,6 +794,7 @@ class PrivateCSSL(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> est.synthetic_.shape, est.learner_.n_labeled_
         ((50,), 100)
         """
+        X, y = self._check_input(X, y)
         eps_l, eps_u, delta, n_syn = self._check()
         x = _points_1d(X, "X")
         labels = _labels(y, x.size)
@@ -842,6 +836,6 @@ class PrivateCSSL(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> est.predict([0.0, 1.0]).tolist()
         [0, 1]
         """
+        self._check_predict_input(X)
         check_fitted(self, "learner_")
-        self._check_n_features(X)
         return self.learner_.predict(X)

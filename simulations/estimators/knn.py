@@ -156,7 +156,7 @@ class KNNRegressor(LabelDPEstimatorMixin, RegressorMixin, BaseEstimator):
         X = check_features(X, unit_cube=False)
         y = check_real_labels(y, X.shape[0])
         if self.k > X.shape[0]:
-            raise ValueError(f"k must be <= the number of training points {X.shape[0]}, got k={self.k}")
+            raise ValueError(f"k must be <= the number of training points n_samples = {X.shape[0]}, got k={self.k}")
         self.n_features_in_ = X.shape[1]
         d = X.shape[1]
         self.index_ = LineIndex(X) if d == 1 else (plane_index(X, self.k) if d == 2 else build_tree(X))
@@ -187,6 +187,7 @@ class KNNRegressor(LabelDPEstimatorMixin, RegressorMixin, BaseEstimator):
         >>> KNNRegressor(k=1).fit([[0.0], [1.0]], [3.0, 4.0]).targets_.tolist()
         [3.0, 4.0]
         """
+        X, y = self._check_input(X, y)
         self._check_random_state()  # nothing is drawn
         self.targets_ = self._fit_index(X, y)
         self.mechanism_ = None
@@ -248,6 +249,7 @@ class KNNRegressor(LabelDPEstimatorMixin, RegressorMixin, BaseEstimator):
         >>> KNNRegressor(k=2).fit([[0.0], [1.0], [5.0]], [0.0, 1.0, 2.0]).predict([[0.8], [4.0]]).tolist()
         [0.5, 1.5]
         """
+        self._check_predict_input(X)
         check_fitted(self, "targets_")
         if isinstance(self.index_, LineIndex):  # same floats as the lists below, without them
             X = check_features(X, unit_cube=False, d=self.n_features_in_, name=type(self).__name__)
@@ -336,6 +338,7 @@ class LaplaceKNNRegressor(KNNRegressor):
         >>> est.mechanism_.scale  # 2T/ε
         1.0
         """
+        X, y = self._check_input(X, y)
         if not isinstance(self.clip, (bool, np.bool_)):
             raise ValueError(f"clip must be a bool, got clip={self.clip!r}")
         cls = ClippedLaplaceLabels if self.clip else LaplaceLabels

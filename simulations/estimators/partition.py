@@ -146,6 +146,7 @@ class _BinEstimator(LabelDPEstimatorMixin, BaseEstimator):
         >>> BinMeanRegressor(h=0.5).fit(X, [0.5, 0.3, -0.2]).predict([[0.4, 0.4], [0.6, 0.7]]).tolist()
         [0.4, -0.2]
         """
+        self._check_predict_input(X)
         check_fitted(self, "cell_values_")
         X = check_features(X, unit_cube=True, d=self.n_features_in_, name=type(self).__name__)
         return self.cell_values_[kernels.bin_index(X, self.bins_)]
@@ -234,6 +235,7 @@ class BinMajorityClassifier(_BinClassifier):
         >>> est.cell_values_.tolist()
         [1]
         """
+        X, y = self._check_input(X, y)
         X, y, rng = self._check(X, y)
         counts = kernels.bin_label_counts(X, self.bins_, y, self.num_classes)
         self.counts_ = counts.sum(axis=1)
@@ -319,6 +321,7 @@ class VectorBinClassifier(_PrivateBinClassifier):
         >>> est.bins_, est.cell_values_.shape
         (2, (2,))
         """
+        X, y = self._check_input(X, y)
         X, y, rng = self._check(X, y)
         self.mechanism_ = VectorMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
         Z = self.mechanism_.sample(y, rng)  # (n, K) bits
@@ -394,6 +397,7 @@ class ExponentialBinClassifier(_PrivateBinClassifier):
         >>> est.counts_.tolist(), est.cell_values_.shape
         ([1, 1], (2,))
         """
+        X, y = self._check_input(X, y)
         X, y, rng = self._check(X, y)
         self.mechanism_ = ExponentialMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
         counts = kernels.bin_label_counts(X, self.bins_, y, self.num_classes)
@@ -462,6 +466,7 @@ class BinMeanRegressor(RegressorMixin, _BinEstimator):
         >>> BinMeanRegressor(h=1.0).fit([[0.2], [0.7]], [1.0, 2.0]).cell_values_.tolist()
         [1.5]
         """
+        X, y = self._check_input(X, y)
         self._check_random_state()  # nothing is drawn
         X = self._features(X)
         y = check_real_labels(y, X.shape[0])
@@ -548,6 +553,7 @@ class LaplaceBinMeanRegressor(RegressorMixin, _BinEstimator):
         >>> est.counts_.tolist(), est.cell_values_.shape
         ([2], (1,))
         """
+        X, y = self._check_input(X, y)
         self.mechanism_ = NoisyBinMean(T=self.T, epsilon=self.epsilon, clip=self.clip)
         X = self._features(X)
         y = check_real_labels(y, X.shape[0])

@@ -248,6 +248,7 @@ class PCDE(LabelDPEstimatorMixin, DensityMixin, BaseEstimator):
         >>> PCDE(epsilon=1.0, delta=1e-6, random_state=0).fit(np.array([[0.1], [0.2], [0.3], [0.9]])).cells_.shape
         (0, 1)
         """
+        X, y = self._check_input(X, y, requires_y=False)
         mech = self._mechanism()
         rng = self._random_generator()
         side, cells, counts = self.cube_counts(X)
@@ -337,9 +338,9 @@ class PCDE(LabelDPEstimatorMixin, DensityMixin, BaseEstimator):
         >>> est.density([[0.4], [0.6], [2.0]]).tolist()
         [1.5, 0.5, 0.0]
         """
+        self._check_predict_input(X)
         check_fitted(self, "d_")
         X = check_finite_points(X)
-        self._check_n_features(X)
         K = np.floor(X / self.side_).astype(np.int64)
         out = np.zeros(X.shape[0])
         if self.cells_.shape[0] == 0:

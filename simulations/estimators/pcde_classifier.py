@@ -241,6 +241,7 @@ class PCDEClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> clf.bits_.tolist()
         [1, 0]
         """
+        X, y = self._check_input(X, y)
         mech = self.mechanism()
         rng = self._random_generator()
         side, cells, counts = self.cell_counts(X, y)
@@ -280,7 +281,6 @@ class PCDEClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         """Row of ``cells_`` holding each query point's cube, -1 when that cube is not listed; (q,)."""
         check_fitted(self, "cells_")
         X = check_finite_points(X)
-        self._check_n_features(X)
         K = np.floor(X / self.side_).astype(np.int64)
         L = self.cells_.shape[0]
         if L == 0 or K.shape[0] == 0:
@@ -320,6 +320,7 @@ class PCDEClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> clf.joint_density([[0.9], [9.0]]).tolist()  # cube [0, 1): counts (1, 2) over n r^d = 4
         [[0.25, 0.5], [0.0, 0.0]]
         """
+        self._check_predict_input(X)
         p = self._positions(X)
         out = np.zeros((p.size, 2))
         hit = p >= 0
@@ -355,5 +356,6 @@ class PCDEClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> clf.predict([[0.9], [3.1], [-7.0]]).tolist()
         [1, 0, 0]
         """
+        self._check_predict_input(X)
         p = self._positions(X)
         return np.where(p >= 0, self.bits_[np.maximum(p, 0)] if self.bits_.size else 0, 0).astype(np.int64)

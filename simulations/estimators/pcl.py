@@ -265,6 +265,7 @@ class PCL(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> est.m_, est.occupied_.tolist(), est.counts_.tolist(), est.votes_.tolist()
         (2, [0, 1], [2, 1], [2, -1])
         """
+        X, y = self._check_input(X, y)
         if self.epsilon is not None:
             check_positive("epsilon", self.epsilon)
         rng = self._random_generator()
@@ -529,8 +530,8 @@ class PCL(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.9]], [1, 0]).predict([[0.3], [0.7]]).tolist()
         [1, 0]
         """
+        self._check_predict_input(X)
         check_fitted(self, "d_")
-        self._check_n_features(X)
         return self.cube_bits(self.cube_index(X))
 
     def probability_one(self, cubes) -> np.ndarray:

@@ -79,7 +79,8 @@ class _CellLearner(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
 
     def _cells(self, X, y):
         keys = self.space.assign(X)
-        self.n_features_in_ = np.shape(X)[1] if np.ndim(X) == 2 else 1
+        points = np.asarray(X)
+        self.n_features_in_ = points.shape[1] if points.ndim == 2 else 1
         self.classes_ = np.array([0, 1])
         n = keys.shape[0]
         if n < 1:
@@ -128,8 +129,8 @@ class _CellLearner(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> PCL2(space=LatticePacking(1, 1.0), epsilon=None).fit(X, [1, 1, 0, 1]).predict([[0.0], [3.0]]).tolist()
         [1, 0]
         """
+        self._check_predict_input(X)
         check_fitted(self, "occupied_")
-        self._check_n_features(X)
         return self.cell_bits(self.space.assign(X))
 
 
@@ -210,6 +211,7 @@ class PCL2(_CellLearner):
         >>> est.counts_.tolist(), est.votes_.tolist()
         ([2, 1], [0, -1])
         """
+        X, y = self._check_input(X, y)
         if self.epsilon is not None:
             check_positive("epsilon", self.epsilon)
         rng = self._random_generator()
@@ -396,6 +398,7 @@ class PCL2b(_CellLearner):
         >>> est.counts_.tolist(), est.ones_.tolist()
         ([2, 1], [1, 0])
         """
+        X, y = self._check_input(X, y)
         check_positive("epsilon", self.epsilon)
         if not 0 < check_probability("delta", self.delta) < 1:
             raise ValueError(f"delta must be in (0, 1), got delta={self.delta}")

@@ -152,6 +152,7 @@ class ClusterPriors(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> int(cp.noisy_histograms_.shape[0])
         2
         """
+        X, y = self._check_input(X, y)
         check_int("num_classes", self.num_classes, low=2)
         check_positive("epsilon_prior", self.epsilon_prior)
         rng = self._random_generator()
@@ -211,6 +212,7 @@ class ClusterPriors(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> cp.predict([0, 1]).shape
         (2,)
         """
+        self._check_predict_input(X)
         check_fitted(self, "noisy_histograms_")
         return np.argmax(self.noisy_histograms_[np.asarray(X, dtype=np.int64)], axis=1).astype(np.int64)
 

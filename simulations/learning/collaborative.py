@@ -327,6 +327,7 @@ class TwoBranchCF(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> len(model.loss_curve_), model.best_epoch_
         (2, 2)
         """
+        X, y = self._check_input(X, y)
         self._validate()
         u, i = self._check_X(X)
         y = np.asarray(y)
@@ -405,6 +406,7 @@ class TwoBranchCF(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> p.shape, bool(np.allclose(p.sum(axis=1), 1.0))
         ((4, 3), True)
         """
+        self._check_predict_input(X)
         check_fitted(self, "params_")
         u, i = self._check_X(X)
         out = np.empty((u.size, self.num_classes))
@@ -437,6 +439,7 @@ class TwoBranchCF(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> bool(np.array_equal(model.predict(X), model.predict_proba(X).argmax(axis=1)))
         True
         """
+        self._check_predict_input(X)
         return np.argmax(self.predict_proba(X), axis=1).astype(np.int64)
 
     def predict_rating(self, X) -> np.ndarray:

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import copy
 import time
+from dataclasses import asdict
 
 import numpy as np
 from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_int, check_real
-from simulations.estimators._common import check_fitted
 from simulations.estimators._sklearn import LabelDPEstimatorMixin
 from simulations.mechanisms import RRWithPrior, top_k_order
 from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
@@ -166,7 +166,7 @@ def split_stages(n: int, stage_fractions, rng: np.random.Generator) -> np.ndarra
     bounds[-1] = n
     sizes = np.diff(np.concatenate([[0], bounds]))
     if np.any(sizes < 1):
-        raise ValueError(f"every stage needs at least one example: n={n} with stage_fractions={f.tolist()} "
+        raise ValueError(f"every stage needs at least one example: n_samples = {n} with stage_fractions={f.tolist()} "
                          f"gives stage sizes {sizes.tolist()}")
     stages = np.empty(n, dtype=np.int64)
     stages[rng.permutation(n)] = np.repeat(np.arange(f.size), sizes)
@@ -357,6 +357,17 @@ class LPMST(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.stage_fractions = stage_fractions
         self.temperature = temperature
         self.filter_labels = filter_labels
+
+    _label_domain = "classes"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if isinstance(self.learner, BaseEstimator):  # X is whatever the learner takes: its input domain
+            inner = self.learner.__sklearn_tags__().input_tags
+            tags.input_tags = type(tags.input_tags)(**{**asdict(tags.input_tags), **{
+                k: v for k, v in asdict(inner).items() if k in ("one_d_array", "three_d_array", "positive_only",
+                                                                "unit_cube", "indices")}})
+        return tags
 
     # ------------------------------------------------------------------ validated parameters
     def check_parameters(self) -> np.ndarray:
@@ -573,6 +584,7 @@ class LPMST(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> est.set_params(random_state=0).fit(X, y).privatized_labels_.shape
         (60,)
         """
+        X, y = self._check_input(X, y)
         fractions = self.check_parameters()
         rng = self._random_generator()
         try:
@@ -618,11 +630,6 @@ class LPMST(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.n_features_in_ = int(np.prod(X.shape[1:])) if X.ndim >= 2 else 1
         return self
 
-    def _check_fitted(self, X=None):
-        check_fitted(self, "model_")
-        if X is not None:
-            self._check_n_features(X)
-
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities of the final model M(T) (untempered).
 
@@ -648,7 +655,7 @@ class LPMST(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> est.set_params(random_state=0).fit(X, y).predict_proba([[1.0]]).shape
         (1, 3)
         """
-        self._check_fitted(X)
+        self._check_predict_input(X)
         return self.model_proba(self.model_, X)
 
     def predict(self, X) -> np.ndarray:
@@ -676,7 +683,7 @@ class LPMST(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> est.set_params(random_state=0).fit(X, y).predict([[0.0], [2.0]]).tolist()
         [0, 2]
         """
-        self._check_fitted(X)
+        self._check_predict_input(X)
         if hasattr(self.model_, "predict") and not isinstance(self.model_, ConstantModel):
             return np.asarray(self.model_.predict(X)).astype(np.int64)
         return np.argmax(self.predict_proba(X), axis=1).astype(np.int64)

@@ -160,7 +160,7 @@ class SoftKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         self.num_classes = num_classes
         self.random_state = random_state
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Store the training points and their label vectors.
 
         Parameters
@@ -169,8 +169,6 @@ class SoftKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
             Features (flattened to rows), n >= 1.
         y : array_like, shape (n,) or (n, K)
             Integer labels in [0, K), or label vectors (soft or debiased).
-        sample_weight : None
-            Unused (scikit-learn's signature).
 
         Returns
         -------
@@ -190,6 +188,7 @@ class SoftKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> knn.Y_.tolist()
         [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]
         """
+        X, y = self._check_input(X, y)
         check_int("n_neighbors", self.n_neighbors, low=1)
         K = check_int("num_classes", self.num_classes, low=2)
         self._check_random_state()  # nothing is drawn
@@ -233,6 +232,7 @@ class SoftKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> knn.predict_proba([[3.2]]).round(4).tolist()  # neighbours 3.0, 3.5, 1.0
         [[0.3333, 0.6667]]
         """
+        self._check_predict_input(X)
         return _normalized(self._mean_vectors(X), self.num_classes)
 
     def predict(self, X) -> np.ndarray:
@@ -259,6 +259,7 @@ class SoftKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> knn.predict([[0.0], [9.0]]).tolist()
         [0, 1]
         """
+        self._check_predict_input(X)
         return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)
 
 
@@ -396,7 +397,7 @@ class IndexedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator
         # clone's default deep-copies array arguments; ``order`` is large and read-only, so share it
         return type(self)(**self.get_params(deep=False))
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Mark the pool points ``X`` as fitted with labels ``y``.
 
         Parameters
@@ -405,8 +406,6 @@ class IndexedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator
             Distinct pool indices in [0, n).
         y : array_like, shape (n_fit,) or (n_fit, K)
             Integer labels in [0, K), or label vectors.
-        sample_weight : None
-            Unused (scikit-learn's signature).
 
         Returns
         -------
@@ -426,6 +425,7 @@ class IndexedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator
         >>> knn.fitted_.tolist()
         [True, True, True, False]
         """
+        X, y = self._check_input(X, y)
         check_int("n_neighbors", self.n_neighbors, low=1)
         K = check_int("num_classes", self.num_classes, low=2)
         self._check_random_state()  # nothing is drawn
@@ -511,6 +511,7 @@ class IndexedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator
         >>> knn.predict_proba(np.array([0, 3])).tolist()
         [[1.0, 0.0], [0.5, 0.5]]
         """
+        self._check_predict_input(X)
         return _normalized(self._mean_vectors(X), self.num_classes)
 
     def predict(self, X) -> np.ndarray:
@@ -537,4 +538,5 @@ class IndexedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator
         >>> knn.predict(np.array([1, 2])).tolist()
         [0, 0]
         """
+        self._check_predict_input(X)
         return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)

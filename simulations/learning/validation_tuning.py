@@ -180,7 +180,7 @@ class ValidatedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimat
         # clone's default deep-copies array arguments; ``order`` is large and read-only, so share it
         return type(self)(**self.get_params(deep=False))
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Fit on pool points ``X`` with labels ``y`` and choose k.
 
         Parameters
@@ -189,8 +189,6 @@ class ValidatedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimat
             Pool indices of the training points (never the validation rows).
         y : ndarray (n,) of int or (n, K) of float
             Privatized labels or label vectors.
-        sample_weight : None
-            Unused (scikit-learn signature).
 
         Returns
         -------
@@ -217,6 +215,7 @@ class ValidatedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimat
         >>> v.fit(np.arange(1, 6), np.array([0, 0, 1, 1, 1])).agreement_.tolist()
         [1.0, 1.0]
         """
+        X, y = self._check_input(X, y)
         ks = np.asarray(self.k_grid, dtype=np.int64)
         if ks.ndim != 1 or ks.size == 0 or ks.min() < 1:
             raise ValueError(f"k_grid must be positive integers, got k_grid={self.k_grid!r}")
@@ -255,6 +254,7 @@ class ValidatedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimat
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).predict_proba(np.array([0])).tolist()
         [[1.0, 0.0]]
         """
+        self._check_predict_input(X)
         check_fitted(self, "knn_")
         return self.knn_.predict_proba(X)
 
@@ -280,6 +280,7 @@ class ValidatedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimat
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).predict(np.array([0, 3])).tolist()
         [0, 1]
         """
+        self._check_predict_input(X)
         check_fitted(self, "knn_")
         return self.knn_.predict(X)
 
@@ -402,6 +403,7 @@ class TemperatureTunedLPMST(LPMST):
         >>> len(est.set_params(random_state=1).fit(X, y).prior_ks_)
         2
         """
+        X, y = self._check_input(X, y)
         self._chosen = {}
         super().fit(X, y, stages=stages)
         picks = [self._chosen[id(m)] for m in self.models_[:-1] if id(m) in self._chosen]

@@ -236,6 +236,7 @@ class TorchClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> clf.fit(toy.x_train, toy.y_train).model_.epochs_done
         1
         """
+        X, y = self._check_input(X, y)
         root = self.random_state
         if not (isinstance(root, (int, np.integer)) and not isinstance(root, (bool, np.bool_)) and root >= 0):
             root = int(check_random_state(root).integers(0, 2 ** 63))
@@ -272,8 +273,8 @@ class TorchClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> clf.fit(toy.x_train, toy.y_train).predict_proba(toy.x_test).shape
         (4, 2)
         """
+        self._check_predict_input(X)
         check_fitted(self, "model_")
-        self._check_n_features(X)
         logits = predict_scores(self.model_, image_tensor(X, self.scale))
         z = np.exp(logits - logits.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
@@ -301,8 +302,8 @@ class TorchClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
         >>> set(clf.fit(toy.x_train, toy.y_train).predict(toy.x_test).tolist()) <= {0, 1}
         True
         """
+        self._check_predict_input(X)
         check_fitted(self, "model_")
-        self._check_n_features(X)
         return np.argmax(predict_scores(self.model_, image_tensor(X, self.scale)), axis=1).astype(np.int64)
 
 
