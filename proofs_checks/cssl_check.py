@@ -58,7 +58,7 @@ import numpy as np
 from limits.validation import check_choice, check_int, check_positive, check_probability
 from simulations.estimators.cssl import PrivateCSSL, SemiPrivateLearner, threshold_dichotomies
 
-from .dp import DPCheckResult, within
+from .channels import DPCheckResult, within
 from .full_dp import full_dp_pcde, neighbouring_multisets
 
 __all__ = ["CSSLPrivacy", "SemiPrivateLearnerDoubledScore", "check_private_cssl", "check_semi_private",

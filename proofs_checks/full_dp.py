@@ -45,7 +45,7 @@ from limits.validation import check_int, check_positive, check_probability
 from simulations.mechanisms import NoisyMajority, StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 
-from .dp import DPCheckResult, within
+from .channels import DPCheckResult, within
 from .stability import stability_pair_delta
 
 __all__ = ["bits_loss", "full_dp_cell_learner", "full_dp_noisy_majority", "full_dp_pcde", "full_dp_pcl", "full_dp_pcl2",

@@ -52,7 +52,7 @@ from simulations.estimators.pcde_classifier import PCDEClassifier
 from simulations.mechanisms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 
-from .dp import DPCheckResult, within
+from .channels import DPCheckResult, within
 from .full_dp import neighbouring_multisets
 from .stability import stability_pair_delta
 

@@ -19,17 +19,15 @@ each exponent from the fit is reported next to the verdict.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simulations.experiments.base import Claim
+from simulations.experiments.rates.cases import RateCase
 from simulations.experiments.rates.terms import TERMS
 from simulations.seeding import EVAL, stream
 from simulations.stats import EXCLUDED, HOLDS, SlopeFit, fit_loglog_slope, holds_from, interval_verdict, t_interval
 
-if TYPE_CHECKING:  # machinery imports this module; the name is only an annotation here
-    from simulations.experiments.rates.machinery import RateCase
 
 __all__ = ["CaseFit", "case_claims", "diagnose", "fit_case", "slope_table_markdown", "terms_table"]
 
@@ -85,7 +83,7 @@ class CaseFit:
     A noise-free curve ``excess = 1/N`` (two equal trials per point) at ``N = g²``: the slope is −1
     exactly and its bootstrap CI is the single point −1.
 
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -125,7 +123,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -147,7 +145,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -168,7 +166,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -189,7 +187,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -210,7 +208,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -234,7 +232,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -257,7 +255,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -306,7 +304,7 @@ def fit_case(case: RateCase, points, values, *, seed: int, key: str, margin: flo
     A noise-free curve ``excess = 1/N`` (two equal trials per point) at ``N = g²``: the slope is −1
     exactly and its bootstrap CI is the single point −1.
 
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -364,7 +362,7 @@ def slope_table_markdown(fits: list[CaseFit]) -> str:
 
     Examples
     --------
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -411,7 +409,7 @@ def terms_table(fits: list[CaseFit]) -> dict:
     --------
     Terms that are 0, 10% and 90% of the excess risk at every point:
 
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo",
@@ -461,7 +459,7 @@ def diagnose(f: CaseFit) -> str:
     --------
     A CI of width 0.06 cannot lie inside a band of width 2 × 0.02:
 
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -512,7 +510,7 @@ def case_claims(f: CaseFit) -> list[Claim]:
 
     Examples
     --------
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
