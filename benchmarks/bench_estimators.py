@@ -121,7 +121,7 @@ def knn_trial(repeats, skip_brute):
     def fast():
         X, Y, Xq = data()
         est = make_estimator("local_regression", N=N, epsilon=eps, beta=1.0, d=d, T=T)
-        pred = est.fit(X, Y, stream(0, "knn", 0, PRIVACY)).predict(Xq)
+        pred = est.set_params(random_state=stream(0, "knn", 0, PRIVACY)).fit(X, Y).predict(Xq)
         return law.excess_risk_points(pred, Xq), pred
 
     def ref():

@@ -112,6 +112,8 @@ class SemiPrivateLearnerDoubledScore(SemiPrivateLearner):
         The claimed ε (None: the non-private learner).
     hypothesis_class : {"thresholds", "intervals"}, default "thresholds"
         The hypotheses whose dichotomies of the public points are chosen from.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the choice at ``fit``, as in :class:`~simulations.estimators.cssl.SemiPrivateLearner`.
 
     Raises
     ------

@@ -94,6 +94,8 @@ class PCDEClassifierHalfScale(PCDEClassifier):
         The claimed δ.
     side : float > 0, optional
         Cube side of the learner.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the noise at ``fit``, as in :class:`~simulations.estimators.pcde_classifier.PCDEClassifier`.
 
     Raises
     ------
@@ -150,6 +152,8 @@ class PCDEClassifierThresholdNoScale(PCDEClassifier):
         The claimed δ.
     side : float > 0, optional
         Cube side of the learner.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the noise at ``fit``, as in :class:`~simulations.estimators.pcde_classifier.PCDEClassifier`.
 
     Raises
     ------

@@ -344,6 +344,8 @@ class TemperatureTunedLPMST(LPMST):
         Validation features (whatever the learner's ``predict_proba`` takes).
     val_labels : ndarray (v,) of int
         RR-privatized validation labels at this ε.
+    random_state : None, int or numpy.random.Generator, default None
+        The PRIVACY stream, as in :class:`~simulations.learning.LPMST`.
 
     Attributes
     ----------

@@ -38,6 +38,7 @@ from simulations.learning import ClusterPriors, IndexedKNNClassifier, LPMST, Sof
 from simulations.learning.collaborative import TwoBranchCF
 from simulations.learning.validation_tuning import TemperatureTunedLPMST, ValidatedKNNClassifier
 from simulations.metric_spaces import LatticePacking
+from tests.simulations.test_estimator_params import _same
 
 ROOT = Path(__file__).resolve().parents[2]
 HAS_TORCH = importlib.util.find_spec("torch") is not None
@@ -699,3 +700,52 @@ def test_a_listed_reason_is_a_real_failure():
 
     with pytest.raises(ValueError, match=r"\[0, 1\]\^d"):
         check_fit_idempotent("PCL", PCL(epsilon=2.0))
+
+
+# ------------------------------------------------------------------------------ clone and Pipeline
+def _domain_data(est):
+    """(X_fit, y_fit, X_query) inside ``est``'s declared input domain, 60 points (indices: 30 of the pool of 40)."""
+    g = np.random.default_rng(1)
+    name = type(est).__name__
+    tags = est.__sklearn_tags__()
+    labels = tags.target_tags.labels
+    if name in ("IndexedKNNClassifier", "ValidatedKNNClassifier"):
+        X, Xq = np.arange(5, 35), np.arange(35, 40)
+    elif name == "ClusterPriors":
+        X = Xq = g.integers(0, 4, 60)
+    elif name == "TwoBranchCF":
+        X = Xq = np.column_stack([g.integers(0, 5, 60), g.integers(0, 6, 60)])
+    elif name in ("TorchClassifier", "StageMixupLPMST"):
+        X = Xq = g.integers(0, 256, size=(60, 8, 8), dtype=np.uint8)
+    elif getattr(est, "_points_of_r", False):
+        X = Xq = g.random((60, 1))
+    else:
+        X = Xq = g.random((60, 2))
+    n = len(X)
+    y = {"binary": g.integers(0, 2, n), "classes": g.integers(0, 3, n), "bounded": g.uniform(-1, 1, n),
+         "real": g.normal(size=n), "none": None}[labels]
+    return X, y, Xq
+
+
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=lambda e: type(e).__name__)
+def test_clone_and_pipeline_work_with_every_estimator(estimator):
+    """``clone`` gives an unfitted copy with the same parameters; a Pipeline (an identity step, then the
+    estimator) fits and predicts as the estimator alone does, draw for draw (same random_state)."""
+    from sklearn.base import clone
+    from sklearn.exceptions import NotFittedError
+    from sklearn.pipeline import Pipeline
+    from sklearn.preprocessing import FunctionTransformer
+
+    copy = clone(estimator)
+    assert type(copy) is type(estimator) and copy is not estimator
+    assert _same(copy.get_params(deep=False), estimator.get_params(deep=False))  # equal values, copied
+    X, y, Xq = _domain_data(copy)
+    pipe = Pipeline([("identity", FunctionTransformer()), ("est", clone(estimator))])
+    alone = clone(estimator).fit(X, y)
+    assert pipe.fit(X, y) is pipe and pipe[-1].n_features_in_ == alone.n_features_in_
+    if hasattr(alone, "predict"):
+        np.testing.assert_array_equal(pipe.predict(Xq), alone.predict(Xq))
+        with pytest.raises(NotFittedError):
+            clone(pipe).predict(Xq)
+    else:  # the density estimator: its density at the queries
+        np.testing.assert_array_equal(pipe[-1].density(Xq), alone.density(Xq))
