@@ -269,7 +269,7 @@ def test_nonprivate_rule_and_side():
     ({}, [[float("nan")]], [1], "NaN"),
     ({}, [[0.2]], [2], "y must hold labels"),
     ({}, [[0.2], [0.3]], [1, -1], "y must hold labels"),
-    ({}, [[0.2]], [0.5], "y must hold labels"),
+    ({}, [[0.2]], [0.5], "Unknown label type: continuous"),  # scikit-learn's wording (issue 37)
     ({}, [[0.2, 0.3], [0.4, 1.0 + 2 ** -52]], [1, 0], r"X\[1\]=\[0.4, 1.0000000000000002\]"),
     ({"side": 0.0}, [[0.2]], [1], "side=0.0"),
 ])
