@@ -52,7 +52,8 @@ def histogram_trials(repeats):
     h_reg = make_estimator("central_regression", N=N, epsilon=eps, beta=0.5, d=d, T=T).h
 
     def fit_fast_cls(X, Y):
-        est = VectorBinClassifier(num_classes=4, epsilon=eps, h=h_cls, random_state=stream(0, "bench", 0, PRIVACY)).fit(X, Y)
+        est = VectorBinClassifier(num_classes=4, epsilon=eps, h=h_cls,
+                                  random_state=stream(0, "bench", 0, PRIVACY)).fit(X, Y)
         return est.cell_values_
 
     def fit_ref_cls(X, Y):

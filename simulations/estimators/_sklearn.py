@@ -196,12 +196,13 @@ class LabelDPEstimatorMixin:
     def _check_input(self, X, y=None, *, requires_y: bool = True):
         """scikit-learn's refusals of malformed input, before the estimator's own (domain) checks.
 
-        Refuses, with the messages scikit-learn's tools look for: a missing ``y``; sparse or complex data;
-        NaN or inf in a numeric ``X``; a 1-D ``X`` where rows of features are expected; no feature. (An
-        empty sample is left to the estimator: some release a well-defined output for it.) A column-vector ``y`` of shape (n, 1) is turned into shape (n,) with a
-        ``DataConversionWarning``. Class labels: a continuous target is refused ("Unknown label type"), and
-        more than two classes for a binary classifier; integral float labels become int64. ``X`` itself is returned as given (the estimator converts it), so the
-        data an estimator sees, and what it draws, do not change.
+        Refuses, with the messages scikit-learn's tools look for: a missing ``y``; sparse or complex data; NaN
+        or inf in a numeric ``X``; a 1-D ``X`` where rows of features are expected; no feature. (An empty sample
+        is left to the estimator: some release a well-defined output for it.) A column-vector ``y`` of shape (n,
+        1) is turned into shape (n,) with a ``DataConversionWarning``. Class labels: a continuous target is
+        refused ("Unknown label type"), and more than two classes for a binary classifier; integral float labels
+        become int64. ``X`` itself is returned as given (the estimator converts it), so the data an estimator
+        sees, and what it draws, do not change.
 
         Parameters
         ----------
@@ -215,7 +216,7 @@ class LabelDPEstimatorMixin:
         Returns
         -------
         X : the argument itself
-        y : ``y`` as given, or raveled from a column vector
+        y : ``y`` as given, raveled from a column vector, or int64 from integral float labels
         """
         if requires_y and y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None")
