@@ -158,6 +158,8 @@ class PCDE(LabelDPEstimatorMixin, DensityMixin, BaseEstimator):
     ([1.5, 0.5], 1.0)
     """
 
+    _label_domain = "none"  # a density estimator: no labels
+
     def __init__(self, *, epsilon: float | None = 1.0, delta: float = 1e-6, side: float | None = None,
                  normalize: bool = False, random_state=None):
         self.random_state = random_state
