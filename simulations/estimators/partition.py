@@ -111,10 +111,9 @@ def argmax_random_ties(scores, rng: np.random.Generator) -> np.ndarray:
     return np.argmax(s + 0.5 * rng.random(s.shape), axis=1).astype(np.int64)
 
 
-class _BinEstimator(LabelDPEstimatorMixin, BaseEstimator):
-    """Shared partition logic: ``h`` -> ``bins_``, prediction by cell lookup."""
-
-    _unit_cube = True
+class _BinEstimator(BaseEstimator):
+    """Shared partition logic: ``h`` -> ``bins_``, prediction by cell lookup (the concrete classes put
+    :class:`LabelDPEstimatorMixin` first in their bases and declare ``_unit_cube``: X in [0, 1]^d)."""
 
     def _features(self, X):
         X = check_features(X, unit_cube=True)
@@ -152,7 +151,8 @@ class _BinEstimator(LabelDPEstimatorMixin, BaseEstimator):
         return self.cell_values_[kernels.bin_index(X, self.bins_)]
 
 
-class _BinClassifier(ClassifierMixin, _BinEstimator):
+class _BinClassifier(LabelDPEstimatorMixin, ClassifierMixin, _BinEstimator):
+    _unit_cube = True
     _label_domain = "classes"
 
     def __init__(self, *, num_classes: int, h: float, random_state=None):
@@ -406,7 +406,7 @@ class ExponentialBinClassifier(_PrivateBinClassifier):
         return self
 
 
-class BinMeanRegressor(RegressorMixin, _BinEstimator):
+class BinMeanRegressor(LabelDPEstimatorMixin, RegressorMixin, _BinEstimator):
     """Non-private histogram regressor: the mean label of each cell (0 in empty cells, as 003 eq. (23)).
 
     Parameters
@@ -436,6 +436,8 @@ class BinMeanRegressor(RegressorMixin, _BinEstimator):
     >>> BinMeanRegressor(h=0.5).fit(X, [0.5, 0.3, -0.2]).cell_values_.tolist()
     [0.4, 0.0, 0.0, -0.2]
     """
+
+    _unit_cube = True
 
     def __init__(self, *, h: float, random_state=None):
         self.h = h
@@ -476,7 +478,7 @@ class BinMeanRegressor(RegressorMixin, _BinEstimator):
         return self
 
 
-class LaplaceBinMeanRegressor(RegressorMixin, _BinEstimator):
+class LaplaceBinMeanRegressor(LabelDPEstimatorMixin, RegressorMixin, _BinEstimator):
     """Central label DP histogram regressor: noisy bin means :math:`\\hat\\eta_l = \\bar Y_l + \\mathrm{Lap}(2T/(n_l \\varepsilon))`.
 
     ``clip=False``: 003 eq. (23), Theorem 8 (labels must satisfy ``|Y| <= T``, Assumption 2; 003 prints
@@ -517,6 +519,7 @@ class LaplaceBinMeanRegressor(RegressorMixin, _BinEstimator):
     (NoisyBinMean(T=1.0, epsilon=1.0, clip=False), [2, 0, 0, 1], [0.0, 0.0])
     """
 
+    _unit_cube = True
     _label_domain = "bounded"
 
     def __init__(self, *, h: float, epsilon: float, T: float, clip: bool = False, random_state=None):

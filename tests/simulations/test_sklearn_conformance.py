@@ -23,12 +23,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from sklearn.base import ClassifierMixin, DensityMixin, RegressorMixin
 from sklearn.utils.estimator_checks import parametrize_with_checks
 
 from proofs_checks.cssl_check import SemiPrivateLearnerDoubledScore
 from proofs_checks.remark18_check import PCDEClassifierHalfScale, PCDEClassifierThresholdNoScale
 from simulations.estimators import (BinMajorityClassifier, BinMeanRegressor, ExponentialBinClassifier, KNNRegressor,
                                     LaplaceBinMeanRegressor, LaplaceKNNRegressor, VectorBinClassifier)
+from simulations.estimators._sklearn import LabelDPEstimatorMixin
 from simulations.estimators.cssl import PrivateCSSL, SemiPrivateLearner
 from simulations.estimators.pcde import PCDE
 from simulations.estimators.pcde_classifier import PCDEClassifier
@@ -749,3 +751,36 @@ def test_clone_and_pipeline_work_with_every_estimator(estimator):
             clone(pipe).predict(Xq)
     else:  # the density estimator: its density at the queries
         np.testing.assert_array_equal(pipe[-1].density(Xq), alone.density(Xq))
+
+
+def test_the_declared_domains():
+    """``__sklearn_tags__`` states each estimator's input domain, as its docstring does (003 / 001 / 004)."""
+    from sklearn.utils import get_tags
+
+    by_name = {type(e).__name__: get_tags(e) for e in ESTIMATORS}
+    for est in ESTIMATORS:  # the mixin adjusts scikit-learn's tags: it must come before its mixins in the MRO
+        mro = type(est).__mro__
+        first = mro.index(LabelDPEstimatorMixin)
+        assert all(first < mro.index(m) for m in (ClassifierMixin, RegressorMixin, DensityMixin) if m in mro), mro
+    cube = {"BinMajorityClassifier", "VectorBinClassifier", "ExponentialBinClassifier", "BinMeanRegressor",
+            "LaplaceBinMeanRegressor", "PCL"}
+    indices = {"ClusterPriors", "TwoBranchCF", "IndexedKNNClassifier", "ValidatedKNNClassifier"}
+    for name, tags in by_name.items():
+        assert tags.input_tags.unit_cube == (name in cube), name
+        assert tags.input_tags.positive_only == (name in cube), name  # [0, 1]^d is non-negative
+        assert tags.input_tags.indices == (name in indices), name
+    labels = {name: tags.target_tags.labels for name, tags in by_name.items()}
+    assert labels["PCDE"] == "none" and not by_name["PCDE"].target_tags.required
+    assert {labels[n] for n in ("PCL", "PCL2", "PCL2b", "PCDEClassifier", "SemiPrivateLearner", "PrivateCSSL")} == {
+        "binary"}
+    assert not by_name["PCL"].classifier_tags.multi_class and by_name["VectorBinClassifier"].classifier_tags.multi_class
+    assert {labels[n] for n in ("KNNRegressor", "BinMeanRegressor")} == {"real"}
+    assert {labels[n] for n in ("LaplaceKNNRegressor", "LaplaceBinMeanRegressor")} == {"bounded"}
+    assert labels["LPMST"] == labels["BinMajorityClassifier"] == "classes"
+    # private estimators declare poor_score (noise at the checks' sizes), the non-private ones do not
+    assert by_name["VectorBinClassifier"].classifier_tags.poor_score
+    assert not by_name["BinMajorityClassifier"].classifier_tags.poor_score
+    assert by_name["LaplaceKNNRegressor"].regressor_tags.poor_score and not by_name["KNNRegressor"].regressor_tags.poor_score
+    # LP-MST takes whatever its learner takes: pool indices for the indexed k-NN
+    indexed = LPMST(learner=IndexedKNNClassifier(order=_ORDER, num_classes=3), num_classes=3, epsilon=1.0)
+    assert get_tags(indexed).input_tags.indices and not by_name["LPMST"].input_tags.indices
