@@ -138,7 +138,8 @@ REGRESSOR_ON_X = ("check_regressor_data_not_an_array", "check_regressors_int", "
 MORE_ON_X = ("check_dtype_object", "check_estimators_nan_inf", "check_fit_score_takes_y", "check_supervised_y_2d")
 #: the checks a fixed feature count (2 for the lattice packing of R^2, the validation features) still fails
 FIXED_D = ("check_dict_unchanged", "check_dont_overwrite_parameters", "check_estimators_dtypes",
-           "check_estimators_nan_inf", "check_estimators_pickle", "check_f_contiguous_array_estimator", "check_fit2d_1feature",
+           "check_estimators_nan_inf", "check_estimators_pickle", "check_f_contiguous_array_estimator",
+           "check_fit2d_1feature",
            "check_fit2d_predict1d", "check_fit_score_takes_y", "check_methods_sample_order_invariance",
            "check_methods_subset_invariance", "check_n_features_in_after_fitting", "check_pipeline_consistency",
            "check_positive_only_tag_during_fit", "check_supervised_y_2d")
@@ -321,7 +322,8 @@ def test_the_declared_domains():
     # private estimators declare poor_score (noise at the checks' sizes), the non-private ones do not
     assert by_name["VectorBinClassifier"].classifier_tags.poor_score
     assert not by_name["BinMajorityClassifier"].classifier_tags.poor_score
-    assert by_name["LaplaceKNNRegressor"].regressor_tags.poor_score and not by_name["KNNRegressor"].regressor_tags.poor_score
+    assert by_name["LaplaceKNNRegressor"].regressor_tags.poor_score
+    assert not by_name["KNNRegressor"].regressor_tags.poor_score
     # LP-MST takes whatever its learner takes: pool indices for the indexed k-NN
     indexed = LPMST(learner=IndexedKNNClassifier(order=_ORDER, num_classes=3), num_classes=3, epsilon=1.0)
     assert get_tags(indexed).input_tags.indices and not by_name["LPMST"].input_tags.indices
