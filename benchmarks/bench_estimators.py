@@ -52,7 +52,8 @@ def histogram_trials(repeats):
     h_reg = make_estimator("central_regression", N=N, epsilon=eps, beta=0.5, d=d, T=T).h
 
     def fit_fast_cls(X, Y):
-        est = VectorBinClassifier(num_classes=4, epsilon=eps, h=h_cls).fit(X, Y, stream(0, "bench", 0, PRIVACY))
+        est = VectorBinClassifier(num_classes=4, epsilon=eps, h=h_cls,
+                                  random_state=stream(0, "bench", 0, PRIVACY)).fit(X, Y)
         return est.cell_values_
 
     def fit_ref_cls(X, Y):
@@ -62,7 +63,7 @@ def histogram_trials(repeats):
         return np.argmax(sums + 0.5 * r.random(sums.shape), axis=1)
 
     def fit_fast_reg(X, Y):
-        est = LaplaceBinMeanRegressor(h=h_reg, epsilon=eps, T=T).fit(X, Y, stream(0, "bench", 1, PRIVACY))
+        est = LaplaceBinMeanRegressor(h=h_reg, epsilon=eps, T=T, random_state=stream(0, "bench", 1, PRIVACY)).fit(X, Y)
         return est.cell_values_
 
     def fit_ref_reg(X, Y):
@@ -121,7 +122,7 @@ def knn_trial(repeats, skip_brute):
     def fast():
         X, Y, Xq = data()
         est = make_estimator("local_regression", N=N, epsilon=eps, beta=1.0, d=d, T=T)
-        pred = est.fit(X, Y, stream(0, "knn", 0, PRIVACY)).predict(Xq)
+        pred = est.set_params(random_state=stream(0, "knn", 0, PRIVACY)).fit(X, Y).predict(Xq)
         return law.excess_risk_points(pred, Xq), pred
 
     def ref():

@@ -55,7 +55,7 @@ def main():
     order, y_tr, y_te, n = digits_pool()
     knn = IndexedKNNClassifier(order=order, n_neighbors=20, num_classes=10)
     est = LPMST(learner=knn, num_classes=10, epsilon=1.0, num_stages=3, stage_fractions=(0.4, 0.3, 0.3),
-                filter_labels=True).fit(np.arange(n), y_tr, rng)
+                filter_labels=True, random_state=rng).fit(np.arange(n), y_tr)
     report("LP-3ST, k-NN (k = 20) on the digits, ε = 1", est)
     m, vec, loop = per_example_ratio(est, np.arange(n), y_tr, 1, rng)
     print(f"stage-2 priors + privatization for {m} examples: vectorized {vec * 1e3:.1f} ms, "
@@ -65,7 +65,7 @@ def main():
     W = rng.normal(size=(20, 10))
     y = np.argmax(X @ W + rng.gumbel(size=(20000, 10)), axis=1)
     est = LPMST(learner=LogisticRegression(max_iter=200), num_classes=10, epsilon=2.0, num_stages=3,
-                stage_fractions=(0.4, 0.3, 0.3)).fit(X, y, rng)
+                stage_fractions=(0.4, 0.3, 0.3), random_state=rng).fit(X, y)
     report("LP-3ST, logistic regression, synthetic n = 20000, d = 20, K = 10, ε = 2", est)
     m, vec, loop = per_example_ratio(est, X, y, 1, rng)
     print(f"stage-2 priors + privatization for {m} examples: vectorized {vec * 1e3:.1f} ms, "

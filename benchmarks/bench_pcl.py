@@ -59,10 +59,10 @@ def main(argv=None) -> int:
     law = StepEta(args.d)
     rng = np.random.default_rng(0)
     X, y = law.sample(args.n, rng)
-    PCL(epsilon=1.0).fit(X[:1000], y[:1000], 0).all_bits()  # compile / load the numba cache
+    PCL(epsilon=1.0, random_state=0).fit(X[:1000], y[:1000]).all_bits()  # compile / load the numba cache
 
     def fast():
-        est = PCL(epsilon=1.0).fit(X, y, np.random.default_rng(1))
+        est = PCL(epsilon=1.0, random_state=np.random.default_rng(1)).fit(X, y)
         return est, law.excess_risk_cubes(est.all_bits(), est.side_)
 
     c0 = time.process_time()

@@ -29,7 +29,7 @@ from simulations.seeding import as_generator, check_generator
 
 from .result import DPCheckResult
 
-__all__ = ["MAX_AUDIT_DRAWS", "AuditResult", "audit_catalogued", "audit_epsilon", "audit_label_randomizer", "audit_label_sampler", "clopper_pearson_lower",
+__all__ = ["MAX_AUDIT_DRAWS", "AuditResult", "audit_epsilon", "audit_label_randomizer", "audit_label_sampler", "clopper_pearson_lower",
            "clopper_pearson_upper", "output_events", "sample_size_for_power"]
 
 
@@ -656,51 +656,3 @@ def audit_label_sampler(sampler: Callable, epsilon: float, *, num_classes: int, 
                                   "power": power, "alternative_epsilon": alt, "confidence": confidence,
                                   "counts": (ka, kb)},
                          explanation=expl, exact=False)
-
-
-def audit_catalogued(mechanism, epsilon: float, **kwargs) -> DPCheckResult:
-    """Statistical audit of a catalogued local randomizer through its record's ``audit_sampler``.
-
-    The record (:mod:`proofs_checks.catalogue`) turns the instance into a black-box sampler with
-    integer outputs (bit vectors encoded as integers; prior-dependent mechanisms at a fixed public
-    prior), which :func:`audit_label_sampler` audits over all label pairs: a lower confidence bound
-    on the loss, independent of the exact verifier (it only draws samples).
-
-    Parameters
-    ----------
-    mechanism : a catalogued mechanism whose record has an ``audit_sampler`` (RR, RRTop-k,
-        RRWithPrior, the vector mechanism and their planted bugs)
-    epsilon : claimed ε >= 0
-    **kwargs
-        Passed to :func:`audit_label_sampler` (``n``, ``confidence``, ``rng``, ``power``, ...).
-
-    Returns
-    -------
-    proofs_checks.dp.DPCheckResult with ``exact=False``.
-
-    Raises
-    ------
-    ValueError
-        ``mechanism`` is not catalogued or its record has no audit adapter (continuous outputs,
-        central mechanisms); invalid audit arguments.
-
-    References
-    ----------
-    Label DP, 004 Definition 2.2; the bound of :func:`audit_label_sampler`.
-
-    Examples
-    --------
-    >>> from simulations.mechanisms import RandomizedResponse
-    >>> res = audit_catalogued(RandomizedResponse(3, 1.0), 1.0, n=2000)
-    >>> res.exact, res.holds
-    (False, True)
-    """
-    from .catalogue import record_for  # the records import the verifiers, which import this module
-
-    record = record_for(mechanism)
-    if record is None or record.audit_sampler is None:
-        what = "is not catalogued" if record is None else f"has no audit adapter in the {record.name!r} record"
-        raise ValueError(f"mechanism {type(mechanism).__name__} {what}: audit_catalogued needs a local randomizer "
-                         f"with finitely many outputs; use audit_label_sampler(sampler, ...) directly")
-    sampler, num_outputs = record.audit_sampler(mechanism)
-    return audit_label_sampler(sampler, epsilon, num_classes=mechanism.num_classes, num_outputs=num_outputs, **kwargs)

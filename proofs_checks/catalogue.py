@@ -12,7 +12,7 @@ A :class:`MechanismRecord` states what the papers claim about one class of
 * the planted bugs (:class:`PlantedBug`): deliberately wrong subclasses with their exact wrong loss,
   derived by hand;
 * optionally an audit adapter (``audit_sampler``) that turns an instance into a black-box sampler
-  with integer outputs, for the statistical audit (:func:`proofs_checks.audit.audit_catalogued`).
+  with integer outputs, for the statistical audit (:func:`proofs_checks.dp.audit_catalogued`).
 
 Records live beside their verifiers, as ``RECORDS`` in each module of :mod:`proofs_checks.mechanisms`;
 :func:`records` collects them (every module of that package is imported, so a new verifier module
@@ -42,7 +42,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any, Callable, Mapping
 
-__all__ = ["PAPER_CLAIMS", "Example", "MechanismRecord", "PlantedBug", "missing_records", "record_for", "records"]
+__all__ = ["PAPER_CLAIMS", "Example", "MechanismRecord", "PlantedBug", "missing_records", "record_for", "records",
+           "verifier_for"]
 
 #: How a record's headline claim reads in the papers: ``"tight"`` (the loss equals ε), ``"below"``
 #: (an exact closed form below ε), ``"at most"`` (the paper states only "ε-DP"; the record may still
@@ -361,6 +362,37 @@ def record_for(mechanism) -> MechanismRecord | None:
         if base in _RECORDS:
             return _RECORDS[base]
     return None
+
+
+def verifier_for(mechanism) -> Callable[..., Any] | None:
+    """The independent verifier of ``mechanism`` (an instance or a class): its record's, or None when it is
+    not catalogued.
+
+    What :func:`proofs_checks.dp.check_label_dp` runs for a catalogued mechanism; other modules (the privacy
+    profiles) ask for it here instead of keeping a table of their own.
+
+    Parameters
+    ----------
+    mechanism : object or type
+
+    Returns
+    -------
+    callable ``(mechanism, epsilon, delta, **keywords) -> DPCheckResult``, or None
+
+    References
+    ----------
+    docs/design.md (one catalogue record per mechanism, read by the checks, tests and audit).
+
+    Examples
+    --------
+    >>> from simulations.mechanisms import RandomizedResponse
+    >>> verifier_for(RandomizedResponse(3, 1.0))(RandomizedResponse(3, 1.0), 1.0, 0.0).holds
+    True
+    >>> verifier_for(object()) is None
+    True
+    """
+    record = record_for(mechanism)
+    return None if record is None else record.verifier
 
 
 def missing_records(namespace=None) -> list[str]:

@@ -58,7 +58,7 @@ import numpy as np
 from limits.validation import check_choice, check_int, check_positive, check_probability
 from simulations.estimators.cssl import PrivateCSSL, SemiPrivateLearner, threshold_dichotomies
 
-from .dp import DPCheckResult, within
+from .channels import DPCheckResult, within
 from .full_dp import full_dp_pcde, neighbouring_multisets
 
 __all__ = ["CSSLPrivacy", "SemiPrivateLearnerDoubledScore", "check_private_cssl", "check_semi_private",
@@ -112,6 +112,8 @@ class SemiPrivateLearnerDoubledScore(SemiPrivateLearner):
         The claimed ε (None: the non-private learner).
     hypothesis_class : {"thresholds", "intervals"}, default "thresholds"
         The hypotheses whose dichotomies of the public points are chosen from.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the choice at ``fit``, as in :class:`~simulations.estimators.cssl.SemiPrivateLearner`.
 
     Raises
     ------
@@ -228,7 +230,7 @@ def check_semi_private(epsilon: float, *, public, dataset_size: int, hypothesis_
         if S not in cache:
             X = np.array([records[e][0] for e in S])
             y = np.array([records[e][1] for e in S])
-            est = learner(epsilon=eps, hypothesis_class=hypothesis_class).fit(X, y, 0, X_public=public)
+            est = learner(epsilon=eps, hypothesis_class=hypothesis_class, random_state=0).fit(X, y, X_public=public)
             cache[S] = est.log_probabilities_
         return cache[S]
 
@@ -357,8 +359,8 @@ def check_private_cssl(epsilon: float, delta: float, *, epsilon_unlabeled: float
     # a fit of the real learner on a large unlabeled sample over the same points: its synthetic sample
     U = np.repeat(pts, 40)
     X = np.array([pts.min(), pts.max()])
-    est = PrivateCSSL(epsilon=eps_l, epsilon_unlabeled=eps_u, delta=delta, n_synthetic=n_syn, side=side).fit(
-        X, np.array([0, 1]), rng, X_unlabeled=U)
+    est = PrivateCSSL(epsilon=eps_l, epsilon_unlabeled=eps_u, delta=delta, n_synthetic=n_syn, side=side,
+                      random_state=rng).fit(X, np.array([0, 1]), X_unlabeled=U)
     syn = est.synthetic_
     if np.unique(syn).size < n_syn:
         raise ValueError(f"the fitted learner drew {np.unique(syn).size} distinct synthetic points, fewer than "

@@ -45,7 +45,7 @@ from limits.validation import check_int, check_positive, check_probability
 from simulations.mechanisms import NoisyMajority, StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 
-from .dp import DPCheckResult, within
+from .channels import DPCheckResult, within
 from .stability import stability_pair_delta
 
 __all__ = ["bits_loss", "full_dp_cell_learner", "full_dp_noisy_majority", "full_dp_pcde", "full_dp_pcl", "full_dp_pcl2",
@@ -327,7 +327,7 @@ def full_dp_pcl(epsilon: float, *, cubes_per_axis: int = 3, d: int = 1, dataset_
         order = shuf.permutation(len(S))
         X = centres[[rec[S[i]][0] for i in order]]
         y = np.array([rec[S[i]][1] for i in order])
-        est = PCL(epsilon=epsilon, side=side).fit(X, y, 0)
+        est = PCL(epsilon=epsilon, side=side, random_state=0).fit(X, y)
         v = est.votes_of(np.arange(est.n_cubes_)).astype(float)
         return laplace_logsf(-0.5 * v, 1 / epsilon), laplace_logcdf(-0.5 * v, 1 / epsilon)
 
@@ -536,7 +536,7 @@ def full_dp_pcl2(epsilon: float, *, r: float = 1.3, domain_cells: int = 3, datas
     def log_bits(S):
         X = space.centres[[rec[e][0] for e in S]]
         y = np.array([rec[e][1] for e in S])
-        p1 = PCL2(space=space, epsilon=epsilon).fit(X, y, 0)
+        p1 = PCL2(space=space, epsilon=epsilon, random_state=0).fit(X, y)
         v = p1.votes_of(allc).astype(float)
         return laplace_logsf(-0.5 * v, 1 / epsilon), laplace_logcdf(-0.5 * v, 1 / epsilon)
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from limits.validation import check_choice
-from proofs_checks.dp import is_tight, within
+from proofs_checks.channels import is_tight, within
 from simulations.learning.lp_mst import ConstantModel
 
 __all__ = ["LPMSTCheck", "check_lp_mst", "lp_mst_log_probabilities"]

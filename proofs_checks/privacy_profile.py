@@ -31,10 +31,11 @@ from simulations.mechanisms import (ExponentialMechanism, GeometricHistogram, La
                                     NoisyMajority, StabilityHistogram)
 from simulations.mechanisms.labels import check_priors
 
+from .catalogue import verifier_for
+from .channels import as_channel, audit_priors, mechanism_kind, reject_unknown_keywords
 from .mechanisms.exponential import exponential_pairs
 from .mechanisms.histograms import geometric_pairs, majority_distributions
 from .mechanisms.laplace import laplace_pure_loss
-from .dp import _CHECKERS, as_channel, audit_priors, mechanism_kind, reject_unknown_keywords
 from .stability import stability_profile
 
 __all__ = ["channel_profile", "hockey_stick", "laplace_profile", "output_distribution_pairs", "privacy_profile"]
@@ -196,7 +197,7 @@ def privacy_profile(mechanism, epsilons, **kwargs) -> np.ndarray:
 
 
 def _is_suite_mechanism(mechanism) -> bool:
-    return any(cls in _CHECKERS for cls in type(mechanism).__mro__)
+    return verifier_for(mechanism) is not None
 
 
 def channel_profile(channel, epsilon_prime) -> np.ndarray:

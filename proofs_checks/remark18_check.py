@@ -52,7 +52,7 @@ from simulations.estimators.pcde_classifier import PCDEClassifier
 from simulations.mechanisms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logcdf, laplace_logsf
 
-from .dp import DPCheckResult, within
+from .channels import DPCheckResult, within
 from .full_dp import neighbouring_multisets
 from .stability import stability_pair_delta
 
@@ -94,6 +94,8 @@ class PCDEClassifierHalfScale(PCDEClassifier):
         The claimed δ.
     side : float > 0, optional
         Cube side of the learner.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the noise at ``fit``, as in :class:`~simulations.estimators.pcde_classifier.PCDEClassifier`.
 
     Raises
     ------
@@ -150,6 +152,8 @@ class PCDEClassifierThresholdNoScale(PCDEClassifier):
         The claimed δ.
     side : float > 0, optional
         Cube side of the learner.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the noise at ``fit``, as in :class:`~simulations.estimators.pcde_classifier.PCDEClassifier`.
 
     Raises
     ------

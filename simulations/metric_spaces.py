@@ -359,6 +359,9 @@ class LatticePacking:
         self.r = check_positive("r", r)
         self.covering_radius = self.r * math.sqrt(self.d) / 2
 
+    def __repr__(self) -> str:  # its parameters: stable in estimator reprs and test ids (issue 37)
+        return f"LatticePacking(d={self.d}, r={self.r!r})"
+
     @property
     def reach(self) -> float:
         """Points with every ``|x_a| < reach`` can be keyed.

@@ -154,3 +154,132 @@ def test_proofs_checks_experiments_import_nothing_from_their_own_package_but_the
             elif isinstance(node, ast.Import):
                 assert not any(a.name.startswith("proofs_checks.experiments") for a in node.names), path.name
 
+
+
+# ------------------------------------------------------------------------------ the import graph (issue 37)
+#: The packages whose import graph must have no cycle (paper_repro.py is a script: nothing imports it).
+PACKAGES = ("limits", "simulations", "proofs_checks")
+
+
+def _module_files(root: Path, packages) -> dict[str, Path]:
+    """Dotted module name -> source file, for every ``.py`` of the packages under ``root``."""
+    files = {}
+    for pkg in packages:
+        for path in sorted((root / pkg).rglob("*.py")):
+            parts = list(path.relative_to(root).with_suffix("").parts)
+            files[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    return files
+
+
+def _imports(tree: ast.Module):
+    """Every import statement of a module: at module level, under ``if TYPE_CHECKING:`` / ``try:`` blocks, in
+    class bodies and inside functions (lazy imports run too, later). Doctests are strings and are not read."""
+    return [node for node in ast.walk(tree) if isinstance(node, (ast.Import, ast.ImportFrom))]
+
+
+def import_graph(root: Path, packages=PACKAGES) -> dict[str, set[str]]:
+    """Module -> the modules of ``packages`` it imports, statically (nothing is imported).
+
+    ``from a.b import c`` is an edge to ``a.b.c`` when that is a module, else to ``a.b``; relative imports are
+    resolved. Importing ``a.b.c`` runs the ``__init__`` of ``a`` and ``a.b`` first, so those are edges too,
+    except the importer's own packages (being imported already, as Python's package import works).
+    """
+    files = _module_files(root, packages)
+    graph = {m: set() for m in files}
+    for mod, path in files.items():
+        is_pkg = path.name == "__init__.py"
+        here = mod.split(".") if is_pkg else mod.split(".")[:-1]
+        own = {".".join(mod.split(".")[:i]) for i in range(1, mod.count(".") + 1)} | {mod}
+        for node in _imports(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            else:
+                base = ".".join(here[:len(here) - node.level + 1] + [node.module or ""]).strip(".") \
+                    if node.level else node.module
+                targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in files else base for a in node.names]
+            for target in targets:
+                parts = target.split(".")
+                graph[mod] |= {t for t in (".".join(parts[:i]) for i in range(1, len(parts) + 1))
+                               if t in files and t not in own}
+    return graph
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The cycles of ``graph``: its strongly connected components of more than one module (Tarjan, iterative)."""
+    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+    for start in sorted(graph):
+        if start in index:
+            continue
+        work = [(start, iter(sorted(graph[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                comp = []
+                while True:
+                    top = stack.pop()
+                    on_stack.discard(top)
+                    comp.append(top)
+                    if top == node:
+                        break
+                if len(comp) > 1:
+                    cycles.append(sorted(comp))
+    return cycles
+
+
+def test_the_import_graph_of_every_package_has_no_cycle():
+    graph = import_graph(ROOT)
+    assert len(graph) == sum(len(list((ROOT / pkg).rglob("*.py"))) for pkg in PACKAGES)  # every module is a node
+    assert not import_cycles(graph), import_cycles(graph)
+
+
+def test_the_import_graph_sees_the_edges_that_made_the_old_cycles():
+    """The two cycles issue 37 cut, as edges the scan must see: a lazy (function-level) import, a
+    ``TYPE_CHECKING`` import, relative imports and the ``__init__`` of an imported package."""
+    graph = import_graph(ROOT)
+    assert {"proofs_checks.audit", "proofs_checks.catalogue", "proofs_checks.channels"} <= graph["proofs_checks.dp"]
+    assert "proofs_checks.channels" in graph["proofs_checks.mechanisms._common"]  # relative: from ..channels
+    assert "proofs_checks.dp" not in graph["proofs_checks.mechanisms._common"]
+    assert "simulations.experiments.rates.cases" in graph["simulations.experiments.rates.fit"]
+    assert "simulations.experiments.rates.machinery" not in graph["simulations.experiments.rates.fit"]
+    assert "simulations.estimators" in graph["simulations.learning.lp_mst"]  # the package's __init__ runs first
+
+
+def _write(root: Path, files: dict[str, str]) -> None:
+    for rel, text in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8")
+
+
+def test_a_planted_cycle_is_found(tmp_path):
+    """A package whose modules import each other (one lazily, one under TYPE_CHECKING, one through a package
+    ``__init__``) has a cycle; the same package with the lazy import removed has none."""
+    planted = {
+        "pkg/__init__.py": "",
+        "pkg/a.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from pkg.b import B\n",
+        "pkg/b.py": "def f():\n    from .sub import c\n    return c\n",
+        "pkg/sub/__init__.py": "from . import c\n",
+        "pkg/sub/c.py": "import pkg.a\n",
+        "pkg/d.py": "import pkg.sub.c\n",
+    }
+    _write(tmp_path, planted)
+    cycles = import_cycles(import_graph(tmp_path, ("pkg",)))
+    assert cycles == [["pkg.a", "pkg.b", "pkg.sub", "pkg.sub.c"]]
+    _write(tmp_path, {"pkg/b.py": "def f():\n    return None\n"})
+    assert import_cycles(import_graph(tmp_path, ("pkg",))) == []

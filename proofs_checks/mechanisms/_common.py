@@ -9,7 +9,7 @@ import itertools
 import numpy as np
 
 from limits.validation import check_int
-from proofs_checks.dp import DPCheckResult, as_channel, log_privacy_loss_witness, within
+from proofs_checks.channels import DPCheckResult, as_channel, log_privacy_loss_witness, within
 
 __all__ = ["certified_channel_check", "certify", "compositions", "neighbour_moves", "result", "with_delta"]
 

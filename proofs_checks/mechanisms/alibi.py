@@ -18,7 +18,7 @@ import itertools
 import numpy as np
 
 from proofs_checks.catalogue import Example, MechanismRecord
-from proofs_checks.dp import DPCheckResult, within
+from proofs_checks.channels import DPCheckResult, within
 from simulations.mechanisms import ALIBI
 
 __all__ = ["RECORDS", "alibi_loss_brute_force", "verify_alibi"]

@@ -20,7 +20,7 @@ import numpy as np
 
 from limits.validation import check_int, check_positive
 from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug
-from proofs_checks.dp import within
+from proofs_checks.channels import within
 from simulations.mechanisms import ExponentialMechanism
 
 from ._common import certify, compositions, neighbour_moves, result

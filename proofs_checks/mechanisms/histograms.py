@@ -25,7 +25,7 @@ import numpy as np
 
 from limits.validation import check_int
 from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug
-from proofs_checks.dp import DPCheckResult, within
+from proofs_checks.channels import DPCheckResult, within
 from proofs_checks.stability import stability_profile
 from simulations.mechanisms import GeometricHistogram, NoisyMajority, StabilityHistogram
 

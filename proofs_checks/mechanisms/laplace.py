@@ -23,7 +23,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug
-from proofs_checks.dp import within
+from proofs_checks.channels import within
 from simulations.mechanisms import ClippedLaplaceLabels, LaplaceLabels, NoisyBinMean
 
 from ._common import result

@@ -33,7 +33,7 @@ import numpy as np
 
 from limits.validation import check_int, check_positive
 from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug
-from proofs_checks.dp import DPCheckResult, as_channel, log_privacy_loss_witness, within
+from proofs_checks.channels import DPCheckResult, as_channel, log_privacy_loss_witness, within
 from simulations.mechanisms import RandomizedResponse, RRTopK, RRWithPrior
 from simulations.mechanisms.labels import check_labels, check_priors
 from simulations.seeding import check_generator

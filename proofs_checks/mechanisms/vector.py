@@ -27,7 +27,7 @@ import numpy as np
 
 from limits.validation import check_positive
 from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug
-from proofs_checks.dp import DPCheckResult, is_tight, log_privacy_loss_witness, within
+from proofs_checks.channels import DPCheckResult, is_tight, log_privacy_loss_witness, within
 from simulations.mechanisms import VectorMechanism
 
 __all__ = ["BRUTE_FORCE_MAX", "FACTORIZED_MAX", "RECORDS", "VectorMechanismFullBitEpsilon", "factorized_log_loss",

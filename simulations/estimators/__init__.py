@@ -1,8 +1,11 @@
 """Estimators of 003 (upper-bound algorithms and their non-private baselines).
 
-Every estimator runs its whole algorithm in ``fit(X, y, rng)``: raw labels in, privatization drawn
-from ``rng`` (the PRIVACY stream), the mechanism description kept in ``mechanism_``. Constructors are
-keyword-only and only store arguments; tuning parameters (h, k, T) are explicit.
+Every estimator runs its whole algorithm in ``fit(X, y)``: raw labels in, privatization drawn from the
+``random_state`` parameter (the engine passes its per-trial PRIVACY Generator there), the mechanism
+description kept in ``mechanism_``. Constructors are keyword-only and only store arguments; tuning
+parameters (h, k, T) are explicit. scikit-learn's conventions (``n_features_in_``, ``NotFittedError``,
+the declared input domains) come from :mod:`simulations.estimators._sklearn`; docs/sklearn_pipeline.md
+shows an estimator in a ``Pipeline`` and what cross-validation costs in privacy.
 :func:`make_estimator` builds the estimator of an algorithm of :data:`limits.ALGORITHMS` (its theorem,
 task, privacy model and tuning rules live there) with the default tuning of :func:`limits.tuning`
 (constants 1), any of h / k / T overridable. :data:`ESTIMATORS` adds only the class that runs it:

@@ -321,7 +321,8 @@ def fit_from_counts(estimator, counts, rng, *, d: int, values=None):
         ``n_{lm}`` = points of cell l with label m (classification: m is the class, M = K;
         regression: the label value ``values[m]``).
     rng : numpy.random.Generator or int seed
-        The PRIVACY stream (mechanism noise, ties), as ``estimator.fit``.
+        The PRIVACY stream (mechanism noise, ties), as ``random_state`` at ``estimator.fit`` (the
+        estimator's own ``random_state`` is not read).
     d : int >= 1
         Dimension.
     values : array_like of float, shape (M,), optional
@@ -330,7 +331,7 @@ def fit_from_counts(estimator, counts, rng, *, d: int, values=None):
     Returns
     -------
     estimator
-        The estimator, with the attributes ``fit`` sets (``bins_``, ``n_features_``, ``counts_``,
+        The estimator, with the attributes ``fit`` sets (``bins_``, ``n_features_in_``, ``counts_``,
         ``cell_values_``, ``mechanism_``), distributed as after ``fit`` on N points with these counts.
 
     Raises
@@ -363,12 +364,13 @@ def fit_from_counts(estimator, counts, rng, *, d: int, values=None):
     c = check_counts(c)
     rng = check_rng(rng, required=not isinstance(estimator, BinMeanRegressor))
     estimator.bins_ = bins
-    estimator.n_features_ = d
+    estimator.n_features_in_ = d
     n_l = c.sum(axis=1)
     if isinstance(estimator, (BinMajorityClassifier, VectorBinClassifier, ExponentialBinClassifier)):
         K = check_int("num_classes", estimator.num_classes, low=2)
         if values is not None or c.shape[1] != K:
             raise ValueError(f"a classifier takes label counts of shape ({bins ** d}, {K}) and no values")
+        estimator.classes_ = np.arange(K)
         estimator.counts_ = n_l
         if isinstance(estimator, VectorBinClassifier):
             estimator.mechanism_ = VectorMechanism(num_classes=K, epsilon=estimator.epsilon)
@@ -401,7 +403,7 @@ def fit_from_counts(estimator, counts, rng, *, d: int, values=None):
 
 
 def fit_count_level(estimator, law, N: int, data_rng: np.random.Generator, privacy_rng: np.random.Generator):
-    """Count-level counterpart of ``estimator.fit(*law.sample(N, data_rng), privacy_rng)``.
+    """Count-level counterpart of ``estimator.set_params(random_state=privacy_rng).fit(*law.sample(N, data_rng))``.
 
     Draws the (cell, label) counts of N points from the law's exact cell probabilities
     (``data_rng``), then the mechanism's output from them (``privacy_rng``). Same distribution of the

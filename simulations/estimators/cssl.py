@@ -41,7 +41,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 from scipy.special import logsumexp
 
 from limits.validation import check_choice, check_int, check_positive, check_probability, check_real
@@ -50,6 +50,7 @@ from simulations.mechanisms import ExponentialMechanism, StabilityHistogram
 from simulations.seeding import check_generator
 
 from ._common import check_fitted
+from ._sklearn import LabelDPEstimatorMixin
 
 __all__ = ["CLASSES", "VC_DIMENSION", "PrivateCSSL", "SemiPrivateLearner", "cumulative_label_counts",
            "em_log_probabilities", "interval_dichotomies", "interval_errors", "pcde_release", "predict_hypotheses",
@@ -67,7 +68,7 @@ def _points_1d(X, name: str) -> np.ndarray:
     if arr.ndim == 2 and arr.shape[1] == 1:
         arr = arr[:, 0]
     if arr.ndim != 1:
-        raise ValueError(f"{name} must have shape (n,) or (n, 1) (points of R), got shape {np.shape(X)}")
+        raise ValueError(f"{name} must have shape (n,) or (n, 1) (points of R), got shape {arr.shape}")
     if not np.all(np.isfinite(arr)):
         i = int(np.flatnonzero(~np.isfinite(arr))[0])
         raise ValueError(f"{name} must be finite, got {name}[{i}]={arr[i]!r}")
@@ -370,7 +371,7 @@ def em_log_probabilities(errors, epsilon) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- semi-private SSL
-class SemiPrivateLearner(BaseEstimator):
+class SemiPrivateLearner(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Semi-private learner: exponential mechanism over the dichotomies of public points (001 Theorem 4.10).
 
     Parameters
@@ -378,6 +379,9 @@ class SemiPrivateLearner(BaseEstimator):
     epsilon : float > 0 or None, default 1.0
         Privacy of the labeled sample (weights ``exp(−ε q / 2)``); None: non-private ERM.
     hypothesis_class : {"thresholds", "intervals"}
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the choice at ``fit`` (the privacy stream): a Generator is drawn from as it is, an int seeds
+        a fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -390,6 +394,9 @@ class SemiPrivateLearner(BaseEstimator):
     index_ : int
         The chosen hypothesis.
     n_public_, n_labeled_ : int
+    n_features_in_ : int
+        1 (points of R).
+    classes_ : ndarray, [0, 1]
 
     References
     ----------
@@ -398,32 +405,37 @@ class SemiPrivateLearner(BaseEstimator):
     Examples
     --------
     >>> rng = np.random.default_rng(0)
-    >>> est = SemiPrivateLearner(epsilon=1.0).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], rng,
-    ...                                           X_public=[0.15, 0.5, 0.85])
+    >>> est = SemiPrivateLearner(epsilon=1.0, random_state=rng).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1],
+    ...                                                             X_public=[0.15, 0.5, 0.85])
     >>> len(est.errors_), int(est.errors_.min())
     (4, 0)
     >>> est.predict([0.0, 1.0]).shape
     (2,)
     """
 
-    def __init__(self, *, epsilon: float | None = 1.0, hypothesis_class: str = "thresholds"):
+    _label_domain = "binary"
+    _points_of_r = True
+
+    def __init__(self, *, epsilon: float | None = 1.0, hypothesis_class: str = "thresholds", random_state=None):
         self.epsilon = epsilon
         self.hypothesis_class = hypothesis_class
+        self.random_state = random_state
 
     # the one place the score enters the mechanism (proofs_checks plants a bug here)
     def _utility(self, errors: np.ndarray) -> np.ndarray:
         """Non-negative integer utility ``max q − q_j`` (= −errors shifted; sensitivity 1)."""
         return errors.max() - errors
 
-    def fit(self, X, y, rng, *, X_public) -> "SemiPrivateLearner":
+    def fit(self, X, y, *, X_public=None) -> "SemiPrivateLearner":
         """Pick a hypothesis for the labeled sample ``(X, y)`` among the dichotomies of ``X_public``.
 
         Parameters
         ----------
         X : array_like, shape (m,) or (m, 1)
         y : array_like, shape (m,), labels in {0, 1}
-        rng : numpy Generator (or int seed), the privacy stream of the choice
-        X_public : array_like, shape (n,) or (n, 1), public (or synthetic) unlabeled points
+        X_public : array_like, shape (n,) or (n, 1), optional
+            Public (or synthetic) unlabeled points; None: the points ``X`` themselves (public under
+            label DP, where only the labels are private).
 
         Returns
         -------
@@ -441,17 +453,18 @@ class SemiPrivateLearner(BaseEstimator):
         Examples
         --------
         >>> rng = np.random.default_rng(0)
-        >>> est = SemiPrivateLearner(epsilon=1.0).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], rng,
-        ...                                           X_public=[0.15, 0.5, 0.85])
+        >>> est = SemiPrivateLearner(epsilon=1.0, random_state=rng).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1],
+        ...                                                             X_public=[0.15, 0.5, 0.85])
         >>> est.n_public_, est.n_labeled_, est.errors_.tolist()
         (3, 4, [2, 1, 0, 1])
         """
+        X, y = self._check_input(X, y)
         eps = _epsilon_or_none(self.epsilon)
         check_choice("hypothesis_class", self.hypothesis_class, CLASSES)
+        rng = self._random_generator()
         x = _points_1d(X, "X")
         labels = _labels(y, x.size)
-        t = threshold_dichotomies(X_public)
-        rng = check_generator(rng)
+        t = threshold_dichotomies(x if X_public is None else X_public)
         if self.hypothesis_class == "thresholds":
             hyp, q = t, threshold_errors(t, x, labels)
         else:
@@ -467,6 +480,7 @@ class SemiPrivateLearner(BaseEstimator):
             self.index_ = int(mech.sample(util, rng)[0])
         self.hypotheses_, self.errors_, self.log_probabilities_ = hyp, q, lp
         self.n_public_, self.n_labeled_ = int(t.size - 1), int(x.size)
+        self.n_features_in_, self.classes_ = 1, np.array([0, 1])
         return self
 
     @property
@@ -476,8 +490,8 @@ class SemiPrivateLearner(BaseEstimator):
         Examples
         --------
         >>> rng = np.random.default_rng(0)
-        >>> est = SemiPrivateLearner(epsilon=1.0).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], rng,
-        ...                                           X_public=[0.15, 0.5, 0.85])
+        >>> est = SemiPrivateLearner(epsilon=1.0, random_state=rng).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1],
+        ...                                                             X_public=[0.15, 0.5, 0.85])
         >>> est.n_hypotheses_
         4
         """
@@ -490,7 +504,8 @@ class SemiPrivateLearner(BaseEstimator):
 
         Examples
         --------
-        >>> est = SemiPrivateLearner(epsilon=None).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], 0, X_public=[0.15, 0.5, 0.85])
+        >>> est = SemiPrivateLearner(epsilon=None, random_state=0).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1],
+        ...                                                        X_public=[0.15, 0.5, 0.85])
         >>> est.hypothesis_  # the only threshold with no error
         0.5
         """
@@ -518,10 +533,12 @@ class SemiPrivateLearner(BaseEstimator):
 
         Examples
         --------
-        >>> est = SemiPrivateLearner(epsilon=None).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1], 0, X_public=[0.15, 0.5, 0.85])
+        >>> est = SemiPrivateLearner(epsilon=None, random_state=0).fit([0.1, 0.2, 0.8, 0.9], [0, 0, 1, 1],
+        ...                                                        X_public=[0.15, 0.5, 0.85])
         >>> est.predict([0.0, 0.7]).tolist()
         [0, 1]
         """
+        self._check_predict_input(X)
         check_fitted(self, "index_")
         h = self.hypothesis_
         params = [h] if self.hypothesis_class == "thresholds" else ([h[0]], [h[1]])
@@ -632,7 +649,7 @@ def sample_released_density(cells, values, side: float, size: int, rng) -> np.nd
 
 
 # -------------------------------------------------------------------------------- Theorem 4.11
-class PrivateCSSL(BaseEstimator):
+class PrivateCSSL(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Private consistent semi-supervised learner of 001 Theorem 4.11 (classes on R).
 
     PCDE (001 Algorithm 3) on the unlabeled sample, ``n_synthetic`` synthetic points drawn from its
@@ -652,12 +669,18 @@ class PrivateCSSL(BaseEstimator):
     hypothesis_class : {"thresholds", "intervals"}
     side : float > 0 or None
         PCDE's cube side; None: ``n^{-1/2}`` (001 Algorithm 3 with d = 1).
+    random_state : None, int or numpy.random.Generator, default None
+        PCDE's noise, the synthetic draws and the choice at ``fit``, in this order: a Generator is drawn
+        from as it is, an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
     density_ : fitted :class:`~simulations.estimators.pcde.PCDE`
     synthetic_ : float (n_synthetic,), the synthetic sample Û (empty if PCDE released nothing)
     learner_ : fitted :class:`SemiPrivateLearner`
+    n_features_in_ : int
+        1 (points of R).
+    classes_ : ndarray, [0, 1]
 
     References
     ----------
@@ -668,7 +691,7 @@ class PrivateCSSL(BaseEstimator):
     >>> rng = np.random.default_rng(3)
     >>> U = rng.random(4000)
     >>> X = rng.random(200); y = (X > 0.4).astype(int)
-    >>> est = PrivateCSSL(epsilon=1.0, delta=1e-6, n_synthetic=100).fit(X, y, rng, X_unlabeled=U)
+    >>> est = PrivateCSSL(epsilon=1.0, delta=1e-6, n_synthetic=100, random_state=rng).fit(X, y, X_unlabeled=U)
     >>> est.synthetic_.shape, est.privacy_guarantee()
     ((100,), (1.0, 1e-06))
     >>> abs(est.learner_.hypothesis_ - 0.4) < 0.1
@@ -676,7 +699,9 @@ class PrivateCSSL(BaseEstimator):
     """
 
     def __init__(self, *, epsilon: float = 1.0, epsilon_unlabeled: float | None = None, delta: float = 1e-6,
-                 n_synthetic: int = 1000, hypothesis_class: str = "thresholds", side: float | None = None):
+                 n_synthetic: int = 1000, hypothesis_class: str = "thresholds", side: float | None = None,
+                 random_state=None):
+        self.random_state = random_state
         self.epsilon = epsilon
         self.epsilon_unlabeled = epsilon_unlabeled
         self.delta = delta
@@ -731,7 +756,10 @@ class PrivateCSSL(BaseEstimator):
         check_choice("relation", relation, ("disjoint", "shared"))
         return (max(eps_l, eps_u) if relation == "disjoint" else eps_l + eps_u), delta
 
-    def fit(self, X, y, rng, *, X_unlabeled) -> "PrivateCSSL":
+    _label_domain = "binary"
+    _points_of_r = True
+
+    def fit(self, X, y, *, X_unlabeled=None) -> "PrivateCSSL":
         """Fit on the labeled sample ``(X, y)`` and the unlabeled sample ``X_unlabeled`` (both private).
 
         Parameters
@@ -740,10 +768,9 @@ class PrivateCSSL(BaseEstimator):
             Labeled points of R.
         y : array_like, shape (m,)
             Labels in {0, 1}.
-        rng : numpy.random.Generator or int seed
-            PCDE's noise, the synthetic draws and the choice, in this order.
-        X_unlabeled : array_like, shape (n,) or (n, 1)
-            The private unlabeled sample, n >= 1.
+        X_unlabeled : array_like, shape (n,) or (n, 1), optional
+            The private unlabeled sample, n >= 1; None: the points ``X`` themselves, one individual then
+            sits in both samples and the release is ``privacy_guarantee("shared")``.
 
         Returns
         -------
@@ -762,23 +789,25 @@ class PrivateCSSL(BaseEstimator):
         Examples
         --------
         >>> rng = np.random.default_rng(3)
-        >>> est = PrivateCSSL(epsilon=1.0, n_synthetic=50).fit(rng.random(100), rng.integers(0, 2, 100), rng,
-        ...                                                    X_unlabeled=rng.random(4000))
+        >>> est = PrivateCSSL(epsilon=1.0, n_synthetic=50, random_state=rng).fit(
+        ...     rng.random(100), rng.integers(0, 2, 100), X_unlabeled=rng.random(4000))
         >>> est.synthetic_.shape, est.learner_.n_labeled_
         ((50,), 100)
         """
+        X, y = self._check_input(X, y)
         eps_l, eps_u, delta, n_syn = self._check()
         x = _points_1d(X, "X")
         labels = _labels(y, x.size)
-        u = _points_1d(X_unlabeled, "X_unlabeled")
+        u = x if X_unlabeled is None else _points_1d(X_unlabeled, "X_unlabeled")
         if u.size < 1:
-            raise ValueError(f"X_unlabeled must hold at least one point, got shape {np.shape(X_unlabeled)}")
-        rng = check_generator(rng)
-        self.density_ = PCDE(epsilon=eps_u, delta=delta, side=self.side).fit(u[:, None], rng)
+            raise ValueError(f"X_unlabeled must hold at least one point, got shape {np.shape(u)}")
+        rng = self._random_generator()
+        self.density_ = PCDE(epsilon=eps_u, delta=delta, side=self.side, random_state=rng).fit(u[:, None])
         syn = sample_released_density(self.density_.cells_, self.density_.values_, self.density_.side_, n_syn, rng)
         self.synthetic_ = syn[:, 0]
-        self.learner_ = SemiPrivateLearner(epsilon=eps_l, hypothesis_class=self.hypothesis_class).fit(
-            x, labels, rng, X_public=self.synthetic_)
+        self.learner_ = SemiPrivateLearner(epsilon=eps_l, hypothesis_class=self.hypothesis_class,
+                                           random_state=rng).fit(x, labels, X_public=self.synthetic_)
+        self.n_features_in_, self.classes_ = 1, np.array([0, 1])
         return self
 
     def predict(self, X) -> np.ndarray:
@@ -802,10 +831,11 @@ class PrivateCSSL(BaseEstimator):
         --------
         >>> rng = np.random.default_rng(3)
         >>> X = rng.random(200)
-        >>> est = PrivateCSSL(epsilon=1.0, n_synthetic=100).fit(X, (X > 0.4).astype(int), rng,
-        ...                                                     X_unlabeled=rng.random(4000))
+        >>> est = PrivateCSSL(epsilon=1.0, n_synthetic=100, random_state=rng).fit(
+        ...     X, (X > 0.4).astype(int), X_unlabeled=rng.random(4000))
         >>> est.predict([0.0, 1.0]).tolist()
         [0, 1]
         """
+        self._check_predict_input(X)
         check_fitted(self, "learner_")
         return self.learner_.predict(X)

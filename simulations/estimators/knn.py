@@ -2,7 +2,7 @@
 
 ``η̂(x) = (1/k) ∑_{i ∈ N_k(x)} Z_i`` (003 eq. (20)). Local label DP (Theorem 6): ``Z = Y + Lap(2T/ε)``
 for labels bounded by T; heavy tails (Theorem 10): ``Z = Clip(Y, T) + Lap(2T/ε)``. As in
-:mod:`simulations.estimators.partition`, ``fit(X, y, rng)`` runs the whole private algorithm and keeps
+:mod:`simulations.estimators.partition`, ``fit(X, y)`` runs the whole private algorithm and keeps
 the mechanism description in ``mechanism_``.
 
 Neighbours come from ``scipy.spatial.cKDTree(leafsize=32, balanced_tree=False,
@@ -35,11 +35,12 @@ import math
 
 import numpy as np
 from scipy.spatial import cKDTree
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, RegressorMixin
 
 from limits.validation import check_int
 from simulations import kernels
-from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
+from simulations.estimators._common import check_features, check_fitted, check_real_labels
+from simulations.estimators._sklearn import LabelDPEstimatorMixin
 from simulations.estimators.grid_knn import GridIndex
 from simulations.estimators.line_knn import LineIndex
 from simulations.mechanisms import ClippedLaplaceLabels, LaplaceLabels
@@ -109,7 +110,7 @@ def plane_index(X, k: int) -> GridIndex:
     return GridIndex(X, k, cell=r_k / 2.0 if r_k > 0 else None)
 
 
-class KNNRegressor(BaseEstimator):
+class KNNRegressor(LabelDPEstimatorMixin, RegressorMixin, BaseEstimator):
     """Non-private k-NN regressor: :math:`\\hat\\eta(x) = \\frac{1}{k} \\sum_{i \\in N_k(x)} Y_i`.
 
     Parameters
@@ -118,6 +119,8 @@ class KNNRegressor(BaseEstimator):
         Number of neighbours, at most the number of training points.
     workers : int, default 1
         Threads of the tree query (−1: all cores; 0 is refused).
+    random_state : None, int or numpy.random.Generator, default None
+        Unused (nothing is drawn); the parameter of every estimator of the suite.
 
     Attributes
     ----------
@@ -126,7 +129,7 @@ class KNNRegressor(BaseEstimator):
         :func:`plane_index` for d = 2, a kd-tree above).
     targets_ : ndarray of float, shape (n,)
         The labels averaged by ``predict``.
-    n_features_ : int
+    n_features_in_ : int
         d.
     mechanism_ : None
 
@@ -141,9 +144,10 @@ class KNNRegressor(BaseEstimator):
     [0.4]
     """
 
-    def __init__(self, *, k: int, workers: int = 1):
+    def __init__(self, *, k: int, workers: int = 1, random_state=None):
         self.k = k
         self.workers = workers
+        self.random_state = random_state
 
     def _fit_index(self, X, y):
         check_int("k", self.k, low=1)
@@ -152,13 +156,13 @@ class KNNRegressor(BaseEstimator):
         X = check_features(X, unit_cube=False)
         y = check_real_labels(y, X.shape[0])
         if self.k > X.shape[0]:
-            raise ValueError(f"k must be <= the number of training points {X.shape[0]}, got k={self.k}")
-        self.n_features_ = X.shape[1]
+            raise ValueError(f"k must be <= the number of training points n_samples = {X.shape[0]}, got k={self.k}")
+        self.n_features_in_ = X.shape[1]
         d = X.shape[1]
         self.index_ = LineIndex(X) if d == 1 else (plane_index(X, self.k) if d == 2 else build_tree(X))
         return y
 
-    def fit(self, X, y, rng=None):
+    def fit(self, X, y):
         """Build the neighbour index and store the labels.
 
         Parameters
@@ -167,13 +171,11 @@ class KNNRegressor(BaseEstimator):
             Finite training points.
         y : array_like of float, shape (n,)
             Finite real labels.
-        rng : numpy.random.Generator, int seed or None, optional
-            Checked, then ignored (the interface of the private estimators).
 
         Returns
         -------
         KNNRegressor
-            self, with ``index_``, ``targets_`` and ``n_features_``.
+            self, with ``index_``, ``targets_`` and ``n_features_in_``.
 
         Raises
         ------
@@ -185,7 +187,8 @@ class KNNRegressor(BaseEstimator):
         >>> KNNRegressor(k=1).fit([[0.0], [1.0]], [3.0, 4.0]).targets_.tolist()
         [3.0, 4.0]
         """
-        check_rng(rng, required=False)
+        X, y = self._check_input(X, y)
+        self._check_random_state()  # nothing is drawn
         self.targets_ = self._fit_index(X, y)
         self.mechanism_ = None
         return self
@@ -217,7 +220,7 @@ class KNNRegressor(BaseEstimator):
         [[1, 0]]
         """
         check_fitted(self, "targets_")
-        X = check_features(X, unit_cube=False, d=self.n_features_)
+        X = check_features(X, unit_cube=False, d=self.n_features_in_, name=type(self).__name__)
         if isinstance(self.index_, (LineIndex, GridIndex)):
             _, idx = self.index_.query(X, self.k)
         else:
@@ -246,12 +249,13 @@ class KNNRegressor(BaseEstimator):
         >>> KNNRegressor(k=2).fit([[0.0], [1.0], [5.0]], [0.0, 1.0, 2.0]).predict([[0.8], [4.0]]).tolist()
         [0.5, 1.5]
         """
+        self._check_predict_input(X)
         check_fitted(self, "targets_")
         if isinstance(self.index_, LineIndex):  # same floats as the lists below, without them
-            X = check_features(X, unit_cube=False, d=self.n_features_)
+            X = check_features(X, unit_cube=False, d=self.n_features_in_, name=type(self).__name__)
             return self.index_.neighbour_mean(X, self.k, self.targets_)
         if isinstance(self.index_, GridIndex):  # the same neighbours, unsorted: the mean needs no order
-            X = check_features(X, unit_cube=False, d=self.n_features_)
+            X = check_features(X, unit_cube=False, d=self.n_features_in_, name=type(self).__name__)
             return kernels.neighbour_mean(self.targets_, self.index_.query(X, self.k, sort=False)[1])
         return kernels.neighbour_mean(self.targets_, self.neighbours(X))
 
@@ -275,10 +279,13 @@ class LaplaceKNNRegressor(KNNRegressor):
         Clip the labels to ``[−T, T]`` before adding noise.
     workers : int, default 1
         Threads of the tree query.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the Laplace noise (the PRIVACY stream): a Generator is drawn from as it is (the engine passes
+        its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
-    index_, n_features_ : as in :class:`KNNRegressor`
+    index_, n_features_in_ : as in :class:`KNNRegressor`
     targets_ : ndarray of float, shape (n,)
         The privatized labels Z.
     mechanism_ : LaplaceLabels or ClippedLaplaceLabels
@@ -290,18 +297,21 @@ class LaplaceKNNRegressor(KNNRegressor):
 
     Examples
     --------
-    >>> est = LaplaceKNNRegressor(k=2, epsilon=1.0, T=1.0).fit([[0.0], [1.0], [5.0]], [0.0, 1.0, -1.0], 0)
+    >>> est = LaplaceKNNRegressor(k=2, epsilon=1.0, T=1.0, random_state=0).fit([[0.0], [1.0], [5.0]], [0.0, 1.0, -1.0])
     >>> est.mechanism_, est.targets_.shape
     (LaplaceLabels(T=1.0, epsilon=1.0), (3,))
     """
 
-    def __init__(self, *, k: int, epsilon: float, T: float, clip: bool = False, workers: int = 1):
-        super().__init__(k=k, workers=workers)
+    _label_domain = "bounded"
+
+    def __init__(self, *, k: int, epsilon: float, T: float, clip: bool = False, workers: int = 1,
+                 random_state=None):
+        super().__init__(k=k, workers=workers, random_state=random_state)
         self.epsilon = epsilon
         self.T = T
         self.clip = clip
 
-    def fit(self, X, y, rng):
+    def fit(self, X, y):
         """Privatize every label once (Laplace of scale 2T/ε) and build the neighbour index.
 
         Parameters
@@ -310,8 +320,6 @@ class LaplaceKNNRegressor(KNNRegressor):
             Finite training points (public under label DP).
         y : array_like of float, shape (n,)
             Finite real labels, ``|y| <= T`` unless ``clip``.
-        rng : numpy.random.Generator or int seed
-            Draws the Laplace noise (the PRIVACY stream).
 
         Returns
         -------
@@ -322,18 +330,20 @@ class LaplaceKNNRegressor(KNNRegressor):
         ------
         ValueError
             If ``clip`` is not a bool, ``T`` / ``epsilon`` / ``k`` / ``workers`` is out of range, a label
-            exceeds ``T`` without ``clip``, ``X`` / ``y`` are malformed, or ``rng`` is None.
+            exceeds ``T`` without ``clip``, ``X`` / ``y`` are malformed, or ``random_state`` is invalid.
 
         Examples
         --------
-        >>> est = LaplaceKNNRegressor(k=1, epsilon=2.0, T=1.0, clip=True).fit([[0.0], [1.0]], [9.0, -9.0], 0)
+        >>> est = LaplaceKNNRegressor(k=1, epsilon=2.0, T=1.0, clip=True, random_state=0).fit([[0.0], [1.0]], [9.0, -9.0])
         >>> est.mechanism_.scale  # 2T/ε
         1.0
         """
+        X, y = self._check_input(X, y)
         if not isinstance(self.clip, (bool, np.bool_)):
             raise ValueError(f"clip must be a bool, got clip={self.clip!r}")
         cls = ClippedLaplaceLabels if self.clip else LaplaceLabels
         self.mechanism_ = cls(T=self.T, epsilon=self.epsilon)
+        rng = self._random_generator()
         y = self._fit_index(X, y)
-        self.targets_ = self.mechanism_.sample(y, check_rng(rng, required=True))
+        self.targets_ = self.mechanism_.sample(y, rng)
         return self

@@ -1,9 +1,9 @@
 """Histogram (regular-partition) estimators of 003: bin majority / vector-mechanism sums / exponential
 mechanism per bin for classification, bin means with and without Laplace noise for regression.
 
-Design: an estimator is the *whole* algorithm, privatization included. ``fit(X, y, rng)`` takes the
-raw labels and draws the mechanism's noise from ``rng`` (the PRIVACY stream of
-:mod:`simulations.seeding`); the mechanism description it used is kept in ``mechanism_`` so that
+Design: an estimator is the *whole* algorithm, privatization included. ``fit(X, y)`` takes the
+raw labels and draws the mechanism's noise from ``random_state`` (the engine passes the PRIVACY stream of
+:mod:`simulations.seeding`, a Generator); the mechanism description it used is kept in ``mechanism_`` so that
 tests and ``proofs_checks`` can verify its privacy. Features are public under label DP, so the
 partition and the counts ``n_l`` are computed from them directly.
 
@@ -25,11 +25,12 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin, RegressorMixin
 
 from limits.validation import check_int, check_positive, check_real
 from simulations import kernels
-from simulations.estimators._common import check_features, check_fitted, check_real_labels, check_rng
+from simulations.estimators._common import check_features, check_fitted, check_real_labels
+from simulations.estimators._sklearn import LabelDPEstimatorMixin
 from simulations.mechanisms import ExponentialMechanism, NoisyBinMean, VectorMechanism
 from simulations.mechanisms.labels import check_labels
 
@@ -111,12 +112,13 @@ def argmax_random_ties(scores, rng: np.random.Generator) -> np.ndarray:
 
 
 class _BinEstimator(BaseEstimator):
-    """Shared partition logic: ``h`` -> ``bins_``, prediction by cell lookup."""
+    """Shared partition logic: ``h`` -> ``bins_``, prediction by cell lookup (the concrete classes put
+    :class:`LabelDPEstimatorMixin` first in their bases and declare ``_unit_cube``: X in [0, 1]^d)."""
 
     def _features(self, X):
         X = check_features(X, unit_cube=True)
         self.bins_ = bins_for_width(self.h)
-        self.n_features_ = X.shape[1]
+        self.n_features_in_ = X.shape[1]
         return X
 
     def predict(self, X) -> np.ndarray:
@@ -143,23 +145,30 @@ class _BinEstimator(BaseEstimator):
         >>> BinMeanRegressor(h=0.5).fit(X, [0.5, 0.3, -0.2]).predict([[0.4, 0.4], [0.6, 0.7]]).tolist()
         [0.4, -0.2]
         """
+        self._check_predict_input(X)
         check_fitted(self, "cell_values_")
-        X = check_features(X, unit_cube=True, d=self.n_features_)
+        X = check_features(X, unit_cube=True, d=self.n_features_in_, name=type(self).__name__)
         return self.cell_values_[kernels.bin_index(X, self.bins_)]
 
 
-class _BinClassifier(_BinEstimator):
-    def __init__(self, *, num_classes: int, h: float):
+class _BinClassifier(LabelDPEstimatorMixin, ClassifierMixin, _BinEstimator):
+    _unit_cube = True
+    _label_domain = "classes"
+
+    def __init__(self, *, num_classes: int, h: float, random_state=None):
         self.num_classes = num_classes
         self.h = h
+        self.random_state = random_state
 
-    def _check(self, X, y, rng):
+    def _check(self, X, y):
         check_int("num_classes", self.num_classes, low=2)
         X = self._features(X)
         y = check_labels(y, self.num_classes)
         if y.shape[0] != X.shape[0]:
             raise ValueError(f"X and y must have the same number of rows, got {X.shape[0]} and {y.shape[0]}")
-        return X, y, check_rng(rng, required=True)
+        rng = self._random_generator()
+        self.classes_ = np.arange(self.num_classes)
+        return X, y, rng
 
 
 class BinMajorityClassifier(_BinClassifier):
@@ -173,6 +182,8 @@ class BinMajorityClassifier(_BinClassifier):
         K, labels lie in ``0..K-1``.
     h : float in (0, 1]
         Bin width; ``bins_for_width(h)`` cells per axis.
+    random_state : None, int or numpy.random.Generator, default None
+        Breaks ties at ``fit``: a Generator is drawn from as it is, an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -192,12 +203,12 @@ class BinMajorityClassifier(_BinClassifier):
     Examples
     --------
     >>> X = np.array([[0.1, 0.1], [0.2, 0.3], [0.3, 0.2], [0.8, 0.9], [0.9, 0.6]])
-    >>> est = BinMajorityClassifier(num_classes=3, h=0.5).fit(X, [1, 1, 0, 2, 2], np.random.default_rng(0))
+    >>> est = BinMajorityClassifier(num_classes=3, h=0.5, random_state=np.random.default_rng(0)).fit(X, [1, 1, 0, 2, 2])
     >>> est.counts_.tolist(), int(est.cell_values_[0]), int(est.cell_values_[3])
     ([3, 0, 0, 2], 1, 2)
     """
 
-    def fit(self, X, y, rng):
+    def fit(self, X, y):
         """Per cell ``c_l = argmax_j n_{lj}``, ties uniformly at random.
 
         Parameters
@@ -206,8 +217,6 @@ class BinMajorityClassifier(_BinClassifier):
             Features in [0, 1]^d.
         y : array_like of int, shape (n,)
             Labels in ``0..K-1``.
-        rng : numpy.random.Generator or int seed
-            Breaks ties (required).
 
         Returns
         -------
@@ -218,15 +227,16 @@ class BinMajorityClassifier(_BinClassifier):
         ------
         ValueError
             If a constructor argument is out of range, ``X`` is not finite in [0, 1]^d with shape (n, d),
-            ``y`` has the wrong shape or values, or ``rng`` is None (before any attribute is set).
+            ``y`` has the wrong shape or values, or ``random_state`` is invalid (before any attribute is set).
 
         Examples
         --------
-        >>> est = BinMajorityClassifier(num_classes=2, h=1.0).fit([[0.2], [0.5], [0.9]], [1, 1, 0], 0)
+        >>> est = BinMajorityClassifier(num_classes=2, h=1.0, random_state=0).fit([[0.2], [0.5], [0.9]], [1, 1, 0])
         >>> est.cell_values_.tolist()
         [1]
         """
-        X, y, rng = self._check(X, y, rng)
+        X, y = self._check_input(X, y)
+        X, y, rng = self._check(X, y)
         counts = kernels.bin_label_counts(X, self.bins_, y, self.num_classes)
         self.counts_ = counts.sum(axis=1)
         self.cell_values_ = argmax_random_ties(counts, rng)
@@ -237,13 +247,13 @@ class BinMajorityClassifier(_BinClassifier):
 class _PrivateBinClassifier(_BinClassifier):
     """A bin classifier with a privacy budget: stores ``epsilon`` besides ``num_classes`` and ``h``."""
 
-    def __init__(self, *, num_classes: int, epsilon: float, h: float):
-        super().__init__(num_classes=num_classes, h=h)
+    def __init__(self, *, num_classes: int, epsilon: float, h: float, random_state=None):
+        super().__init__(num_classes=num_classes, h=h, random_state=random_state)
         self.epsilon = epsilon
 
-    def _check(self, X, y, rng):
+    def _check(self, X, y):
         check_positive("epsilon", self.epsilon)  # refused before fit sets any attribute
-        return super()._check(X, y, rng)
+        return super()._check(X, y)
 
 
 class VectorBinClassifier(_PrivateBinClassifier):
@@ -261,6 +271,9 @@ class VectorBinClassifier(_PrivateBinClassifier):
         Local label-DP budget of each label.
     h : float in (0, 1]
         Bin width.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the mechanism's noise at ``fit`` (the PRIVACY stream): a Generator is drawn from as it is
+        (the engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -276,12 +289,12 @@ class VectorBinClassifier(_PrivateBinClassifier):
     Examples
     --------
     >>> X = np.array([[0.1, 0.1], [0.2, 0.3], [0.8, 0.9]])
-    >>> est = VectorBinClassifier(num_classes=3, epsilon=1.0, h=0.5).fit(X, [1, 1, 2], np.random.default_rng(0))
+    >>> est = VectorBinClassifier(num_classes=3, epsilon=1.0, h=0.5, random_state=np.random.default_rng(0)).fit(X, [1, 1, 2])
     >>> est.mechanism_, est.counts_.tolist()
     (VectorMechanism(num_classes=3, epsilon=1.0), [2, 0, 0, 1])
     """
 
-    def fit(self, X, y, rng):
+    def fit(self, X, y):
         """Privatize every label with the vector mechanism, then ``c_l = argmax_j S_{lj}`` (003 eqs. (12)-(13)).
 
         Parameters
@@ -290,8 +303,6 @@ class VectorBinClassifier(_PrivateBinClassifier):
             Features in [0, 1]^d (public under label DP).
         y : array_like of int, shape (n,)
             Labels in ``0..K-1``.
-        rng : numpy.random.Generator or int seed
-            Draws the flipped bits, then breaks ties (the PRIVACY stream).
 
         Returns
         -------
@@ -302,15 +313,16 @@ class VectorBinClassifier(_PrivateBinClassifier):
         ------
         ValueError
             If a constructor argument is out of range, ``X`` is not finite in [0, 1]^d with shape (n, d),
-            ``y`` has the wrong shape or values, or ``rng`` is None (before any attribute is set).
+            ``y`` has the wrong shape or values, or ``random_state`` is invalid (before any attribute is set).
 
         Examples
         --------
-        >>> est = VectorBinClassifier(num_classes=2, epsilon=1.0, h=0.5).fit([[0.2], [0.9]], [0, 1], 0)
+        >>> est = VectorBinClassifier(num_classes=2, epsilon=1.0, h=0.5, random_state=0).fit([[0.2], [0.9]], [0, 1])
         >>> est.bins_, est.cell_values_.shape
         (2, (2,))
         """
-        X, y, rng = self._check(X, y, rng)
+        X, y = self._check_input(X, y)
+        X, y, rng = self._check(X, y)
         self.mechanism_ = VectorMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
         Z = self.mechanism_.sample(y, rng)  # (n, K) bits
         sums, self.counts_ = kernels.bin_row_sums(X, self.bins_, Z)
@@ -332,6 +344,9 @@ class ExponentialBinClassifier(_PrivateBinClassifier):
         Central label-DP budget.
     h : float in (0, 1]
         Bin width.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the mechanism's noise at ``fit`` (the PRIVACY stream): a Generator is drawn from as it is
+        (the engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -349,13 +364,13 @@ class ExponentialBinClassifier(_PrivateBinClassifier):
     A cell with counts (2, 0) releases class 0 with probability :math:`e^{1}/(e^{1} + 1) \\approx 0.731`
     at ε = 1:
 
-    >>> est = ExponentialBinClassifier(num_classes=2, epsilon=1.0, h=1.0).fit([[0.2], [0.4]], [0, 0], 0)
+    >>> est = ExponentialBinClassifier(num_classes=2, epsilon=1.0, h=1.0, random_state=0).fit([[0.2], [0.4]], [0, 0])
     >>> p = est.mechanism_.probabilities(np.array([[2, 0]]))
     >>> np.round(p, 3).tolist()
     [[0.731, 0.269]]
     """
 
-    def fit(self, X, y, rng):
+    def fit(self, X, y):
         """Per cell, draw ``c_l`` from the exponential mechanism on the counts ``n_{lj}`` (003 eq. (17)).
 
         Parameters
@@ -364,8 +379,6 @@ class ExponentialBinClassifier(_PrivateBinClassifier):
             Features in [0, 1]^d.
         y : array_like of int, shape (n,)
             Labels in ``0..K-1``.
-        rng : numpy.random.Generator or int seed
-            Draws the mechanism's output (the PRIVACY stream).
 
         Returns
         -------
@@ -376,15 +389,16 @@ class ExponentialBinClassifier(_PrivateBinClassifier):
         ------
         ValueError
             If a constructor argument is out of range, ``X`` is not finite in [0, 1]^d with shape (n, d),
-            ``y`` has the wrong shape or values, or ``rng`` is None (before any attribute is set).
+            ``y`` has the wrong shape or values, or ``random_state`` is invalid (before any attribute is set).
 
         Examples
         --------
-        >>> est = ExponentialBinClassifier(num_classes=3, epsilon=1.0, h=0.5).fit([[0.2], [0.9]], [0, 2], 0)
+        >>> est = ExponentialBinClassifier(num_classes=3, epsilon=1.0, h=0.5, random_state=0).fit([[0.2], [0.9]], [0, 2])
         >>> est.counts_.tolist(), est.cell_values_.shape
         ([1, 1], (2,))
         """
-        X, y, rng = self._check(X, y, rng)
+        X, y = self._check_input(X, y)
+        X, y, rng = self._check(X, y)
         self.mechanism_ = ExponentialMechanism(num_classes=self.num_classes, epsilon=self.epsilon)
         counts = kernels.bin_label_counts(X, self.bins_, y, self.num_classes)
         self.counts_ = counts.sum(axis=1)
@@ -392,13 +406,15 @@ class ExponentialBinClassifier(_PrivateBinClassifier):
         return self
 
 
-class BinMeanRegressor(_BinEstimator):
+class BinMeanRegressor(LabelDPEstimatorMixin, RegressorMixin, _BinEstimator):
     """Non-private histogram regressor: the mean label of each cell (0 in empty cells, as 003 eq. (23)).
 
     Parameters
     ----------
     h : float in (0, 1]
         Bin width.
+    random_state : None, int or numpy.random.Generator, default None
+        Unused (nothing is drawn); the parameter every estimator of the suite has.
 
     Attributes
     ----------
@@ -421,10 +437,13 @@ class BinMeanRegressor(_BinEstimator):
     [0.4, 0.0, 0.0, -0.2]
     """
 
-    def __init__(self, *, h: float):
-        self.h = h
+    _unit_cube = True
 
-    def fit(self, X, y, rng=None):
+    def __init__(self, *, h: float, random_state=None):
+        self.h = h
+        self.random_state = random_state
+
+    def fit(self, X, y):
         """Per cell the mean label, 0 in empty cells.
 
         Parameters
@@ -433,8 +452,6 @@ class BinMeanRegressor(_BinEstimator):
             Features in [0, 1]^d.
         y : array_like of float, shape (n,)
             Finite real labels.
-        rng : numpy.random.Generator, int seed or None, optional
-            Checked, then ignored (the interface of the private estimators).
 
         Returns
         -------
@@ -451,7 +468,8 @@ class BinMeanRegressor(_BinEstimator):
         >>> BinMeanRegressor(h=1.0).fit([[0.2], [0.7]], [1.0, 2.0]).cell_values_.tolist()
         [1.5]
         """
-        check_rng(rng, required=False)
+        X, y = self._check_input(X, y)
+        self._check_random_state()  # nothing is drawn
         X = self._features(X)
         y = check_real_labels(y, X.shape[0])
         sums, self.counts_ = kernels.bin_value_sums(X, self.bins_, y)
@@ -460,7 +478,7 @@ class BinMeanRegressor(_BinEstimator):
         return self
 
 
-class LaplaceBinMeanRegressor(_BinEstimator):
+class LaplaceBinMeanRegressor(LabelDPEstimatorMixin, RegressorMixin, _BinEstimator):
     """Central label DP histogram regressor: noisy bin means :math:`\\hat\\eta_l = \\bar Y_l + \\mathrm{Lap}(2T/(n_l \\varepsilon))`.
 
     ``clip=False``: 003 eq. (23), Theorem 8 (labels must satisfy ``|Y| <= T``, Assumption 2; 003 prints
@@ -478,6 +496,9 @@ class LaplaceBinMeanRegressor(_BinEstimator):
         Label bound (``clip=False``) or clipping level (``clip=True``).
     clip : bool, default False
         Clip the labels to ``[−T, T]`` before averaging.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the mechanism's noise at ``fit`` (the PRIVACY stream): a Generator is drawn from as it is
+        (the engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -493,18 +514,22 @@ class LaplaceBinMeanRegressor(_BinEstimator):
     Examples
     --------
     >>> X = np.array([[0.1, 0.1], [0.2, 0.3], [0.8, 0.9]])
-    >>> est = LaplaceBinMeanRegressor(h=0.5, epsilon=1.0, T=1.0).fit(X, [0.5, 0.3, -0.2], 0)
+    >>> est = LaplaceBinMeanRegressor(h=0.5, epsilon=1.0, T=1.0, random_state=0).fit(X, [0.5, 0.3, -0.2])
     >>> est.mechanism_, est.counts_.tolist(), est.cell_values_[1:3].tolist()  # empty cells release 0
     (NoisyBinMean(T=1.0, epsilon=1.0, clip=False), [2, 0, 0, 1], [0.0, 0.0])
     """
 
-    def __init__(self, *, h: float, epsilon: float, T: float, clip: bool = False):
+    _unit_cube = True
+    _label_domain = "bounded"
+
+    def __init__(self, *, h: float, epsilon: float, T: float, clip: bool = False, random_state=None):
+        self.random_state = random_state
         self.h = h
         self.epsilon = epsilon
         self.T = T
         self.clip = clip
 
-    def fit(self, X, y, rng):
+    def fit(self, X, y):
         """Per cell the (clipped) mean label plus Laplace noise (003 eq. (23) / eq. (28)).
 
         Parameters
@@ -513,8 +538,6 @@ class LaplaceBinMeanRegressor(_BinEstimator):
             Features in [0, 1]^d.
         y : array_like of float, shape (n,)
             Finite real labels, ``|y| <= T`` unless ``clip``.
-        rng : numpy.random.Generator or int seed
-            Draws the Laplace noise (the PRIVACY stream).
 
         Returns
         -------
@@ -525,18 +548,19 @@ class LaplaceBinMeanRegressor(_BinEstimator):
         ------
         ValueError
             If ``h``, ``epsilon``, ``T`` or ``clip`` is invalid, ``X`` or ``y`` is malformed, a label
-            exceeds ``T`` without ``clip``, or ``rng`` is None.
+            exceeds ``T`` without ``clip``, or ``random_state`` is invalid.
 
         Examples
         --------
-        >>> est = LaplaceBinMeanRegressor(h=1.0, epsilon=1.0, T=1.0, clip=True).fit([[0.2], [0.7]], [5.0, -1.0], 0)
+        >>> est = LaplaceBinMeanRegressor(h=1.0, epsilon=1.0, T=1.0, clip=True, random_state=0).fit([[0.2], [0.7]], [5.0, -1.0])
         >>> est.counts_.tolist(), est.cell_values_.shape
         ([2], (1,))
         """
+        X, y = self._check_input(X, y)
         self.mechanism_ = NoisyBinMean(T=self.T, epsilon=self.epsilon, clip=self.clip)
         X = self._features(X)
         y = check_real_labels(y, X.shape[0])
-        rng = check_rng(rng, required=True)
+        rng = self._random_generator()
         if self.clip:
             y = np.clip(y, -self.T, self.T)  # the fused kernel sums; NoisyBinMean's bound check follows
         elif y.size and np.max(np.abs(y)) > self.T:

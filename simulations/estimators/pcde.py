@@ -18,13 +18,13 @@ References: 001 Algorithm 1, Algorithm 3, eq. (3), Remark 4.1, Theorems 2.4, 4.2
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, DensityMixin
 
 from limits.validation import check_positive, check_probability, check_real
 from simulations.mechanisms import StabilityHistogram
-from simulations.seeding import check_generator
 
 from ._common import check_fitted
+from ._sklearn import LabelDPEstimatorMixin
 
 __all__ = ["PCDE", "check_finite_points", "occupied_cubes", "tv_distance"]
 
@@ -118,7 +118,7 @@ def occupied_cubes(X: np.ndarray, side: float):
     return cells, counts.astype(np.int64)
 
 
-class PCDE(BaseEstimator):
+class PCDE(LabelDPEstimatorMixin, DensityMixin, BaseEstimator):
     """Private density estimator (001 Algorithm 3).
 
     Parameters
@@ -127,11 +127,16 @@ class PCDE(BaseEstimator):
     delta : float in (0, 1)
     side : float > 0 or None (``n^{-1/(2d)}``)
     normalize : bool, Remark 4.1's renormalization to total mass 1.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the Laplace noise at ``fit`` (nothing is drawn when ``epsilon`` is None): a Generator is
+        drawn from as it is (the engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
     side_, d_, n_ : float, int, int
         Cube side, dimension, sample size.
+    n_features_in_ : int
+        d.
     cells_ : ndarray of int64, shape (L, d)
         Integer coordinates of the cubes with a non-zero released count.
     values_ : ndarray of float, shape (L,)
@@ -148,13 +153,16 @@ class PCDE(BaseEstimator):
     Without privacy the density is count / (n side^d): 3 of 4 points in [0, 1/2) give 1.5.
 
     >>> X = np.array([[0.1], [0.2], [0.3], [0.9]])
-    >>> est = PCDE(epsilon=None, side=0.5).fit(X, None)
+    >>> est = PCDE(epsilon=None, side=0.5).fit(X)
     >>> est.values_.tolist(), est.total_mass_
     ([1.5, 0.5], 1.0)
     """
 
+    _label_domain = "none"  # a density estimator: no labels
+
     def __init__(self, *, epsilon: float | None = 1.0, delta: float = 1e-6, side: float | None = None,
-                 normalize: bool = False):
+                 normalize: bool = False, random_state=None):
+        self.random_state = random_state
         self.epsilon = epsilon
         self.delta = delta
         self.side = side
@@ -210,15 +218,15 @@ class PCDE(BaseEstimator):
         cells, counts = occupied_cubes(X, side)
         return side, cells, counts
 
-    def fit(self, X, rng) -> "PCDE":
+    def fit(self, X, y=None) -> "PCDE":
         """Release the histogram of the cubes through the stability histogram and divide by ``n side^d``.
 
         Parameters
         ----------
         X : array_like, shape (n, d)
             Finite sample of R^d, n >= 1.
-        rng : numpy.random.Generator, int seed or None
-            Draws the Laplace noise (unused when ``epsilon`` is None).
+        y : None
+            Ignored (a density estimator; scikit-learn's signature).
 
         Returns
         -------
@@ -229,7 +237,7 @@ class PCDE(BaseEstimator):
         ------
         ValueError
             If ``epsilon`` <= 0, ``delta`` is not in (0, 1), ``side`` <= 0, ``X`` is malformed, or
-            ``rng`` is None for a private fit.
+            ``random_state`` is invalid.
 
         References
         ----------
@@ -239,18 +247,20 @@ class PCDE(BaseEstimator):
         --------
         Four points never pass the stability threshold (about (2/ε) ln(2/δ) + 1 ≈ 30 at ε = 1, δ = 1e-6):
 
-        >>> PCDE(epsilon=1.0, delta=1e-6).fit(np.array([[0.1], [0.2], [0.3], [0.9]]), 0).cells_.shape
+        >>> PCDE(epsilon=1.0, delta=1e-6, random_state=0).fit(np.array([[0.1], [0.2], [0.3], [0.9]])).cells_.shape
         (0, 1)
         """
+        X, y = self._check_input(X, y, requires_y=False)
         mech = self._mechanism()
+        rng = self._random_generator()
         side, cells, counts = self.cube_counts(X)
         n, d = np.shape(X)
         if mech is None:
             released = counts.astype(float)
         else:
-            released = mech.release(counts, check_generator(rng))
+            released = mech.release(counts, rng)
         keep = released > 0
-        self.side_, self.d_, self.n_ = side, d, n
+        self.side_, self.d_, self.n_, self.n_features_in_ = side, d, n, d
         self.cells_, self.counts_ = cells[keep], counts[keep]
         c_hat = released[keep]
         vol = side ** d
@@ -276,7 +286,7 @@ class PCDE(BaseEstimator):
 
         Examples
         --------
-        >>> est = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]]), None)
+        >>> est = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]]))
         >>> est.values_ = est.values_ / 2  # any released density of mass 1/2
         >>> est.renormalized().total_mass_
         1.0
@@ -299,7 +309,7 @@ class PCDE(BaseEstimator):
 
         Examples
         --------
-        >>> lo, hi = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]]), None).cube_bounds()
+        >>> lo, hi = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]])).cube_bounds()
         >>> lo.ravel().tolist(), hi.ravel().tolist()
         ([0.0, 0.5], [0.5, 1.0])
         """
@@ -326,14 +336,13 @@ class PCDE(BaseEstimator):
 
         Examples
         --------
-        >>> est = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.2], [0.3], [0.9]]), None)
+        >>> est = PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.2], [0.3], [0.9]]))
         >>> est.density([[0.4], [0.6], [2.0]]).tolist()
         [1.5, 0.5, 0.0]
         """
+        self._check_predict_input(X)
         check_fitted(self, "d_")
         X = check_finite_points(X)
-        if X.shape[1] != self.d_:
-            raise ValueError(f"X must have {self.d_} columns, got shape {X.shape}")
         K = np.floor(X / self.side_).astype(np.int64)
         out = np.zeros(X.shape[0])
         if self.cells_.shape[0] == 0:
@@ -363,7 +372,7 @@ class PCDE(BaseEstimator):
         Examples
         --------
         >>> from simulations.laws.densities import ProductDensity
-        >>> est = PCDE(epsilon=1.0).fit(np.array([[0.1], [0.2]]), 0)  # too few points: nothing released
+        >>> est = PCDE(epsilon=1.0, random_state=0).fit(np.array([[0.1], [0.2]]))  # too few points: nothing released
         >>> est.l1_distance(ProductDensity(1))
         1.0
         """
@@ -380,7 +389,7 @@ class PCDE(BaseEstimator):
 
         Examples
         --------
-        >>> PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]]), None).total_mass_
+        >>> PCDE(epsilon=None, side=0.5).fit(np.array([[0.1], [0.9]])).total_mass_
         1.0
         """
         return float(self.values_.sum() * self.side_ ** self.d_)
@@ -410,7 +419,7 @@ def tv_distance(est: PCDE, law) -> float:
     Examples
     --------
     >>> from simulations.laws.densities import ProductDensity
-    >>> tv_distance(PCDE(epsilon=1.0).fit(np.array([[0.1]]), 0), ProductDensity(1))
+    >>> tv_distance(PCDE(epsilon=1.0, random_state=0).fit(np.array([[0.1]])), ProductDensity(1))
     0.5
     """
     return 0.5 * est.l1_distance(law)

@@ -30,13 +30,13 @@ References: 001 Theorem 1.7, Remark 1.8, Algorithm 1, Algorithm 3, Theorems 2.4,
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_positive, check_probability, check_real
 from simulations.mechanisms import StabilityHistogram
-from simulations.seeding import check_generator
 
 from ._common import check_fitted
+from ._sklearn import LabelDPEstimatorMixin
 from .pcde import check_finite_points, occupied_cubes
 from .pcl import check_binary_labels
 
@@ -56,7 +56,7 @@ def _merge_cells(cells_all: np.ndarray, counts_all: np.ndarray, cells_one: np.nd
     return np.stack([counts_all - ones, ones], axis=1)
 
 
-class PCDEClassifier(BaseEstimator):
+class PCDEClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Plug-in classifier on PCDE's joint density of (X, Y) (001 Remark 1.8), (ε, δ)-DP on R^d.
 
     Parameters
@@ -69,10 +69,16 @@ class PCDEClassifier(BaseEstimator):
         with n, see :mod:`simulations.experiments.consistency.delta_decay`).
     side : float > 0 or None
         Cube side; None: ``n^{-1/(2d)}`` (001 Algorithm 3 line 2).
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the Laplace noise at ``fit`` (nothing is drawn when ``epsilon`` is None): a Generator is
+        drawn from as it is (the engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
     side_, d_, n_ : float, int, int
+    n_features_in_ : int
+        d.
+    classes_ : ndarray, [0, 1]
     cells_ : int64 (L, d)
         Integer coordinates ``k`` (cube ``Π_a [k_a r, (k_a + 1) r)``) of the cubes with at least one
         released count, in lexicographic order.
@@ -87,7 +93,7 @@ class PCDEClassifier(BaseEstimator):
     ------
     ValueError
         From ``fit``: bad epsilon, delta or side, X not finite of shape (n, d), y not in {0, 1},
-        n = 0, or a missing ``rng`` for a private fit.
+        n = 0, or an invalid ``random_state``.
 
     References
     ----------
@@ -104,12 +110,16 @@ class PCDEClassifier(BaseEstimator):
     >>> clf = PCDEClassifier(epsilon=None, side=1.0).fit(X, y)
     >>> clf.counts_.tolist(), clf.predict(np.array([[0.9], [3.1], [-7.0]])).tolist()
     ([[1, 2], [1, 0]], [1, 0, 0])
-    >>> private = PCDEClassifier(epsilon=1.0, delta=1e-6).fit(X, y, rng=0)
+    >>> private = PCDEClassifier(epsilon=1.0, delta=1e-6, random_state=0).fit(X, y)
     >>> private.cells_.shape[0]   # counts of 1 or 2 never reach the threshold (2/ε)ln(2/δ)+1 ≈ 30
     0
     """
 
-    def __init__(self, *, epsilon: float | None = 1.0, delta: float = 1e-6, side: float | None = None):
+    _label_domain = "binary"
+
+    def __init__(self, *, epsilon: float | None = 1.0, delta: float = 1e-6, side: float | None = None,
+                 random_state=None):
+        self.random_state = random_state
         self.epsilon = epsilon
         self.delta = delta
         self.side = side
@@ -200,7 +210,7 @@ class PCDEClassifier(BaseEstimator):
             cells1, count1 = np.empty((0, d), np.int64), np.empty(0, np.int64)
         return side, cells, _merge_cells(cells, total, cells1, count1)
 
-    def fit(self, X, y, rng=None) -> "PCDEClassifier":
+    def fit(self, X, y) -> "PCDEClassifier":
         """Release the joint (cube, label) counts and set the plug-in rule ``1[ĉ_{k,1} > ĉ_{k,0}]``.
 
         Parameters
@@ -209,8 +219,6 @@ class PCDEClassifier(BaseEstimator):
             Finite points of R^d, n >= 1.
         y : array_like, shape (n,)
             Labels in {0, 1}.
-        rng : numpy.random.Generator, int seed or None, optional
-            Draws the Laplace noise (required when ``epsilon`` is not None).
 
         Returns
         -------
@@ -233,15 +241,14 @@ class PCDEClassifier(BaseEstimator):
         >>> clf.bits_.tolist()
         [1, 0]
         """
+        X, y = self._check_input(X, y)
         mech = self.mechanism()
-        if mech is not None:
-            if rng is None:
-                raise ValueError("rng is required: the private algorithm is randomized (pass a numpy Generator)")
-            rng = check_generator(rng)
+        rng = self._random_generator()
         side, cells, counts = self.cell_counts(X, y)
         released = counts.astype(float) if mech is None else mech.release(counts, rng)
         keep = (released > 0).any(axis=1)
         self.side_, self.d_, self.n_ = side, cells.shape[1], int(np.shape(X)[0])
+        self.n_features_in_, self.classes_ = self.d_, np.array([0, 1])
         self.cells_, self.c_hat_, self.counts_ = cells[keep], released[keep], counts[keep]
         self.bits_ = (self.c_hat_[:, 1] > self.c_hat_[:, 0]).astype(np.int64)
         return self
@@ -274,8 +281,6 @@ class PCDEClassifier(BaseEstimator):
         """Row of ``cells_`` holding each query point's cube, -1 when that cube is not listed; (q,)."""
         check_fitted(self, "cells_")
         X = check_finite_points(X)
-        if X.shape[1] != self.d_:
-            raise ValueError(f"X must have {self.d_} columns (as in fit), got shape {X.shape}")
         K = np.floor(X / self.side_).astype(np.int64)
         L = self.cells_.shape[0]
         if L == 0 or K.shape[0] == 0:
@@ -315,6 +320,7 @@ class PCDEClassifier(BaseEstimator):
         >>> clf.joint_density([[0.9], [9.0]]).tolist()  # cube [0, 1): counts (1, 2) over n r^d = 4
         [[0.25, 0.5], [0.0, 0.0]]
         """
+        self._check_predict_input(X)
         p = self._positions(X)
         out = np.zeros((p.size, 2))
         hit = p >= 0
@@ -350,5 +356,6 @@ class PCDEClassifier(BaseEstimator):
         >>> clf.predict([[0.9], [3.1], [-7.0]]).tolist()
         [1, 0, 0]
         """
+        self._check_predict_input(X)
         p = self._positions(X)
         return np.where(p >= 0, self.bits_[np.maximum(p, 0)] if self.bits_.size else 0, 0).astype(np.int64)

@@ -31,7 +31,7 @@ import copy
 import math
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_positive, check_real
 from simulations.kernels_cells import cube_index_numpy, cube_votes, first_outside_unit_cube, keyed_laplace
@@ -40,6 +40,7 @@ from simulations.mechanisms.laplace import laplace_logsf
 from simulations.seeding import check_generator
 
 from ._common import check_fitted
+from ._sklearn import LabelDPEstimatorMixin
 
 __all__ = ["PCL", "check_cube_points", "check_binary_labels", "pcl_side"]
 
@@ -173,7 +174,7 @@ def check_binary_labels(y, n: int) -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-class PCL(BaseEstimator):
+class PCL(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Private histogram classifier (001 Algorithm 2), ε-DP under full DP; ``epsilon=None``: the
     non-private histogram rule ``1[Σ (y_i − 1/2) > 0]`` (ties and empty cubes -> 0).
 
@@ -185,11 +186,17 @@ class PCL(BaseEstimator):
     lazy : bool
         Draw an empty cube's noise at its first query (True) or every cube's at fit time (False).
         Both give the same classifier (same keyed noise).
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the 64-bit noise key at ``fit`` (nothing is drawn when ``epsilon`` is None): a Generator is
+        drawn from as it is (the engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
     side_, d_, n_, m_ : float, int, int, int
         Cube side, dimension, sample size, cubes per axis.
+    n_features_in_ : int
+        d.
+    classes_ : ndarray, [0, 1]
     occupied_ : ndarray of int64, shape (L,)
         Sorted flat indices of the occupied cubes (C order).
     counts_, votes_ : ndarray of int64, shape (L,)
@@ -210,18 +217,23 @@ class PCL(BaseEstimator):
     :math:`1 - e^{-1/2}/2 \\approx 0.6967` and :math:`e^{-1/2}/2 \\approx 0.3033`.
 
     >>> X, y = np.array([[0.1], [0.2], [0.3], [0.9]]), np.array([1, 1, 0, 0])
-    >>> est = PCL(epsilon=1.0, side=0.5).fit(X, y, np.random.default_rng(0))
+    >>> est = PCL(epsilon=1.0, side=0.5, random_state=np.random.default_rng(0)).fit(X, y)
     >>> est.votes_.tolist(), np.round(est.probability_one([0, 1]), 4).tolist()
     ([1, -1], [0.6967, 0.3033])
     """
 
-    def __init__(self, *, epsilon: float | None = 1.0, side: float | None = None, lazy: bool = True):
+    _unit_cube = True
+    _label_domain = "binary"
+
+    def __init__(self, *, epsilon: float | None = 1.0, side: float | None = None, lazy: bool = True,
+                 random_state=None):
         self.epsilon = epsilon
         self.side = side
         self.lazy = lazy
+        self.random_state = random_state
 
     # ------------------------------------------------------------------------------------ fit
-    def fit(self, X, y, rng) -> "PCL":
+    def fit(self, X, y) -> "PCL":
         """Count the votes of the occupied cubes and draw the noise key.
 
         Parameters
@@ -230,8 +242,6 @@ class PCL(BaseEstimator):
             Points in ``[0, 1]^d``, n >= 1.
         y : array_like, shape (n,)
             Labels in {0, 1}.
-        rng : numpy.random.Generator, int seed or None
-            Draws the 64-bit noise key (None allowed when ``epsilon`` is None: nothing is drawn).
 
         Returns
         -------
@@ -243,7 +253,7 @@ class PCL(BaseEstimator):
         ------
         ValueError
             If ``epsilon`` or ``side`` is out of range, ``X`` leaves ``[0, 1]^d``, n = 0, ``y`` is not
-            binary, the grid has more than 2^62 cubes, or ``rng`` is None for a private fit.
+            binary, the grid has more than 2^62 cubes, or ``random_state`` is invalid.
 
         References
         ----------
@@ -251,12 +261,14 @@ class PCL(BaseEstimator):
 
         Examples
         --------
-        >>> est = PCL(epsilon=None, side=0.5).fit([[0.1], [0.2], [0.9]], [1, 1, 0], None)
+        >>> est = PCL(epsilon=None, side=0.5).fit([[0.1], [0.2], [0.9]], [1, 1, 0])
         >>> est.m_, est.occupied_.tolist(), est.counts_.tolist(), est.votes_.tolist()
         (2, [0, 1], [2, 1], [2, -1])
         """
+        X, y = self._check_input(X, y)
         if self.epsilon is not None:
             check_positive("epsilon", self.epsilon)
+        rng = self._random_generator()
         X = check_cube_points(X)
         n, d = X.shape
         if n < 1:
@@ -277,6 +289,7 @@ class PCL(BaseEstimator):
             counts = np.bincount(inv, minlength=occ.size).astype(np.int64)
             votes = np.rint(np.bincount(inv, weights=2 * y - 1, minlength=occ.size)).astype(np.int64)
         self.side_, self.d_, self.n_, self.m_ = side, d, n, m
+        self.n_features_in_, self.classes_ = d, np.array([0, 1])
         self.occupied_, self.counts_, self.votes_ = occ.astype(np.int64), counts, votes
         self._draw_noise(rng)
         return self
@@ -293,7 +306,7 @@ class PCL(BaseEstimator):
     def released(self, epsilon, rng) -> "PCL":
         """A copy of this fitted rule released at ``epsilon``: the same cube votes, its own noise from ``rng``.
 
-        Equal, attribute for attribute, to ``PCL(epsilon=epsilon, ...).fit(X, y, rng)`` on the data this
+        Equal, attribute for attribute, to ``PCL(epsilon=epsilon, ..., random_state=rng).fit(X, y)`` on the data this
         rule was fitted on (the votes do not depend on ε), without counting the votes again.
 
         Parameters
@@ -320,9 +333,9 @@ class PCL(BaseEstimator):
         --------
         >>> import numpy as np
         >>> X, y = np.array([[0.1], [0.2], [0.9]]), np.array([1, 1, 0])
-        >>> base = PCL(epsilon=None, side=0.5).fit(X, y, None)
+        >>> base = PCL(epsilon=None, side=0.5).fit(X, y)
         >>> a = base.released(1.0, np.random.default_rng(0))
-        >>> b = PCL(epsilon=1.0, side=0.5).fit(X, y, np.random.default_rng(0))
+        >>> b = PCL(epsilon=1.0, side=0.5, random_state=np.random.default_rng(0)).fit(X, y)
         >>> a.noise_key_ == b.noise_key_, base.noise_key_ is None
         (True, True)
         """
@@ -341,7 +354,7 @@ class PCL(BaseEstimator):
 
         Examples
         --------
-        >>> PCL(epsilon=None, side=0.25).fit([[0.1, 0.1]], [1], None).n_cubes_
+        >>> PCL(epsilon=None, side=0.25).fit([[0.1, 0.1]], [1]).n_cubes_
         16
         """
         return self.m_ ** self.d_
@@ -365,7 +378,7 @@ class PCL(BaseEstimator):
 
         Examples
         --------
-        >>> PCL(epsilon=None, side=0.5).fit([[0.1, 0.1]], [1], None).cube_index([[0.1, 0.9], [0.9, 0.1]]).tolist()
+        >>> PCL(epsilon=None, side=0.5).fit([[0.1, 0.1]], [1]).cube_index([[0.1, 0.9], [0.9, 0.1]]).tolist()
         [1, 2]
         """
         X = check_cube_points(X, d=self.d_)
@@ -394,7 +407,7 @@ class PCL(BaseEstimator):
 
         Examples
         --------
-        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.2], [0.3]], [1, 1, 0], None).votes_of([0, 1]).tolist()
+        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.2], [0.3]], [1, 1, 0]).votes_of([0, 1]).tolist()
         [1, 0]
         """
         check_fitted(self, "d_")
@@ -430,8 +443,8 @@ class PCL(BaseEstimator):
         Examples
         --------
         >>> X, y = [[0.1], [0.9]], [1, 0]
-        >>> lazy = PCL(epsilon=1.0, side=0.25).fit(X, y, np.random.default_rng(3))
-        >>> eager = PCL(epsilon=1.0, side=0.25, lazy=False).fit(X, y, np.random.default_rng(3))
+        >>> lazy = PCL(epsilon=1.0, side=0.25, random_state=np.random.default_rng(3)).fit(X, y)
+        >>> eager = PCL(epsilon=1.0, side=0.25, lazy=False, random_state=np.random.default_rng(3)).fit(X, y)
         >>> bool(np.array_equal(lazy.noise_of([0, 2]), eager.noise_of([0, 2])))
         True
         """
@@ -467,7 +480,7 @@ class PCL(BaseEstimator):
 
         Examples
         --------
-        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.9]], [1, 0], None).cube_bits([0, 1]).tolist()
+        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.9]], [1, 0]).cube_bits([0, 1]).tolist()
         [1, 0]
         """
         v = self.votes_of(cubes)
@@ -488,7 +501,7 @@ class PCL(BaseEstimator):
 
         Examples
         --------
-        >>> PCL(epsilon=None, side=0.25).fit([[0.1], [0.6]], [1, 1], None).all_bits().tolist()
+        >>> PCL(epsilon=None, side=0.25).fit([[0.1], [0.6]], [1, 1]).all_bits().tolist()
         [1, 0, 1, 0]
         """
         check_fitted(self, "d_")
@@ -514,9 +527,10 @@ class PCL(BaseEstimator):
 
         Examples
         --------
-        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.9]], [1, 0], None).predict([[0.3], [0.7]]).tolist()
+        >>> PCL(epsilon=None, side=0.5).fit([[0.1], [0.9]], [1, 0]).predict([[0.3], [0.7]]).tolist()
         [1, 0]
         """
+        self._check_predict_input(X)
         check_fitted(self, "d_")
         return self.cube_bits(self.cube_index(X))
 
@@ -546,7 +560,7 @@ class PCL(BaseEstimator):
         --------
         An empty cube is 1 with probability 1/2; a cube with V = 2 with :math:`1 - e^{-1}/2` at ε = 1:
 
-        >>> est = PCL(epsilon=1.0, side=0.5).fit([[0.1], [0.2]], [1, 1], 0)
+        >>> est = PCL(epsilon=1.0, side=0.5, random_state=0).fit([[0.1], [0.2]], [1, 1])
         >>> np.round(est.probability_one([0, 1]), 4).tolist()
         [0.8161, 0.5]
         """

@@ -16,15 +16,15 @@ References: 001 Algorithms 1, 4, 5; Theorems A.6, A.12-A.15; Lemmas A.8-A.9.
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_positive, check_probability
 from simulations.kernels_cells import keyed_laplace
 from simulations.mechanisms import StabilityHistogram
 from simulations.mechanisms.laplace import laplace_logsf
-from simulations.seeding import check_generator
 
 from ._common import check_fitted
+from ._sklearn import LabelDPEstimatorMixin
 from .pcl import check_binary_labels
 
 __all__ = ["PCL2", "PCL2b", "pcl2_radius"]
@@ -67,15 +67,21 @@ def pcl2_radius(n: int, d: float) -> float:
     return float(n) ** (-1.0 / (4 * d))
 
 
-class _CellLearner(BaseEstimator):
+class _CellLearner(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Shared Voronoi-cell bookkeeping of PCL2 and PCL2b (cells of ``space``, lookups by cell key)."""
 
-    def __init__(self, *, space, epsilon: float | None = 1.0):
+    _label_domain = "binary"
+
+    def __init__(self, *, space, epsilon: float | None = 1.0, random_state=None):
         self.space = space
         self.epsilon = epsilon
+        self.random_state = random_state
 
     def _cells(self, X, y):
         keys = self.space.assign(X)
+        points = np.asarray(X)
+        self.n_features_in_ = points.shape[1] if points.ndim == 2 else 1
+        self.classes_ = np.array([0, 1])
         n = keys.shape[0]
         if n < 1:
             raise ValueError(f"n must be >= 1 (the number of points), got n={n}")
@@ -120,9 +126,10 @@ class _CellLearner(BaseEstimator):
 
         >>> from simulations.metric_spaces import LatticePacking
         >>> X = np.array([[0.1], [0.2], [2.9], [3.1]])
-        >>> PCL2(space=LatticePacking(1, 1.0), epsilon=None).fit(X, [1, 1, 0, 1], None).predict([[0.0], [3.0]]).tolist()
+        >>> PCL2(space=LatticePacking(1, 1.0), epsilon=None).fit(X, [1, 1, 0, 1]).predict([[0.0], [3.0]]).tolist()
         [1, 0]
         """
+        self._check_predict_input(X)
         check_fitted(self, "occupied_")
         return self.cell_bits(self.space.assign(X))
 
@@ -142,6 +149,9 @@ class PCL2(_CellLearner):
         :class:`~simulations.metric_spaces.LatticePacking` with ``r = pcl2_radius(n, d)``.
     epsilon : float > 0 or None, default 1.0
         Privacy parameter; None gives the non-private majority vote (ties and empty cells: 0).
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the 64-bit noise key at ``fit`` (nothing is drawn when ``epsilon`` is None): a Generator is
+        drawn from as it is (the engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -162,14 +172,14 @@ class PCL2(_CellLearner):
     --------
     >>> from simulations.metric_spaces import LatticePacking
     >>> X = np.array([[0.1], [0.2], [2.9], [3.1]])
-    >>> est = PCL2(space=LatticePacking(1, 1.0), epsilon=1.0).fit(X, [1, 1, 0, 0], np.random.default_rng(0))
+    >>> est = PCL2(space=LatticePacking(1, 1.0), epsilon=1.0, random_state=np.random.default_rng(0)).fit(X, [1, 1, 0, 0])
     >>> est.votes_.tolist()
     [2, -2]
     >>> round(float(est.probability_one(est.occupied_[:1])[0]), 4)  # 1 - exp(-1)/2
     0.8161
     """
 
-    def fit(self, X, y, rng) -> "PCL2":
+    def fit(self, X, y) -> "PCL2":
         """Count the votes of each occupied cell and draw the noise key.
 
         Parameters
@@ -178,8 +188,6 @@ class PCL2(_CellLearner):
             Training points (whatever ``space.assign`` takes), n >= 1.
         y : array_like of int, shape (n,)
             Labels in {0, 1}.
-        rng : numpy.random.Generator, int seed or None
-            Draws the 64-bit noise key (unused, may be None, when ``epsilon`` is None).
 
         Returns
         -------
@@ -189,8 +197,8 @@ class PCL2(_CellLearner):
         Raises
         ------
         ValueError
-            If ``epsilon`` is not positive, n = 0, ``y`` is not binary of shape (n,), or ``rng`` is
-            missing for a private fit.
+            If ``epsilon`` is not positive, n = 0, ``y`` is not binary of shape (n,), or ``random_state`` is
+            invalid.
 
         References
         ----------
@@ -199,15 +207,17 @@ class PCL2(_CellLearner):
         Examples
         --------
         >>> from simulations.metric_spaces import LatticePacking
-        >>> est = PCL2(space=LatticePacking(1, 1.0), epsilon=None).fit([[0.1], [0.2], [2.9]], [1, 0, 0], None)
+        >>> est = PCL2(space=LatticePacking(1, 1.0), epsilon=None).fit([[0.1], [0.2], [2.9]], [1, 0, 0])
         >>> est.counts_.tolist(), est.votes_.tolist()
         ([2, 1], [0, -1])
         """
+        X, y = self._check_input(X, y)
         if self.epsilon is not None:
             check_positive("epsilon", self.epsilon)
+        rng = self._random_generator()
         occ, counts, ones = self._cells(X, y)
         self.occupied_, self.counts_, self.votes_ = occ, counts, 2 * ones - counts
-        self.noise_key_ = None if self.epsilon is None else int(check_generator(rng).integers(0, 2 ** 64, dtype=np.uint64))
+        self.noise_key_ = None if self.epsilon is None else int(rng.integers(0, 2 ** 64, dtype=np.uint64))
         return self
 
     def votes_of(self, keys) -> np.ndarray:
@@ -235,7 +245,7 @@ class PCL2(_CellLearner):
         --------
         >>> from simulations.metric_spaces import LatticePacking
         >>> space = LatticePacking(1, 1.0)
-        >>> est = PCL2(space=space, epsilon=None).fit([[0.1], [0.2], [2.9]], [1, 1, 0], None)
+        >>> est = PCL2(space=space, epsilon=None).fit([[0.1], [0.2], [2.9]], [1, 1, 0])
         >>> est.votes_of(space.assign([[0.0], [3.0], [9.0]])).tolist()
         [2, -1, 0]
         """
@@ -268,7 +278,7 @@ class PCL2(_CellLearner):
         --------
         >>> from simulations.metric_spaces import LatticePacking
         >>> space = LatticePacking(1, 1.0)
-        >>> est = PCL2(space=space, epsilon=None).fit([[0.1], [2.9]], [1, 0], None)
+        >>> est = PCL2(space=space, epsilon=None).fit([[0.1], [2.9]], [1, 0])
         >>> est.cell_bits(space.assign([[0.0], [3.0]])).tolist()
         [1, 0]
         """
@@ -303,7 +313,7 @@ class PCL2(_CellLearner):
         --------
         >>> from simulations.metric_spaces import LatticePacking
         >>> space = LatticePacking(1, 1.0)
-        >>> est = PCL2(space=space, epsilon=1.0).fit([[0.1], [0.2]], [1, 1], 0)
+        >>> est = PCL2(space=space, epsilon=1.0, random_state=0).fit([[0.1], [0.2]], [1, 1])
         >>> np.round(est.probability_one(space.assign([[0.0], [5.0]])), 4).tolist()  # 1 - e^{-1}/2, 1/2
         [0.8161, 0.5]
         """
@@ -328,6 +338,9 @@ class PCL2b(_CellLearner):
         ε of each histogram.
     delta : float in (0, 1), default 1e-6
         δ of each histogram.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the Laplace noise of ``ĉ`` then ``ŷ`` at ``fit``: a Generator is drawn from as it is (the
+        engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -345,16 +358,16 @@ class PCL2b(_CellLearner):
     Examples
     --------
     >>> from simulations.metric_spaces import LatticePacking
-    >>> est = PCL2b(space=LatticePacking(1, 1.0), epsilon=1.0, delta=1e-6).fit([[0.1], [0.2]], [1, 1], 0)
+    >>> est = PCL2b(space=LatticePacking(1, 1.0), epsilon=1.0, delta=1e-6, random_state=0).fit([[0.1], [0.2]], [1, 1])
     >>> est.c_hat_.tolist()  # 2 points never pass the threshold 1 + (2/ε) ln(2/δ)
     [0.0]
     """
 
-    def __init__(self, *, space, epsilon: float = 1.0, delta: float = 1e-6):
-        super().__init__(space=space, epsilon=epsilon)
+    def __init__(self, *, space, epsilon: float = 1.0, delta: float = 1e-6, random_state=None):
+        super().__init__(space=space, epsilon=epsilon, random_state=random_state)
         self.delta = delta
 
-    def fit(self, X, y, rng) -> "PCL2b":
+    def fit(self, X, y) -> "PCL2b":
         """Release the two count histograms of the occupied cells.
 
         Parameters
@@ -363,8 +376,6 @@ class PCL2b(_CellLearner):
             Training points (whatever ``space.assign`` takes), n >= 1.
         y : array_like of int, shape (n,)
             Labels in {0, 1}.
-        rng : numpy.random.Generator or int seed
-            Draws the Laplace noise of ``ĉ`` then ``ŷ``.
 
         Returns
         -------
@@ -374,7 +385,7 @@ class PCL2b(_CellLearner):
         Raises
         ------
         ValueError
-            If ``epsilon`` <= 0, ``delta`` is not in (0, 1), n = 0, ``y`` is not binary, or ``rng`` is None.
+            If ``epsilon`` <= 0, ``delta`` is not in (0, 1), n = 0, ``y`` is not binary, or ``random_state`` is invalid.
 
         References
         ----------
@@ -383,14 +394,15 @@ class PCL2b(_CellLearner):
         Examples
         --------
         >>> from simulations.metric_spaces import LatticePacking
-        >>> est = PCL2b(space=LatticePacking(1, 1.0), epsilon=1.0).fit([[0.1], [0.2], [3.0]], [1, 0, 0], 0)
+        >>> est = PCL2b(space=LatticePacking(1, 1.0), epsilon=1.0, random_state=0).fit([[0.1], [0.2], [3.0]], [1, 0, 0])
         >>> est.counts_.tolist(), est.ones_.tolist()
         ([2, 1], [1, 0])
         """
+        X, y = self._check_input(X, y)
         check_positive("epsilon", self.epsilon)
         if not 0 < check_probability("delta", self.delta) < 1:
             raise ValueError(f"delta must be in (0, 1), got delta={self.delta}")
-        rng = check_generator(rng)
+        rng = self._random_generator()
         occ, counts, ones = self._cells(X, y)
         mech = StabilityHistogram(self.epsilon, self.delta)
         self.occupied_, self.counts_, self.ones_ = occ, counts, ones
@@ -424,7 +436,7 @@ class PCL2b(_CellLearner):
         --------
         >>> from simulations.metric_spaces import LatticePacking
         >>> space = LatticePacking(1, 1.0)
-        >>> est = PCL2b(space=space, epsilon=1.0).fit([[0.1]], [1], 0)
+        >>> est = PCL2b(space=space, epsilon=1.0, random_state=0).fit([[0.1]], [1])
         >>> est.cell_bits(space.assign([[0.0], [4.0]])).tolist()  # nothing released: 0 everywhere
         [0, 0]
         """

@@ -18,9 +18,11 @@ References: 004 Algorithm 4, Section 5.2, Appendix B (Figure 2).
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_int, check_positive
+from simulations.estimators._common import check_fitted
+from simulations.estimators._sklearn import LabelDPEstimatorMixin
 from simulations.mechanisms import GeometricHistogram, RRWithPrior
 from simulations.mechanisms.labels import check_labels
 from simulations.seeding import check_generator
@@ -75,7 +77,7 @@ def kmeans_clusters(features, num_clusters: int, rng: np.random.Generator, *, n_
     return km.fit_predict(F).astype(np.int64)
 
 
-class ClusterPriors(BaseEstimator):
+class ClusterPriors(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """004 Algorithm 4: noisy per-cluster label histograms turned into priors.
 
     Parameters
@@ -83,6 +85,9 @@ class ClusterPriors(BaseEstimator):
     num_classes : int >= 2
     epsilon_prior : float > 0
         ε_p, the budget of the histogram query.
+    random_state : None, int or numpy.random.Generator, default None
+        Draws the noise at ``fit`` (the PRIVACY stream): a Generator is drawn from as it is, an int seeds a
+        fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -90,6 +95,8 @@ class ClusterPriors(BaseEstimator):
         H̃_c, the label histograms plus discrete Laplace noise.
     cluster_priors_ : ndarray of float, shape (C, K)
         p_c = max(H̃_c, 0) / Σ max(H̃_c, 0) (uniform if no count is positive; step (c)).
+    classes_ : ndarray, ``0..K-1``
+    n_features_in_ : int, 1 (one cluster index per row)
 
     References
     ----------
@@ -98,16 +105,20 @@ class ClusterPriors(BaseEstimator):
     Examples
     --------
     >>> clusters, y = np.array([0, 0, 0, 1, 1]), np.array([1, 1, 0, 2, 2])
-    >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0).fit(clusters, y, np.random.default_rng(0))
+    >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0, random_state=np.random.default_rng(0)).fit(clusters, y)
     >>> cp.noisy_histograms_.shape, cp.cluster_priors_.sum(axis=1).tolist()
     ((2, 3), [1.0, 1.0])
     """
 
-    def __init__(self, *, num_classes: int, epsilon_prior: float):
+    _index_features = True
+    _label_domain = "classes"
+
+    def __init__(self, *, num_classes: int, epsilon_prior: float, random_state=None):
         self.num_classes = num_classes
         self.epsilon_prior = epsilon_prior
+        self.random_state = random_state
 
-    def fit(self, X, y, rng: np.random.Generator, *, num_clusters: int | None = None):
+    def fit(self, X, y, *, num_clusters: int | None = None):
         """Count the labels of each cluster and release the counts with discrete Laplace noise.
 
         Parameters
@@ -116,8 +127,6 @@ class ClusterPriors(BaseEstimator):
             Cluster index of each labelled example (from :func:`kmeans_clusters`).
         y : array_like of int, shape (n,)
             Labels in [0, K).
-        rng : numpy.random.Generator or int seed
-            Draws the noise (the PRIVACY stream).
         num_clusters : int or None, default None
             C; None: ``max(X) + 1``.
 
@@ -129,8 +138,8 @@ class ClusterPriors(BaseEstimator):
         Raises
         ------
         ValueError
-            If ``num_classes`` < 2, ``epsilon_prior`` <= 0, the labels or cluster indices are invalid,
-            or ``num_clusters`` < 1.
+            If ``num_classes`` < 2, ``epsilon_prior`` <= 0, ``random_state`` is invalid, the labels or
+            cluster indices are invalid, or ``num_clusters`` < 1.
 
         References
         ----------
@@ -139,13 +148,14 @@ class ClusterPriors(BaseEstimator):
         Examples
         --------
         >>> clusters, y = np.array([0, 0, 0, 1, 1]), np.array([1, 1, 0, 2, 2])
-        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0).fit(clusters, y, np.random.default_rng(0))
+        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0, random_state=np.random.default_rng(0)).fit(clusters, y)
         >>> int(cp.noisy_histograms_.shape[0])
         2
         """
+        X, y = self._check_input(X, y)
         check_int("num_classes", self.num_classes, low=2)
         check_positive("epsilon_prior", self.epsilon_prior)
-        rng = check_generator(rng)
+        rng = self._random_generator()
         labels = check_labels(y, self.num_classes)
         clusters = np.asarray(X)
         if clusters.shape != labels.shape or (clusters.size and (not np.issubdtype(clusters.dtype, np.integer)
@@ -157,6 +167,7 @@ class ClusterPriors(BaseEstimator):
         np.add.at(H, (clusters, labels), 1)  # step 4(a)
         self.noisy_histograms_ = GeometricHistogram(self.epsilon_prior).sample(H, rng)  # step 4(b)
         self.cluster_priors_ = GeometricHistogram.priors(self.noisy_histograms_)  # step 4(c)
+        self.classes_, self.n_features_in_ = np.arange(self.num_classes), 1
         return self
 
     def priors(self, clusters) -> np.ndarray:
@@ -175,10 +186,11 @@ class ClusterPriors(BaseEstimator):
         Examples
         --------
         >>> clusters, y = np.array([0, 0, 0, 1, 1]), np.array([1, 1, 0, 2, 2])
-        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0).fit(clusters, y, np.random.default_rng(0))
+        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0, random_state=np.random.default_rng(0)).fit(clusters, y)
         >>> bool(np.array_equal(cp.priors([1, 0]), cp.cluster_priors_[[1, 0]]))
         True
         """
+        check_fitted(self, "cluster_priors_")
         return self.cluster_priors_[np.asarray(clusters, dtype=np.int64)]
 
     def predict(self, X) -> np.ndarray:
@@ -196,10 +208,12 @@ class ClusterPriors(BaseEstimator):
         Examples
         --------
         >>> clusters, y = np.array([0, 0, 0, 1, 1]), np.array([1, 1, 0, 2, 2])
-        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0).fit(clusters, y, np.random.default_rng(0))
+        >>> cp = ClusterPriors(num_classes=3, epsilon_prior=1.0, random_state=np.random.default_rng(0)).fit(clusters, y)
         >>> cp.predict([0, 1]).shape
         (2,)
         """
+        self._check_predict_input(X)
+        check_fitted(self, "noisy_histograms_")
         return np.argmax(self.noisy_histograms_[np.asarray(X, dtype=np.int64)], axis=1).astype(np.int64)
 
 
@@ -252,7 +266,7 @@ def cluster_prior_rr(clusters, labels, *, num_classes: int, epsilon: float, epsi
     if epsilon_prior >= epsilon:
         raise ValueError(f"epsilon_prior must be < epsilon={epsilon} (the rest goes to RRWithPrior), "
                          f"got epsilon_prior={epsilon_prior}")
-    cp = ClusterPriors(num_classes=num_classes, epsilon_prior=epsilon_prior).fit(clusters, labels, rng)
+    cp = ClusterPriors(num_classes=num_classes, epsilon_prior=epsilon_prior, random_state=rng).fit(clusters, labels)
     P = cp.priors(clusters)
     z = RRWithPrior(num_classes=num_classes, epsilon=epsilon - epsilon_prior).sample(labels, rng, prior=P)
     return z, P

@@ -28,12 +28,13 @@ References: 004 Section 5.1 (Table 3), Appendix B (MovieLens set-up, architectur
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 from numba import njit
 from threadpoolctl import threadpool_limits
 
 from limits.validation import check_int, check_real
-from simulations.seeding import as_generator
+from simulations.estimators._common import check_fitted
+from simulations.estimators._sklearn import LabelDPEstimatorMixin
 
 __all__ = ["TwoBranchCF", "expected_rating", "rmse"]
 
@@ -169,7 +170,7 @@ class _LazyAdam:
 _EMBEDDINGS = ("P", "Q", "U", "V")
 
 
-class TwoBranchCF(BaseEstimator):
+class TwoBranchCF(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Two-branch (GMF + MLP) neural collaborative filtering with a K-class softmax output.
 
     Parameters
@@ -188,7 +189,7 @@ class TwoBranchCF(BaseEstimator):
         Adam's step size.
     l2 : float >= 0, default 1e-4
         ℓ2 coefficient (004 Appendix B).
-    random_state : int, numpy SeedSequence or Generator
+    random_state : int, numpy SeedSequence, Generator or None, default 0
         Drives the initialisation and the minibatch order (a stream of :mod:`simulations.seeding`);
         a Generator is used as it is (its state advances with each ``fit``).
     validation : (X_val, score) or None
@@ -209,6 +210,8 @@ class TwoBranchCF(BaseEstimator):
         Number of epochs of the parameters kept (``epochs`` without ``validation``).
     best_score_ : float
         ``score`` of the kept parameters (NaN without ``validation``).
+    classes_ : ndarray, ``0..K-1``
+    n_features_in_ : int, 2 (user id, item id)
 
     References
     ----------
@@ -224,6 +227,9 @@ class TwoBranchCF(BaseEstimator):
     >>> model.predict_proba(X[:2]).shape, model.predict(X[:2]).dtype
     ((2, 5), dtype('int64'))
     """
+
+    _index_features = True
+    _label_domain = "classes"
 
     def __init__(self, *, num_users: int, num_items: int, num_classes: int = 5, embedding_dim: int = 16,
                  hidden: int = 32, epochs: int = 8, batch_size: int = 512, learning_rate: float = 3e-3,
@@ -321,6 +327,7 @@ class TwoBranchCF(BaseEstimator):
         >>> len(model.loss_curve_), model.best_epoch_
         (2, 2)
         """
+        X, y = self._check_input(X, y)
         self._validate()
         u, i = self._check_X(X)
         y = np.asarray(y)
@@ -328,10 +335,11 @@ class TwoBranchCF(BaseEstimator):
             raise ValueError(f"y must hold {u.size} integers in [0, {self.num_classes}), got shape {y.shape}")
         if u.size == 0:
             raise ValueError("X must hold at least one rating, got 0 rows")
-        rng = as_generator(self.random_state)
+        rng = self._random_generator()
         # one BLAS thread: the products are tiny, and threads only contend (17x slower on a busy 2-core box)
         with threadpool_limits(limits=1, user_api="blas"):
             self._train(u, i, y, rng)
+        self.classes_, self.n_features_in_ = np.arange(self.num_classes), 2
         return self
 
     def _train(self, u, i, y, rng) -> None:
@@ -398,8 +406,8 @@ class TwoBranchCF(BaseEstimator):
         >>> p.shape, bool(np.allclose(p.sum(axis=1), 1.0))
         ((4, 3), True)
         """
-        if not hasattr(self, "params_"):
-            raise ValueError("TwoBranchCF is not fitted: call fit(X, y) first")
+        self._check_predict_input(X)
+        check_fitted(self, "params_")
         u, i = self._check_X(X)
         out = np.empty((u.size, self.num_classes))
         with threadpool_limits(limits=1, user_api="blas"):
@@ -431,6 +439,7 @@ class TwoBranchCF(BaseEstimator):
         >>> bool(np.array_equal(model.predict(X), model.predict_proba(X).argmax(axis=1)))
         True
         """
+        self._check_predict_input(X)
         return np.argmax(self.predict_proba(X), axis=1).astype(np.int64)
 
     def predict_rating(self, X) -> np.ndarray:

@@ -29,11 +29,13 @@ from __future__ import annotations
 
 import copy
 import time
+from dataclasses import asdict
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_int, check_real
+from simulations.estimators._sklearn import LabelDPEstimatorMixin
 from simulations.mechanisms import RRWithPrior, top_k_order
 from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
 from simulations.seeding import check_generator
@@ -164,7 +166,7 @@ def split_stages(n: int, stage_fractions, rng: np.random.Generator) -> np.ndarra
     bounds[-1] = n
     sizes = np.diff(np.concatenate([[0], bounds]))
     if np.any(sizes < 1):
-        raise ValueError(f"every stage needs at least one example: n={n} with stage_fractions={f.tolist()} "
+        raise ValueError(f"every stage needs at least one example: n_samples = {n} with stage_fractions={f.tolist()} "
                          f"gives stage sizes {sizes.tolist()}")
     stages = np.empty(n, dtype=np.int64)
     stages[rng.permutation(n)] = np.repeat(np.arange(f.size), sizes)
@@ -285,7 +287,7 @@ def _fresh(learner):
     return clone(learner) if isinstance(learner, BaseEstimator) else copy.copy(learner)
 
 
-class LPMST(BaseEstimator):
+class LPMST(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """Label-private multi-stage training (LP-1ST = RR, LP-2ST, LP-3ST, ...).
 
     Parameters
@@ -303,6 +305,9 @@ class LPMST(BaseEstimator):
         Prior temperature of 004 Appendix E (1: the model's probabilities as they are).
     filter_labels : bool
         004 Appendix B's filtering of earlier stages' labels outside the top-k of the previous model.
+    random_state : None, int or numpy.random.Generator, default None
+        The PRIVACY stream, read at ``fit``: the stage split and every privatization. A Generator is drawn
+        from as it is (the engine passes its per-trial stream), an int seeds a fresh one at each ``fit``.
 
     Attributes
     ----------
@@ -320,6 +325,9 @@ class LPMST(BaseEstimator):
         Examples each model was trained on (after filtering).
     stage_seconds_ : ndarray of float, shape (T, 3)
         Wall time of (prior computation, privatization, training) per stage.
+    classes_ : ndarray, ``0..K-1``
+    n_features_in_ : int
+        Features per row of X (trailing axes flattened; 1 for a 1-D X of indices).
 
     References
     ----------
@@ -332,14 +340,16 @@ class LPMST(BaseEstimator):
 
     >>> from simulations.learning import SoftKNNClassifier
     >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
-    >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
-    >>> est = est.fit(X, y, np.random.default_rng(0))
+    >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0,
+    ...             random_state=np.random.default_rng(0))
+    >>> est = est.fit(X, y)
     >>> est.n_trained_.tolist(), sorted(set(est.k_star_[est.stages_ == 0].tolist()))
     ([30, 60], [3])
     """
 
     def __init__(self, *, learner, num_classes: int, epsilon: float, num_stages: int = 2,
-                 stage_fractions=None, temperature: float = 1.0, filter_labels: bool = False):
+                 stage_fractions=None, temperature: float = 1.0, filter_labels: bool = False, random_state=None):
+        self.random_state = random_state
         self.learner = learner
         self.num_classes = num_classes
         self.epsilon = epsilon
@@ -347,6 +357,17 @@ class LPMST(BaseEstimator):
         self.stage_fractions = stage_fractions
         self.temperature = temperature
         self.filter_labels = filter_labels
+
+    _label_domain = "classes"
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        if isinstance(self.learner, BaseEstimator):  # X is whatever the learner takes: its input domain
+            inner = self.learner.__sklearn_tags__().input_tags
+            tags.input_tags = type(tags.input_tags)(**{**asdict(tags.input_tags), **{
+                k: v for k, v in asdict(inner).items() if k in ("one_d_array", "three_d_array", "positive_only",
+                                                                "unit_cube", "indices")}})
+        return tags
 
     # ------------------------------------------------------------------ validated parameters
     def check_parameters(self) -> np.ndarray:
@@ -528,7 +549,7 @@ class LPMST(BaseEstimator):
             return ConstantModel(freq), idx.size
         return _fresh(self.learner).fit(X[idx], labels), idx.size
 
-    def fit(self, X, y, rng: np.random.Generator, *, stages=None):
+    def fit(self, X, y, *, stages=None):
         """Run LP-MST on (X, y); returns self.
 
         Parameters
@@ -536,10 +557,9 @@ class LPMST(BaseEstimator):
         X : array, shape (n, ...)
             Public features (whatever the learner takes).
         y : array of int, shape (n,), in [0, K)
-        rng : numpy Generator (the PRIVACY stream): the stage split and every privatization
         stages : optional (n,) int array in [0, T)
             A given label-independent partition (e.g. for the exact privacy check); drawn by
-            :func:`split_stages` from ``rng`` when omitted.
+            :func:`split_stages` from ``random_state`` when omitted.
 
         Returns
         -------
@@ -549,8 +569,8 @@ class LPMST(BaseEstimator):
         Raises
         ------
         ValueError
-            On invalid parameters (:meth:`check_parameters`), labels, shapes or ``stages``, before any
-            label is privatized.
+            On invalid parameters (:meth:`check_parameters`, ``random_state``), labels, shapes, non-finite
+            features or ``stages``, before any label is privatized.
 
         References
         ----------
@@ -561,18 +581,21 @@ class LPMST(BaseEstimator):
         >>> from simulations.learning import SoftKNNClassifier
         >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
         >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
-        >>> est.fit(X, y, np.random.default_rng(0)).privatized_labels_.shape
+        >>> est.set_params(random_state=0).fit(X, y).privatized_labels_.shape
         (60,)
         """
+        X, y = self._check_input(X, y)
         fractions = self.check_parameters()
-        rng = check_generator(rng)
+        rng = self._random_generator()
         try:
             y = check_labels(y, self.num_classes)
         except ValueError as exc:
             raise ValueError(f"y: {exc}") from None
         X = np.asarray(X)
-        if X.shape[0] != y.size:
-            raise ValueError(f"X and y must have the same number of rows, got {X.shape[0]} and {y.size}")
+        if X.ndim < 1 or X.shape[0] != y.size:
+            raise ValueError(f"X and y must have the same number of rows, got {np.shape(X)[:1]} and {y.size}")
+        if np.issubdtype(X.dtype, np.number) and not np.all(np.isfinite(X)):
+            raise ValueError("X must be finite (no NaN or inf)")
         T = fractions.size
         if stages is None:
             stages = split_stages(y.size, fractions, rng)
@@ -603,11 +626,9 @@ class LPMST(BaseEstimator):
         self.models_, self.model_ = models, models[-1]
         self.n_trained_ = np.array(n_trained, dtype=np.int64)
         self.stage_seconds_ = seconds
+        self.classes_ = np.arange(self.num_classes)
+        self.n_features_in_ = int(np.prod(X.shape[1:])) if X.ndim >= 2 else 1
         return self
-
-    def _check_fitted(self):
-        if not hasattr(self, "model_"):
-            raise ValueError("LPMST is not fitted: call fit(X, y, rng) first")
 
     def predict_proba(self, X) -> np.ndarray:
         """Class probabilities of the final model M(T) (untempered).
@@ -631,10 +652,10 @@ class LPMST(BaseEstimator):
         >>> from simulations.learning import SoftKNNClassifier
         >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
         >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
-        >>> est.fit(X, y, np.random.default_rng(0)).predict_proba([[1.0]]).shape
+        >>> est.set_params(random_state=0).fit(X, y).predict_proba([[1.0]]).shape
         (1, 3)
         """
-        self._check_fitted()
+        self._check_predict_input(X)
         return self.model_proba(self.model_, X)
 
     def predict(self, X) -> np.ndarray:
@@ -659,10 +680,10 @@ class LPMST(BaseEstimator):
         >>> from simulations.learning import SoftKNNClassifier
         >>> X, y = np.repeat(np.arange(3.0), 20)[:, None], np.repeat(np.arange(3), 20)
         >>> est = LPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=3), num_classes=3, epsilon=2.0)
-        >>> est.fit(X, y, np.random.default_rng(0)).predict([[0.0], [2.0]]).tolist()
+        >>> est.set_params(random_state=0).fit(X, y).predict([[0.0], [2.0]]).tolist()
         [0, 2]
         """
-        self._check_fitted()
+        self._check_predict_input(X)
         if hasattr(self.model_, "predict") and not isinstance(self.model_, ConstantModel):
             return np.asarray(self.model_.predict(X)).astype(np.int64)
         return np.argmax(self.predict_proba(X), axis=1).astype(np.int64)

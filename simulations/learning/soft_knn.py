@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import numba
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_int
+from simulations.estimators._common import check_finite_rows, check_fitted
+from simulations.estimators._sklearn import LabelDPEstimatorMixin
 
 __all__ = ["IndexedKNNClassifier", "SoftKNNClassifier", "first_fitted", "nearest_neighbours", "neighbour_order"]
 
@@ -115,7 +117,7 @@ def _normalized(m: np.ndarray, K: int) -> np.ndarray:
         return np.where(tot > 0, m / tot, 1.0 / K)
 
 
-class SoftKNNClassifier(BaseEstimator):
+class SoftKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """k-NN class probabilities from hard labels, soft labels or debiased label vectors.
 
     Parameters
@@ -124,6 +126,8 @@ class SoftKNNClassifier(BaseEstimator):
         k (cut to the number of training points).
     num_classes : int >= 2, default 10
         K; hard labels must lie in [0, K), label vectors have K columns.
+    random_state : None, int or numpy.random.Generator, default None
+        Unused (nothing is drawn); the parameter every estimator of the suite has.
 
     Attributes
     ----------
@@ -133,6 +137,8 @@ class SoftKNNClassifier(BaseEstimator):
         Their label vectors.
     classes_ : ndarray, shape (K,)
         ``0..K-1``.
+    n_features_in_ : int
+        d (the trailing axes of X flattened).
 
     References
     ----------
@@ -147,11 +153,14 @@ class SoftKNNClassifier(BaseEstimator):
     ([[0.6667, 0.3333]], [0, 1])
     """
 
-    def __init__(self, *, n_neighbors: int = 10, num_classes: int = 10):
+    _label_domain = "classes"
+
+    def __init__(self, *, n_neighbors: int = 10, num_classes: int = 10, random_state=None):
         self.n_neighbors = n_neighbors
         self.num_classes = num_classes
+        self.random_state = random_state
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Store the training points and their label vectors.
 
         Parameters
@@ -160,8 +169,6 @@ class SoftKNNClassifier(BaseEstimator):
             Features (flattened to rows), n >= 1.
         y : array_like, shape (n,) or (n, K)
             Integer labels in [0, K), or label vectors (soft or debiased).
-        sample_weight : None
-            Unused (scikit-learn's signature).
 
         Returns
         -------
@@ -181,20 +188,21 @@ class SoftKNNClassifier(BaseEstimator):
         >>> knn.Y_.tolist()
         [[1.0, 0.0], [1.0, 0.0], [0.0, 1.0], [0.0, 1.0]]
         """
+        X, y = self._check_input(X, y)
         check_int("n_neighbors", self.n_neighbors, low=1)
         K = check_int("num_classes", self.num_classes, low=2)
-        X = np.asarray(X, dtype=float).reshape(len(X), -1)
+        self._check_random_state()  # nothing is drawn
+        X = check_finite_rows(X)
         Y = _label_matrix(y, K)
         if X.shape[0] != Y.shape[0] or X.shape[0] == 0:
             raise ValueError(f"X and y must have the same number (>= 1) of rows, got {X.shape[0]} and {Y.shape[0]}")
         self.X_, self.Y_ = X, Y
-        self.classes_ = np.arange(K)
+        self.classes_, self.n_features_in_ = np.arange(K), X.shape[1]
         return self
 
     def _mean_vectors(self, X) -> np.ndarray:
-        if not hasattr(self, "X_"):
-            raise ValueError("SoftKNNClassifier is not fitted: call fit(X, y) first")
-        X = np.asarray(X, dtype=float).reshape(len(X), -1)
+        check_fitted(self, "X_")
+        X = check_finite_rows(X, d=self.n_features_in_, name=type(self).__name__)
         k = min(self.n_neighbors, self.X_.shape[0])
         nb = nearest_neighbours(self.X_, X, k)
         return self.Y_[nb].mean(axis=1)
@@ -224,6 +232,7 @@ class SoftKNNClassifier(BaseEstimator):
         >>> knn.predict_proba([[3.2]]).round(4).tolist()  # neighbours 3.0, 3.5, 1.0
         [[0.3333, 0.6667]]
         """
+        self._check_predict_input(X)
         return _normalized(self._mean_vectors(X), self.num_classes)
 
     def predict(self, X) -> np.ndarray:
@@ -250,6 +259,7 @@ class SoftKNNClassifier(BaseEstimator):
         >>> knn.predict([[0.0], [9.0]]).tolist()
         [0, 1]
         """
+        self._check_predict_input(X)
         return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)
 
 
@@ -333,7 +343,7 @@ def first_fitted(order, rows, fitted, k: int) -> np.ndarray:
     return out
 
 
-class IndexedKNNClassifier(BaseEstimator):
+class IndexedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """:class:`SoftKNNClassifier` on a fixed pool of points, with every neighbour order precomputed.
 
     Features are *indices*: ``fit(X, y)`` trains on pool points ``X`` (indices into the training
@@ -351,6 +361,8 @@ class IndexedKNNClassifier(BaseEstimator):
         k (cut to the number of fitted points).
     num_classes : int >= 2, default 10
         K.
+    random_state : None, int or numpy.random.Generator, default None
+        Unused (nothing is drawn); the parameter every estimator of the suite has.
 
     Attributes
     ----------
@@ -372,16 +384,20 @@ class IndexedKNNClassifier(BaseEstimator):
     [0, 0]
     """
 
-    def __init__(self, *, order, n_neighbors: int = 10, num_classes: int = 10):
+    _index_features = True
+    _label_domain = "classes"
+
+    def __init__(self, *, order, n_neighbors: int = 10, num_classes: int = 10, random_state=None):
         self.order = order
         self.n_neighbors = n_neighbors
         self.num_classes = num_classes
+        self.random_state = random_state
 
     def __sklearn_clone__(self):
         # clone's default deep-copies array arguments; ``order`` is large and read-only, so share it
         return type(self)(**self.get_params(deep=False))
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Mark the pool points ``X`` as fitted with labels ``y``.
 
         Parameters
@@ -390,8 +406,6 @@ class IndexedKNNClassifier(BaseEstimator):
             Distinct pool indices in [0, n).
         y : array_like, shape (n_fit,) or (n_fit, K)
             Integer labels in [0, K), or label vectors.
-        sample_weight : None
-            Unused (scikit-learn's signature).
 
         Returns
         -------
@@ -411,8 +425,10 @@ class IndexedKNNClassifier(BaseEstimator):
         >>> knn.fitted_.tolist()
         [True, True, True, False]
         """
+        X, y = self._check_input(X, y)
         check_int("n_neighbors", self.n_neighbors, low=1)
         K = check_int("num_classes", self.num_classes, low=2)
+        self._check_random_state()  # nothing is drawn
         idx = np.asarray(X).ravel()
         n_pool = self.order.shape[1]
         if idx.size == 0 or not np.issubdtype(idx.dtype, np.integer) or idx.min() < 0 or idx.max() >= n_pool \
@@ -425,12 +441,11 @@ class IndexedKNNClassifier(BaseEstimator):
         self.Y_pool_[idx] = Y
         self.fitted_ = np.zeros(n_pool, dtype=bool)
         self.fitted_[idx] = True
-        self.classes_ = np.arange(K)
+        self.classes_, self.n_features_in_ = np.arange(K), 1  # one pool index per row
         return self
 
     def _mean_vectors(self, q) -> np.ndarray:
-        if not hasattr(self, "fitted_"):
-            raise ValueError("IndexedKNNClassifier is not fitted: call fit(X, y) first")
+        check_fitted(self, "fitted_")
         q = np.asarray(q).ravel()
         k = min(self.n_neighbors, int(self.fitted_.sum()))
         nb = first_fitted(self.order, q, self.fitted_, k)  # the first k fitted points of each row
@@ -460,8 +475,7 @@ class IndexedKNNClassifier(BaseEstimator):
         >>> knn.fit(np.array([1, 2, 3]), np.array([0, 1, 1])).mean_vectors_by_k(np.array([0]), [1, 3])[:, 0].tolist()
         [[1.0, 0.0], [0.3333333333333333, 0.6666666666666666]]
         """
-        if not hasattr(self, "fitted_"):
-            raise ValueError("IndexedKNNClassifier is not fitted: call fit(X, y) first")
+        check_fitted(self, "fitted_")
         q = np.asarray(q).ravel()
         n_fit = int(self.fitted_.sum())
         ks = np.minimum(np.asarray(ks, dtype=np.int64).ravel(), n_fit)
@@ -497,6 +511,7 @@ class IndexedKNNClassifier(BaseEstimator):
         >>> knn.predict_proba(np.array([0, 3])).tolist()
         [[1.0, 0.0], [0.5, 0.5]]
         """
+        self._check_predict_input(X)
         return _normalized(self._mean_vectors(X), self.num_classes)
 
     def predict(self, X) -> np.ndarray:
@@ -523,4 +538,5 @@ class IndexedKNNClassifier(BaseEstimator):
         >>> knn.predict(np.array([1, 2])).tolist()
         [0, 0]
         """
+        self._check_predict_input(X)
         return np.argmax(self._mean_vectors(X), axis=1).astype(np.int64)

@@ -35,9 +35,11 @@ methods with their own optimal parameters").
 from __future__ import annotations
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_int
+from simulations.estimators._common import check_fitted
+from simulations.estimators._sklearn import LabelDPEstimatorMixin
 from simulations.mechanisms import RRWithPrior, rr_probabilities, top_k_order
 
 from .lp_mst import LPMST, ConstantModel, tempered
@@ -122,7 +124,7 @@ def prior_fidelity(priors, z, *, epsilon: float) -> float:
     return float(np.mean(keep * (inside.any(axis=1) - float(b) * k) / float(a - b)))
 
 
-class ValidatedKNNClassifier(BaseEstimator):
+class ValidatedKNNClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """:class:`~simulations.learning.IndexedKNNClassifier` whose k is chosen on RR-privatized validation labels.
 
     ``fit(X, y)`` fits the pool points ``X`` (indices) (labels or label vectors), predicts the validation rows
@@ -139,12 +141,15 @@ class ValidatedKNNClassifier(BaseEstimator):
         Query rows of ``order`` holding the validation points (never fitted).
     val_labels : ndarray (v,) of int
         Their RR-privatized labels.
+    random_state : None, int or numpy.random.Generator, default None
+        Unused (nothing is drawn); the parameter every estimator of the suite has.
 
     Attributes
     ----------
     k_ : int, the chosen k (set by ``fit``, as every attribute below)
     agreement_ : ndarray (len(k_grid),), agreement with ``val_labels`` per k
     classes_ : ndarray (K,)
+    n_features_in_ : int, 1 (one pool index per row)
 
     References: 004 eq. (1); module docstring (the shared procedure).
 
@@ -160,7 +165,11 @@ class ValidatedKNNClassifier(BaseEstimator):
     1
     """
 
-    def __init__(self, *, order, k_grid=K_GRID, num_classes: int = 10, val_rows, val_labels):
+    _index_features = True
+    _label_domain = "classes"
+
+    def __init__(self, *, order, k_grid=K_GRID, num_classes: int = 10, val_rows, val_labels, random_state=None):
+        self.random_state = random_state
         self.order = order
         self.k_grid = k_grid
         self.num_classes = num_classes
@@ -171,7 +180,7 @@ class ValidatedKNNClassifier(BaseEstimator):
         # clone's default deep-copies array arguments; ``order`` is large and read-only, so share it
         return type(self)(**self.get_params(deep=False))
 
-    def fit(self, X, y, sample_weight=None):
+    def fit(self, X, y):
         """Fit on pool points ``X`` with labels ``y`` and choose k.
 
         Parameters
@@ -180,8 +189,6 @@ class ValidatedKNNClassifier(BaseEstimator):
             Pool indices of the training points (never the validation rows).
         y : ndarray (n,) of int or (n, K) of float
             Privatized labels or label vectors.
-        sample_weight : None
-            Unused (scikit-learn signature).
 
         Returns
         -------
@@ -208,10 +215,12 @@ class ValidatedKNNClassifier(BaseEstimator):
         >>> v.fit(np.arange(1, 6), np.array([0, 0, 1, 1, 1])).agreement_.tolist()
         [1.0, 1.0]
         """
+        X, y = self._check_input(X, y)
         ks = np.asarray(self.k_grid, dtype=np.int64)
         if ks.ndim != 1 or ks.size == 0 or ks.min() < 1:
             raise ValueError(f"k_grid must be positive integers, got k_grid={self.k_grid!r}")
         check_int("num_classes", self.num_classes, low=2)
+        self._check_random_state()  # nothing is drawn
         knn = IndexedKNNClassifier(order=self.order, n_neighbors=int(ks.max()), num_classes=self.num_classes)
         knn.fit(X, y)
         means = knn.mean_vectors_by_k(self.val_rows, ks)  # (g, v, K)
@@ -220,7 +229,7 @@ class ValidatedKNNClassifier(BaseEstimator):
         self.k_ = int(ks[int(np.argmax(self.agreement_))])
         knn.n_neighbors = self.k_
         self.knn_ = knn
-        self.classes_ = knn.classes_
+        self.classes_, self.n_features_in_ = knn.classes_, knn.n_features_in_
         return self
 
     def predict_proba(self, X) -> np.ndarray:
@@ -245,6 +254,8 @@ class ValidatedKNNClassifier(BaseEstimator):
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).predict_proba(np.array([0])).tolist()
         [[1.0, 0.0]]
         """
+        self._check_predict_input(X)
+        check_fitted(self, "knn_")
         return self.knn_.predict_proba(X)
 
     def predict(self, X) -> np.ndarray:
@@ -269,6 +280,8 @@ class ValidatedKNNClassifier(BaseEstimator):
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).predict(np.array([0, 3])).tolist()
         [0, 1]
         """
+        self._check_predict_input(X)
+        check_fitted(self, "knn_")
         return self.knn_.predict(X)
 
     def proba_by_k(self, q) -> np.ndarray:
@@ -294,6 +307,7 @@ class ValidatedKNNClassifier(BaseEstimator):
         >>> v.fit(np.arange(3), np.array([0, 1, 1])).proba_by_k(np.array([0]))[:, 0].tolist()
         [[1.0, 0.0], [0.5, 0.5]]
         """
+        check_fitted(self, "knn_")
         means = np.maximum(self.knn_.mean_vectors_by_k(q, self.k_grid), 0.0)
         tot = means.sum(axis=2, keepdims=True)
         return np.where(tot > 0, means / np.where(tot > 0, tot, 1.0), 1.0 / self.num_classes)
@@ -330,6 +344,8 @@ class TemperatureTunedLPMST(LPMST):
         Validation features (whatever the learner's ``predict_proba`` takes).
     val_labels : ndarray (v,) of int
         RR-privatized validation labels at this ε.
+    random_state : None, int or numpy.random.Generator, default None
+        The PRIVACY stream, as in :class:`~simulations.learning.LPMST`.
 
     Attributes
     ----------
@@ -347,21 +363,21 @@ class TemperatureTunedLPMST(LPMST):
     >>> X = np.repeat(np.arange(4.0), 25)[:, None] + rng.normal(scale=0.1, size=(100, 1))
     >>> y = np.repeat(np.arange(4), 25)
     >>> est = TemperatureTunedLPMST(learner=SoftKNNClassifier(n_neighbors=5, num_classes=4), num_classes=4,
-    ...                             epsilon=2.0, num_stages=2, val_X=X[:20], val_labels=y[:20]).fit(X, y, rng)
+    ...                             epsilon=2.0, num_stages=2, val_X=X[:20], val_labels=y[:20], random_state=rng).fit(X, y)
     >>> len(est.temperatures_), est.temperatures_[0] in TEMPERATURE_GRID
     (1, True)
     """
 
     # every argument spelled out (no **kwargs): scikit-learn's get_params reads them from this signature
     def __init__(self, *, learner, num_classes: int, epsilon: float, num_stages: int = 2, stage_fractions=None,
-                 filter_labels: bool = False, temperatures=TEMPERATURE_GRID, val_X, val_labels):
+                 filter_labels: bool = False, temperatures=TEMPERATURE_GRID, val_X, val_labels, random_state=None):
         super().__init__(learner=learner, num_classes=num_classes, epsilon=epsilon, num_stages=num_stages,
-                         stage_fractions=stage_fractions, filter_labels=filter_labels)
+                         stage_fractions=stage_fractions, filter_labels=filter_labels, random_state=random_state)
         self.temperatures = temperatures
         self.val_X = val_X
         self.val_labels = val_labels
 
-    def fit(self, X, y, rng, *, stages=None):
+    def fit(self, X, y, *, stages=None):
         """Run LP-MST (see :meth:`LPMST.fit <simulations.learning.LPMST.fit>`), choosing each stage's prior.
 
         Parameters
@@ -370,8 +386,6 @@ class TemperatureTunedLPMST(LPMST):
             Features (whatever the learner takes).
         y : ndarray (n,) of int
             True labels; each is privatized once.
-        rng : numpy Generator
-            The privacy stream.
         stages : ndarray (n,) of int, optional
             A given label-independent partition.
 
@@ -388,11 +402,12 @@ class TemperatureTunedLPMST(LPMST):
         >>> y = (X[:, 0] >= 20).astype(int)
         >>> est = TemperatureTunedLPMST(learner=SoftKNNClassifier(n_neighbors=3, num_classes=2), num_classes=2,
         ...                             epsilon=1.0, num_stages=3, val_X=X[::4], val_labels=y[::4])
-        >>> len(est.fit(X, y, np.random.default_rng(1)).prior_ks_)
+        >>> len(est.set_params(random_state=1).fit(X, y).prior_ks_)
         2
         """
+        X, y = self._check_input(X, y)
         self._chosen = {}
-        super().fit(X, y, rng, stages=stages)
+        super().fit(X, y, stages=stages)
         picks = [self._chosen[id(m)] for m in self.models_[:-1] if id(m) in self._chosen]
         self.temperatures_ = [t for t, _ in picks]
         self.prior_ks_ = [k for _, k in picks]

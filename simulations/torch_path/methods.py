@@ -36,9 +36,11 @@ import functools
 from dataclasses import replace
 
 import numpy as np
-from sklearn.base import BaseEstimator
+from sklearn.base import BaseEstimator, ClassifierMixin
 
 from limits.validation import check_choice
+from simulations.estimators._common import check_fitted
+from simulations.estimators._sklearn import LabelDPEstimatorMixin, check_random_state
 from simulations.learning import LPMST
 from simulations.learning.lp_mst import LP2ST_SPLITS
 from simulations.mechanisms import ALIBI, RandomizedResponse, VectorMechanism
@@ -140,11 +142,11 @@ def vector_debiased_scores(g, epsilon: float) -> np.ndarray:
     return (g - b) / (a - b)
 
 
-class TorchClassifier(BaseEstimator):
+class TorchClassifier(LabelDPEstimatorMixin, ClassifierMixin, BaseEstimator):
     """A probabilistic classifier over uint8 images for :class:`~simulations.learning.LPMST`.
 
     ``fit(X, y)`` trains a fresh network with cross-entropy on one-hot labels (+ mixup as set in
-    ``config``); ``predict_proba`` is its softmax. The torch seed of a fit is derived from ``seed``
+    ``config``); ``predict_proba`` is its softmax. The torch seed of a fit is derived from ``random_state``
     and the size of the training set, so the two stages of LP-2ST draw different initial weights.
 
     Parameters
@@ -153,8 +155,9 @@ class TorchClassifier(BaseEstimator):
         Hyper-parameters of each fit (keyword-only, like every parameter; stored as given).
     num_classes : int >= 2
         K.
-    seed : int >= 0
-        Root of the fits' torch seeds.
+    random_state : int >= 0, numpy.random.Generator or None
+        Root of the fits' torch seeds: an int is the root itself; a Generator (or None: a fresh unseeded
+        one) draws a root at each ``fit``.
     scale : float > 0
         Pixel maximum (:func:`pixel_scale`).
     checkpoint_dir : path-like or None, default None
@@ -171,6 +174,9 @@ class TorchClassifier(BaseEstimator):
         The network of the last :meth:`fit`.
     tuned_ : TunedFit or None
         The tuning record of the last :meth:`fit` (None without ``validation``).
+    classes_ : ndarray, ``0..K-1``
+    n_features_in_ : int
+        Pixels (times channels) of each image.
 
     References
     ----------
@@ -182,17 +188,19 @@ class TorchClassifier(BaseEstimator):
     >>> from simulations.datasets import Dataset
     >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
     >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
-    >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, seed=0, scale=255.0)
+    >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, random_state=0, scale=255.0)
     >>> proba = clf.fit(toy.x_train, toy.y_train).predict_proba(toy.x_test)
     >>> proba.shape, bool(np.allclose(proba.sum(axis=1), 1.0)), clf.predict(toy.x_test).shape
     ((4, 2), True, (4,))
     """
 
-    def __init__(self, *, config: TrainConfig, num_classes: int, seed: int, scale: float,
+    _label_domain = "classes"
+
+    def __init__(self, *, config: TrainConfig, num_classes: int, random_state, scale: float,
                  checkpoint_dir=None, progress: bool = False, validation: Validation | None = None):
         self.config = config
         self.num_classes = num_classes
-        self.seed = seed
+        self.random_state = random_state
         self.scale = scale
         self.checkpoint_dir = checkpoint_dir
         self.progress = progress
@@ -224,17 +232,22 @@ class TorchClassifier(BaseEstimator):
     >>> from simulations.datasets import Dataset
     >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
     >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
-        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, seed=0, scale=255.0)
+        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, random_state=0, scale=255.0)
         >>> clf.fit(toy.x_train, toy.y_train).model_.epochs_done
         1
         """
+        X, y = self._check_input(X, y)
+        root = self.random_state
+        if not (isinstance(root, (int, np.integer)) and not isinstance(root, (bool, np.bool_)) and root >= 0):
+            root = int(check_random_state(root).integers(0, 2 ** 63))
         y = np.asarray(y, dtype=np.int64)
-        seed = int(np.random.SeedSequence([int(self.seed), int(y.size)]).generate_state(2, np.uint64)[0] >> 1)
+        seed = int(np.random.SeedSequence([int(root), int(y.size)]).generate_state(2, np.uint64)[0] >> 1)
         self.model_, self.tuned_ = _fit(image_tensor(X, self.scale), _one_hot(y, self.num_classes), "softmax",
                                         self.config, seed, self.validation, self.scale,
                                         functools.partial(predict_method, "RR", epsilon=None),
                                         checkpoint_dir=self.checkpoint_dir, progress=self.progress,
                                         desc=f"LP-MST stage (n={y.size})")
+        self.classes_, self.n_features_in_ = np.arange(self.num_classes), int(np.prod(np.shape(X)[1:]))
         return self
 
     def predict_proba(self, X) -> np.ndarray:
@@ -256,10 +269,12 @@ class TorchClassifier(BaseEstimator):
     >>> from simulations.datasets import Dataset
     >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
     >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
-        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, seed=0, scale=255.0)
+        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, random_state=0, scale=255.0)
         >>> clf.fit(toy.x_train, toy.y_train).predict_proba(toy.x_test).shape
         (4, 2)
         """
+        self._check_predict_input(X)
+        check_fitted(self, "model_")
         logits = predict_scores(self.model_, image_tensor(X, self.scale))
         z = np.exp(logits - logits.max(axis=1, keepdims=True))
         return z / z.sum(axis=1, keepdims=True)
@@ -283,10 +298,12 @@ class TorchClassifier(BaseEstimator):
     >>> from simulations.datasets import Dataset
     >>> x = np.random.default_rng(0).integers(0, 256, size=(8, 8, 8), dtype=np.uint8)
     >>> toy = Dataset("toy", x, np.arange(8) % 2, x[:4], np.arange(4) % 2, num_classes=2)
-        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, seed=0, scale=255.0)
+        >>> clf = TorchClassifier(config=TrainConfig(epochs=1, device="cpu"), num_classes=2, random_state=0, scale=255.0)
         >>> set(clf.fit(toy.x_train, toy.y_train).predict(toy.x_test).tolist()) <= {0, 1}
         True
         """
+        self._check_predict_input(X)
+        check_fitted(self, "model_")
         return np.argmax(predict_scores(self.model_, image_tensor(X, self.scale)), axis=1).astype(np.int64)
 
 
@@ -299,7 +316,8 @@ class StageMixupLPMST(LPMST):
     Parameters
     ----------
     stage_mixup : sequence of float >= 0, one per stage
-    **lpmst : the arguments of :class:`~simulations.learning.LPMST`; ``learner`` a :class:`TorchClassifier`
+    learner, num_classes, epsilon, num_stages, stage_fractions, temperature, filter_labels, random_state
+        As in :class:`~simulations.learning.LPMST`; ``learner`` a :class:`TorchClassifier`.
 
     References
     ----------
@@ -307,14 +325,18 @@ class StageMixupLPMST(LPMST):
 
     Examples
     --------
-    >>> learner = TorchClassifier(config=TrainConfig(mixup_alpha=0.0), num_classes=10, seed=0, scale=16.0)
+    >>> learner = TorchClassifier(config=TrainConfig(mixup_alpha=0.0), num_classes=10, random_state=0, scale=16.0)
     >>> StageMixupLPMST(stage_mixup=(4.0, 1.0), learner=learner, num_classes=10, epsilon=2.0, num_stages=2).stage_mixup
     (4.0, 1.0)
     """
 
-    def __init__(self, *, stage_mixup, **lpmst):
-        super().__init__(**lpmst)
-        self.stage_mixup = tuple(stage_mixup)
+    # every argument spelled out (no **kwargs): scikit-learn's get_params reads them from this signature
+    def __init__(self, *, stage_mixup, learner, num_classes: int, epsilon: float, num_stages: int = 2,
+                 stage_fractions=None, temperature: float = 1.0, filter_labels: bool = False, random_state=None):
+        super().__init__(learner=learner, num_classes=num_classes, epsilon=epsilon, num_stages=num_stages,
+                         stage_fractions=stage_fractions, temperature=temperature, filter_labels=filter_labels,
+                         random_state=random_state)
+        self.stage_mixup = stage_mixup
 
     def train_stage(self, X, z, stages, t: int, previous, k_filter):
         """:meth:`LPMST.train_stage <simulations.learning.LPMST.train_stage>` with the learner's mixup α = ``stage_mixup[t]``.
@@ -503,12 +525,12 @@ def _train(method, dataset, epsilon, rng, config, validation, *, checkpoint_dir,
     hard = config if method in ("RR", "LP-2ST") else _without_mixup(config)
     opts = dict(checkpoint_dir=checkpoint_dir, progress=progress)
     if method == "LP-2ST":
-        learner = TorchClassifier(config=hard, num_classes=K, seed=_seed(rng), scale=scale, validation=validation,
-                                  **opts)
+        learner = TorchClassifier(config=hard, num_classes=K, random_state=_seed(rng), scale=scale,
+                                  validation=validation, **opts)
         lpmst = dict(learner=learner, num_classes=K, epsilon=epsilon, num_stages=2, stage_fractions=fractions,
-                     temperature=LP2ST_TEMPERATURE, filter_labels=True)
-        est = LPMST(**lpmst) if stage_mixup is None else StageMixupLPMST(stage_mixup=stage_mixup, **lpmst)
-        est.fit(dataset.x_train, y, rng)
+                     temperature=LP2ST_TEMPERATURE, filter_labels=True, random_state=rng)
+        est = LPMST(**lpmst) if stage_mixup is None else StageMixupLPMST(stage_mixup=tuple(stage_mixup), **lpmst)
+        est.fit(dataset.x_train, y)
         return est.predict, [m.tuned_ for m in est.models_ if getattr(m, "tuned_", None) is not None]
     if method == "RR":
         targets, loss = _one_hot(RandomizedResponse(num_classes=K, epsilon=epsilon).sample(y, rng), K), "softmax"

@@ -15,7 +15,7 @@ from scipy import stats
 
 import proofs_checks.mechanisms as verifier_package
 import simulations.mechanisms as mechanisms
-from proofs_checks.audit import audit_catalogued
+from proofs_checks.dp import audit_catalogued
 from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug, missing_records, record_for, records
 from proofs_checks.dp import check_label_dp, is_tight, within
 from proofs_checks.mechanisms.randomized_response import RRTopKShortKeep

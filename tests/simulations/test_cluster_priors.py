@@ -16,7 +16,7 @@ def test_histograms_and_priors_match_counts():
     rng = np.random.default_rng(0)
     clusters = rng.integers(0, 4, size=200)
     labels = rng.integers(0, 3, size=200)
-    cp = ClusterPriors(num_classes=3, epsilon_prior=60.0).fit(clusters, labels, rng)
+    cp = ClusterPriors(num_classes=3, epsilon_prior=60.0, random_state=rng).fit(clusters, labels)
     H = [[0] * 3 for _ in range(4)]
     for c, y in zip(clusters, labels):
         H[c][y] += 1
@@ -28,8 +28,7 @@ def test_histograms_and_priors_match_counts():
 def test_noise_has_the_discrete_laplace_variance():
     """Var of dlaplace(a) = 2 e^{-a} / (1 - e^{-a})^2; 2000 x 10 counts at ε_p = 1 (a = 1/2):
     the sample variance is within 5 standard errors (fixed seed)."""
-    cp = ClusterPriors(num_classes=10, epsilon_prior=1.0).fit(np.repeat(np.arange(2000), 1),
-                                                             np.zeros(2000, dtype=int), np.random.default_rng(1))
+    cp = ClusterPriors(num_classes=10, epsilon_prior=1.0, random_state=np.random.default_rng(1)).fit(np.repeat(np.arange(2000), 1), np.zeros(2000, dtype=int))
     H = np.zeros((2000, 10), dtype=int)
     H[:, 0] = 1
     noise = (cp.noisy_histograms_ - H).ravel()
@@ -67,6 +66,6 @@ def test_guards():
     with pytest.raises(ValueError, match="epsilon_prior must be < epsilon=1.0 .* got epsilon_prior=2.0"):
         cluster_prior_rr(c, y, num_classes=3, epsilon=1.0, epsilon_prior=2.0, rng=np.random.default_rng(0))
     with pytest.raises(ValueError, match=r"labels must lie in \[0, 3\)"):
-        ClusterPriors(num_classes=3, epsilon_prior=0.5).fit(c, y + 3, np.random.default_rng(0))
+        ClusterPriors(num_classes=3, epsilon_prior=0.5, random_state=np.random.default_rng(0)).fit(c, y + 3)
     with pytest.raises(ValueError, match="num_clusters must be <= the number of points 3"):
         kmeans_clusters(np.zeros((3, 2)), 4, np.random.default_rng(0))

@@ -17,6 +17,7 @@ import pkgutil
 
 import numpy as np
 import pytest
+from sklearn.exceptions import NotFittedError
 
 from simulations import estimators, laws, mechanisms
 from simulations.estimators import cssl, pcde, pcl, pcl2
@@ -105,7 +106,7 @@ def test_different_seeds_differ(name):
     assert any(any(not np.array_equal(x, y) for x, y in zip(first, _parts(SAMPLERS[name](s)))) for s in range(1, 21))
 
 
-# ---------------------------------------------------------------- estimators: fit(X, Y, rng)
+# ---------------------------------------------------------------- estimators: random_state, fit(X, Y)
 
 _X1 = np.linspace(0.01, 0.99, 40)[:, None]
 _Y3 = np.arange(40) % 3
@@ -114,14 +115,18 @@ _YR = np.sin(np.arange(40.0)) * 0.9
 _S2 = fibonacci_sphere(40)
 
 class _WithSample:
-    """``fit(X, y, rng)`` for the learners of 001 Section 4.1, whose fit also takes the public / unlabeled
-    sample as a keyword (``fit(X, y, rng, X_public=...)``)."""
+    """``fit(X, y)`` for the learners of 001 Section 4.1, whose fit also takes the public / unlabeled
+    sample as a keyword (``fit(X, y, X_public=...)``)."""
 
     def __init__(self, est, **sample):
         self.est, self.sample = est, sample
 
-    def fit(self, X, y, rng):
-        self.est.fit(X, y, rng, **self.sample)
+    def set_params(self, **params):
+        self.est.set_params(**params)
+        return self
+
+    def fit(self, X, y):
+        self.est.fit(X, y, **self.sample)
         return self
 
     def predict(self, X):
@@ -152,21 +157,26 @@ ESTIMATORS = {
 
 def _fit(name, rng, labels=None):
     make, X, Y, _ = ESTIMATORS[name]
-    return make().fit(X, Y if labels is None else labels, rng)
+    return make().set_params(random_state=rng).fit(X, Y if labels is None else labels)
 
 
 def test_every_estimator_is_covered():
-    missing = _public_classes((estimators,), "fit") - set(ESTIMATORS) - {"PCDE"}  # PCDE: fit(X, rng), below
+    missing = _public_classes((estimators,), "fit") - set(ESTIMATORS) - {"PCDE"}  # PCDE: fit(X), below
     assert not missing, f"add these estimators to ESTIMATORS in {__file__}: {sorted(missing)}"
 
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
-@pytest.mark.parametrize("bad", [None, "seed", 1.5, -3])
-def test_estimator_rejects_bad_rng(name, bad):
-    if name in ("KNNRegressor", "BinMeanRegressor") and bad is None:
-        pytest.skip("non-private estimators draw nothing: rng=None is their documented default")
-    with pytest.raises(ValueError, match="seed|rng"):
+@pytest.mark.parametrize("bad", ["seed", 1.5, -3, True, np.random.RandomState(0)])
+def test_estimator_rejects_bad_random_state(name, bad):
+    with pytest.raises(ValueError, match="random_state"):
         _fit(name, bad)
+
+
+@pytest.mark.parametrize("name", sorted(ESTIMATORS))
+def test_estimator_random_state_none_is_unseeded_but_fits(name):
+    """None is scikit-learn's unseeded default: the fit runs (and predicts) without a seed."""
+    X = ESTIMATORS[name][1]
+    assert _fit(name, None).predict(X).shape == (X.shape[0],)
 
 
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
@@ -184,16 +194,16 @@ def test_estimator_rejects_labels_outside_its_label_set(name):
 @pytest.mark.parametrize("name", sorted(ESTIMATORS))
 def test_estimator_predict_before_fit_is_a_value_error(name):
     make, X, _, _ = ESTIMATORS[name]
-    with pytest.raises(ValueError, match="fit"):
+    with pytest.raises(NotFittedError, match="fit"):  # scikit-learn's, a ValueError
         make().predict(X)
 
 
 def test_pcde_contract():
     X = np.random.default_rng(0).normal(size=(50, 1))
-    for bad in (None, "seed", 1.5, -3):
-        with pytest.raises(ValueError, match="seed|rng"):
-            pcde.PCDE(epsilon=1.0).fit(X, bad)
-    a = pcde.PCDE(epsilon=1.0).fit(X, 7).density(X)
-    np.testing.assert_array_equal(a, pcde.PCDE(epsilon=1.0).fit(X, np.random.default_rng(7)).density(X))
-    with pytest.raises(ValueError, match="fit"):
+    for bad in ("seed", 1.5, -3):
+        with pytest.raises(ValueError, match="random_state"):
+            pcde.PCDE(epsilon=1.0, random_state=bad).fit(X)
+    a = pcde.PCDE(epsilon=1.0, random_state=7).fit(X).density(X)
+    np.testing.assert_array_equal(a, pcde.PCDE(epsilon=1.0, random_state=np.random.default_rng(7)).fit(X).density(X))
+    with pytest.raises(NotFittedError, match="fit"):
         pcde.PCDE(epsilon=1.0).density(X)

@@ -128,7 +128,7 @@ def test_classifier_cell_values_match_exact_enumeration(mech, cls, kw, K, rho, N
     point = []
     for _ in range(2000):
         X, Y = law.sample(N, rng)
-        point.append(tuple(cls(h=0.5, **kw).fit(X, Y, rng).cell_values_))
+        point.append(tuple(cls(h=0.5, random_state=rng, **kw).fit(X, Y).cell_values_))
     assert _gof_pvalue(count, pmf) > 1e-4
     assert _gof_pvalue(point, pmf) > 1e-4
 
@@ -177,7 +177,7 @@ def test_clipped_laplace_bin_mean_matches_exact_enumeration():
     point = []
     for _ in range(2000):
         X, Y = law.sample(N, rng)
-        point.append(LaplaceBinMeanRegressor(h=0.5, epsilon=eps, T=Tc, clip=True).fit(X, Y, rng).cell_values_)
+        point.append(LaplaceBinMeanRegressor(h=0.5, epsilon=eps, T=Tc, clip=True, random_state=rng).fit(X, Y).cell_values_)
     point = np.array(point)
     for cell in (0, 1):
         atom, cdf = _exact_value_cdf(law, N, Tc, eps, cell)
@@ -222,7 +222,7 @@ def test_two_simulators_have_the_same_risk_distribution(name, make_law, make_est
         est = fit_count_level(make_est(eps), law, N, rng, rng)
         count.append(law.excess_risk_partition(est.cell_values_, est.bins_))
         X, Y = law.sample(N, rng)
-        est = make_est(eps).fit(X, Y, rng)
+        est = make_est(eps).set_params(random_state=rng).fit(X, Y)
         point.append(law.excess_risk_partition(est.cell_values_, est.bins_))
     assert stats.ks_2samp(count, point).pvalue > 1e-4
     if name in ("majority", "binmean"):  # no ε: the negative control halves N

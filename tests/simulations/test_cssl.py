@@ -70,7 +70,7 @@ def test_exponential_mechanism_law_equals_exact_rationals(cls):
     U, X = rng.random(5), rng.random(9)
     y = (X > 0.4).astype(int)
     y[0] ^= 1
-    est = SemiPrivateLearner(epsilon=EPS_DYADIC, hypothesis_class=cls).fit(X, y, 0, X_public=U)
+    est = SemiPrivateLearner(epsilon=EPS_DYADIC, hypothesis_class=cls, random_state=0).fit(X, y, X_public=U)
     params = est.hypotheses_
     q = [sum(int(h != yy) for h, yy in zip(hrow, y)) for hrow in predict_hypotheses(cls, params, X)]
     z = sum(Fraction(1, 2 ** v) for v in q)
@@ -89,15 +89,15 @@ def test_sampler_draws_from_the_reported_law():
     a false alarm has probability 1e-3)."""
     U, X, y = [0.2, 0.4, 0.6, 0.8], [0.1, 0.3, 0.5, 0.7, 0.9], [0, 0, 1, 1, 1]
     rng = np.random.default_rng(3)
-    draws = [SemiPrivateLearner(epsilon=1.0).fit(X, y, rng, X_public=U).index_ for _ in range(300)]
-    p = np.exp(SemiPrivateLearner(epsilon=1.0).fit(X, y, 0, X_public=U).log_probabilities_)
+    draws = [SemiPrivateLearner(epsilon=1.0, random_state=rng).fit(X, y, X_public=U).index_ for _ in range(300)]
+    p = np.exp(SemiPrivateLearner(epsilon=1.0, random_state=0).fit(X, y, X_public=U).log_probabilities_)
     obs = np.bincount(draws, minlength=p.size)
     assert stats.chisquare(obs, 300 * p).pvalue > 1e-3
 
 
 def test_pcde_release_from_counts_equals_pcde_fit():
     X = np.random.default_rng(4).normal(size=(3000, 1))
-    est = PCDE(epsilon=1.0, delta=1e-6).fit(X, np.random.default_rng(9))
+    est = PCDE(epsilon=1.0, delta=1e-6, random_state=np.random.default_rng(9)).fit(X)
     side, cells, counts = est.cube_counts(X)
     c2, v2 = pcde_release(cells, counts, 3000, side, epsilon=1.0, delta=1e-6, rng=np.random.default_rng(9))
     assert np.array_equal(c2, est.cells_) and np.array_equal(v2, est.values_)
@@ -117,7 +117,7 @@ def test_private_cssl_learns_and_states_its_privacy():
     rng = np.random.default_rng(6)
     U, X = rng.uniform(0, 1, 20000), rng.uniform(0, 1, 400)
     y = (X > 0.37).astype(int)
-    est = PrivateCSSL(epsilon=1.0, delta=1e-6, n_synthetic=300).fit(X, y, rng, X_unlabeled=U)
+    est = PrivateCSSL(epsilon=1.0, delta=1e-6, n_synthetic=300, random_state=rng).fit(X, y, X_unlabeled=U)
     assert est.synthetic_.shape == (300,) and abs(est.learner_.hypothesis_ - 0.37) < 0.05
     assert est.predict([[0.1], [0.9]]).tolist() == [0, 1]
     assert est.privacy_guarantee() == (1.0, 1e-6)
@@ -125,15 +125,15 @@ def test_private_cssl_learns_and_states_its_privacy():
 
 
 @pytest.mark.parametrize("make, match", [
-    (lambda: SemiPrivateLearner(epsilon=0).fit([0.1], [1], 0, X_public=[0.5]), "epsilon=0"),
-    (lambda: SemiPrivateLearner(hypothesis_class="balls").fit([0.1], [1], 0, X_public=[0.5]), "balls"),
-    (lambda: SemiPrivateLearner().fit([0.1, 0.2], [1, 2], 0, X_public=[0.5]), "labels in"),
-    (lambda: SemiPrivateLearner().fit([0.1], [1], 0, X_public=[[0.5, 0.1]]), "U must have shape"),
-    (lambda: SemiPrivateLearner().fit([np.nan], [1], 0, X_public=[0.5]), "X must be finite"),
+    (lambda: SemiPrivateLearner(epsilon=0, random_state=0).fit([0.1], [1], X_public=[0.5]), "epsilon=0"),
+    (lambda: SemiPrivateLearner(hypothesis_class="balls", random_state=0).fit([0.1], [1], X_public=[0.5]), "balls"),
+    (lambda: SemiPrivateLearner(random_state=0).fit([0.1, 0.2], [1, 2], X_public=[0.5]), "labels in"),
+    (lambda: SemiPrivateLearner(random_state=0).fit([0.1], [1], X_public=[[0.5, 0.1]]), "U must have shape"),
+    (lambda: SemiPrivateLearner(random_state=0).fit([np.nan], [1], X_public=[0.5]), "X must be finite"),
     (lambda: SemiPrivateLearner().predict([0.1]), "not fitted"),
-    (lambda: PrivateCSSL(delta=0).fit([0.1], [1], 0, X_unlabeled=[0.5]), "delta"),
-    (lambda: PrivateCSSL(n_synthetic=-1).fit([0.1], [1], 0, X_unlabeled=[0.5]), "n_synthetic"),
-    (lambda: PrivateCSSL().fit([0.1], [1], 0, X_unlabeled=[]), "X_unlabeled"),
+    (lambda: PrivateCSSL(delta=0, random_state=0).fit([0.1], [1], X_unlabeled=[0.5]), "delta"),
+    (lambda: PrivateCSSL(n_synthetic=-1, random_state=0).fit([0.1], [1], X_unlabeled=[0.5]), "n_synthetic"),
+    (lambda: PrivateCSSL(random_state=0).fit([0.1], [1], X_unlabeled=[]), "X_unlabeled"),
     (lambda: PrivateCSSL().privacy_guarantee("both"), "relation"),
     (lambda: threshold_errors([0.5], [0.1, 0.2], [0, 1], [3]), "prefixes"),
     (lambda: sauer_bound(-1, 1), "n must be"),

@@ -44,7 +44,7 @@ def test_fixed_delta_threshold_and_pcl2b_histograms():
     assert threshold_closed_form(123, None) == pytest.approx(2 * math.log(2e6) + 1, rel=1e-15)
     # PCL2b at (ε/2, δ/2) per histogram: the mechanism it builds has threshold (4/ε) ln(4/δ) + 1
     est = PCL2b(space=LatticePacking(1, 0.5), epsilon=0.5, delta=0.5e-6)
-    est.fit(np.array([[0.0], [0.1]]), np.array([0, 1]), np.random.default_rng(0))
+    est.set_params(random_state=0).fit(np.array([[0.0], [0.1]]), np.array([0, 1]))
     assert StabilityHistogram(est.epsilon, est.delta).threshold == pytest.approx(4 * math.log(4e6) + 1, rel=1e-15)
     assert [name for name, _ in SCHEDULES] == ["fixed", "a1.5", "a2", "edge"]
 

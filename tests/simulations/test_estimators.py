@@ -155,7 +155,7 @@ def test_bins_for_width():
 
 def test_vector_bin_classifier_is_eq12_13():
     X, Y = _class_data()
-    est = VectorBinClassifier(num_classes=3, epsilon=0.8, h=0.2).fit(X, Y, rng(9))
+    est = VectorBinClassifier(num_classes=3, epsilon=0.8, h=0.2, random_state=rng(9)).fit(X, Y)
     r = rng(9)
     Zb = VectorMechanism(num_classes=3, epsilon=0.8).sample(Y, r)  # 003 eq. (11)
     S = np.zeros((25, 3))
@@ -168,21 +168,21 @@ def test_vector_bin_classifier_is_eq12_13():
 
 def test_exponential_bin_classifier_is_eq17():
     X, Y = _class_data()
-    est = ExponentialBinClassifier(num_classes=3, epsilon=0.5, h=0.25).fit(X, Y, rng(10))
+    est = ExponentialBinClassifier(num_classes=3, epsilon=0.5, h=0.25, random_state=rng(10)).fit(X, Y)
     counts = kernels.bin_label_counts_numpy(X, 4, Y, 3)
     np.testing.assert_array_equal(est.cell_values_, ExponentialMechanism(num_classes=3, epsilon=0.5).sample(counts, rng(10)))
 
 
 def test_private_classifiers_reduce_to_majority_at_large_epsilon():
     X, Y = _class_data(n=4000)
-    maj = BinMajorityClassifier(num_classes=3, h=0.25).fit(X, Y, rng(11))
+    maj = BinMajorityClassifier(num_classes=3, h=0.25, random_state=rng(11)).fit(X, Y)
     counts = kernels.bin_label_counts_numpy(X, 4, Y, 3)
     top = np.sort(counts, axis=1)
     assert np.all(top[:, -1] > top[:, -2])  # no ties: the majority is unique in every cell
     np.testing.assert_array_equal(maj.cell_values_, np.argmax(counts, axis=1))
     for cls in (VectorBinClassifier, ExponentialBinClassifier):
         # ε = 200: flip probability 1/(1+e^100), exponential weights e^{-100} per count of difference
-        est = cls(num_classes=3, epsilon=200.0, h=0.25).fit(X, Y, rng(12))
+        est = cls(num_classes=3, epsilon=200.0, h=0.25, random_state=rng(12)).fit(X, Y)
         np.testing.assert_array_equal(est.cell_values_, maj.cell_values_)
 
 
@@ -200,11 +200,11 @@ def test_laplace_bin_mean_is_eq23_28(clip):
     r = rng(13)
     X = r.random((2000, 2))
     Y = r.uniform(-3, 3, 2000) if clip else r.uniform(-1, 1, 2000)
-    est = LaplaceBinMeanRegressor(h=0.2, epsilon=0.7, T=1.0, clip=clip).fit(X, Y, rng(14))
+    est = LaplaceBinMeanRegressor(h=0.2, epsilon=0.7, T=1.0, clip=clip, random_state=rng(14)).fit(X, Y)
     mech = NoisyBinMean(T=1.0, epsilon=0.7, clip=clip)
     sums, counts = mech.bin_sums(Y, kernels.bin_index_numpy(X, 5), 25)
     np.testing.assert_allclose(est.cell_values_, mech.release(sums, counts, rng(14)), rtol=1e-13, atol=1e-15)
-    big = LaplaceBinMeanRegressor(h=0.2, epsilon=1e9, T=1.0, clip=clip).fit(X, Y, rng(14))
+    big = LaplaceBinMeanRegressor(h=0.2, epsilon=1e9, T=1.0, clip=clip, random_state=rng(14)).fit(X, Y)
     plain = BinMeanRegressor(h=0.2).fit(X, np.clip(Y, -1, 1))
     np.testing.assert_allclose(big.cell_values_, plain.cell_values_, atol=1e-6)
 
@@ -222,7 +222,7 @@ def test_laplace_knn_is_eq20(clip, k):
     Y = r.standard_normal(800) * (3.0 if clip else 0.3)
     Y = Y if clip else np.clip(Y, -1, 1)
     Xq = r.random((200, 2))
-    est = LaplaceKNNRegressor(k=k, epsilon=1.5, T=1.0, clip=clip).fit(X, Y, rng(16))
+    est = LaplaceKNNRegressor(k=k, epsilon=1.5, T=1.0, clip=clip, random_state=rng(16)).fit(X, Y)
     mech = (ClippedLaplaceLabels if clip else LaplaceLabels)(T=1.0, epsilon=1.5)
     Zl = mech.sample(Y, rng(16))
     np.testing.assert_array_equal(est.targets_, Zl)
@@ -262,7 +262,7 @@ def test_histogram_classifier_converges_on_easy_law():
         risks = []
         for t in range(40):
             X, Y = law.sample(n, rng(1000 * t + n))
-            est = make_estimator("nonprivate_classification", N=n, beta=1.0, d=1).fit(X, Y, rng(t))
+            est = make_estimator("nonprivate_classification", N=n, beta=1.0, d=1).set_params(random_state=rng(t)).fit(X, Y)
             risks.append(law.excess_risk_partition(est.cell_values_, est.bins_))
         means.append(np.mean(risks))
         ses.append(np.std(risks, ddof=1) / math.sqrt(len(risks)))
@@ -287,7 +287,7 @@ def test_estimators_run_the_checked_mechanism(make, mech_cls, tight, eps):
     X, Y = _class_data(n=200, d=1)
     Yr = (Y - 1).astype(float)  # regression labels in [-1, 1]
     est = make(eps)
-    est.fit(X, Y if "Classifier" in type(est).__name__ else Yr, rng(22))
+    est.set_params(random_state=rng(22)).fit(X, Y if "Classifier" in type(est).__name__ else Yr)
     assert type(est.mechanism_) is mech_cls and est.mechanism_.epsilon == eps
     assert check_label_dp(est.mechanism_, eps).holds
     if tight:  # the estimator does not spend less than its budget (would be a wrong ε, not a leak)
@@ -304,7 +304,7 @@ def test_vector_classifier_calls_mechanism_once_on_raw_labels(monkeypatch):
         return original(self, labels, r)
 
     monkeypatch.setattr(partition_module.VectorMechanism, "sample", spy)
-    VectorBinClassifier(num_classes=3, epsilon=0.4, h=0.5).fit(X, Y, rng(23))
+    VectorBinClassifier(num_classes=3, epsilon=0.4, h=0.5, random_state=rng(23)).fit(X, Y)
     assert len(calls) == 1 and calls[0][:2] == (3, 0.4)
     np.testing.assert_array_equal(calls[0][2], Y)
 
@@ -362,31 +362,31 @@ def test_estimators_invalid_arguments():
     X, Y = _class_data(n=50, d=1)
     Yr = (Y - 1).astype(float)
     with pytest.raises(ValueError, match="h"):
-        BinMajorityClassifier(num_classes=3, h=0.0).fit(X, Y, rng(0))
+        BinMajorityClassifier(num_classes=3, h=0.0, random_state=rng(0)).fit(X, Y)
     with pytest.raises(ValueError, match="h"):
         BinMeanRegressor(h=1.5).fit(X, Yr)
     with pytest.raises(ValueError, match="epsilon"):
-        VectorBinClassifier(num_classes=3, epsilon=-1.0, h=0.5).fit(X, Y, rng(0))
-    with pytest.raises(ValueError, match="rng"):
-        ExponentialBinClassifier(num_classes=3, epsilon=1.0, h=0.5).fit(X, Y, None)
+        VectorBinClassifier(num_classes=3, epsilon=-1.0, h=0.5, random_state=rng(0)).fit(X, Y)
+    with pytest.raises(ValueError, match="random_state"):
+        ExponentialBinClassifier(num_classes=3, epsilon=1.0, h=0.5, random_state=-1).fit(X, Y)
     with pytest.raises(ValueError, match="labels"):
-        BinMajorityClassifier(num_classes=2, h=0.5).fit(X, Y, rng(0))  # label 2 out of range
+        BinMajorityClassifier(num_classes=2, h=0.5, random_state=rng(0)).fit(X, Y)  # label 2 out of range
     with pytest.raises(ValueError, match="X"):
         BinMeanRegressor(h=0.5).fit(X + 1.0, Yr)
     with pytest.raises(ValueError, match="not fitted"):
         BinMeanRegressor(h=0.5).predict(X)
-    with pytest.raises(ValueError, match="columns"):
+    with pytest.raises(ValueError, match="X has 2 features, but BinMeanRegressor is expecting 1 features as input"):
         BinMeanRegressor(h=0.5).fit(X, Yr).predict(np.zeros((3, 2)))
     with pytest.raises(ValueError, match="k must be"):
         KNNRegressor(k=51).fit(X, Yr)
     with pytest.raises(ValueError, match="k"):
         KNNRegressor(k=0).fit(X, Yr)
     with pytest.raises(ValueError, match="T"):
-        LaplaceKNNRegressor(k=3, epsilon=1.0, T=0.5).fit(X, Yr, rng(0))  # |Y| = 1 > T without clipping
+        LaplaceKNNRegressor(k=3, epsilon=1.0, T=0.5, random_state=rng(0)).fit(X, Yr)  # |Y| = 1 > T without clipping
     with pytest.raises(ValueError, match="T"):
-        LaplaceBinMeanRegressor(h=0.5, epsilon=1.0, T=0.5).fit(X, Yr, rng(0))
+        LaplaceBinMeanRegressor(h=0.5, epsilon=1.0, T=0.5, random_state=rng(0)).fit(X, Yr)
     with pytest.raises(ValueError, match="clip"):
-        LaplaceKNNRegressor(k=3, epsilon=1.0, T=1.0, clip="yes").fit(X, Yr, rng(0))
+        LaplaceKNNRegressor(k=3, epsilon=1.0, T=1.0, clip="yes", random_state=rng(0)).fit(X, Yr)
     with pytest.raises(ValueError, match="y must be"):
         BinMeanRegressor(h=0.5).fit(X, Yr[:-1])
 

@@ -76,7 +76,7 @@ def test_knn_regressors_in_the_plane_average_the_tree_neighbours(N, M, k):
     _assert_no_near_ties(X, Xq, k)
     for est in (KNNRegressor(k=k), LaplaceKNNRegressor(k=k, epsilon=1.0, T=1.0),
                 LaplaceKNNRegressor(k=k, epsilon=0.5, T=0.5, clip=True)):
-        est.fit(X, Y, np.random.default_rng(7))
+        est.set_params(random_state=np.random.default_rng(7)).fit(X, Y)
         assert isinstance(est.index_, GridIndex)
         _, i_ref = cKDTree(X).query(Xq, k=k)
         i_ref = np.asarray(i_ref).reshape(len(Xq), k)

@@ -48,7 +48,7 @@ def test_knn_regressors_on_the_line_predict_exactly_what_the_tree_gives():
     # order (nearest first, then one division by k) in LineIndex's walk and in kernels.neighbour_mean
     _assert_no_near_ties(X, Xq, 300)
     for est in (KNNRegressor(k=300), LaplaceKNNRegressor(k=300, epsilon=1.0, T=2.0, clip=True)):
-        est.fit(X, Y, np.random.default_rng(4))
+        est.set_params(random_state=np.random.default_rng(4)).fit(X, Y)
         assert isinstance(est.index_, LineIndex)
         _, i_ref = cKDTree(X).query(Xq, k=300)
         np.testing.assert_array_equal(est.predict(Xq), kernels.neighbour_mean(est.targets_, i_ref))

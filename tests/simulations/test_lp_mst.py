@@ -49,7 +49,7 @@ def test_bad_parameters(kwargs, message):
     X, y = blobs(20, 3, rng)
     base = dict(learner=SoftKNNClassifier(n_neighbors=3, num_classes=3), num_classes=3, epsilon=1.0)
     with pytest.raises(ValueError, match=message):
-        LPMST(**{**base, **kwargs}).fit(X, y, rng)
+        LPMST(**{**base, **kwargs}, random_state=rng).fit(X, y)
 
 
 def test_bad_labels_and_stages():
@@ -57,14 +57,14 @@ def test_bad_labels_and_stages():
     X, y = blobs(20, 3, rng)
     est = LPMST(learner=SoftKNNClassifier(n_neighbors=3, num_classes=3), num_classes=3, epsilon=1.0)
     with pytest.raises(ValueError, match=r"y: labels must lie in \[0, 3\), got min 1 and max 3"):
-        est.fit(X, np.where(y == 0, 3, y), rng)
+        est.set_params(random_state=rng).fit(X, np.where(y == 0, 3, y))
     with pytest.raises(ValueError, match=r"y: labels must lie in \[0, 3\), got min -1"):
-        est.fit(X, y - 1, rng)
+        est.set_params(random_state=rng).fit(X, y - 1)
     with pytest.raises(ValueError, match="stages must be"):
-        est.fit(X, y, rng, stages=np.zeros(20, dtype=int))
+        est.set_params(random_state=rng).fit(X, y, stages=np.zeros(20, dtype=int))
     with pytest.raises(ValueError, match="every stage needs at least one example"):
         LPMST(learner=SoftKNNClassifier(num_classes=3), num_classes=3, epsilon=1.0,
-              num_stages=2, stage_fractions=(0.99, 0.01)).fit(X, y, rng)
+              num_stages=2, stage_fractions=(0.99, 0.01), random_state=rng).fit(X, y)
     with pytest.raises(ValueError, match="not fitted"):
         est.predict(X)
 
@@ -79,8 +79,8 @@ def test_split_stages_sizes_and_independence_of_labels():
     rng = np.random.default_rng(0)
     X, y = blobs(60, 3, rng)
     est = LPMST(learner=SoftKNNClassifier(n_neighbors=3, num_classes=3), num_classes=3, epsilon=1.0, num_stages=3)
-    s1 = est.fit(X, y, np.random.default_rng(11)).stages_
-    s2 = est.fit(X, (y + 1) % 3, np.random.default_rng(11)).stages_
+    s1 = est.set_params(random_state=np.random.default_rng(11)).fit(X, y).stages_
+    s2 = est.set_params(random_state=np.random.default_rng(11)).fit(X, (y + 1) % 3).stages_
     np.testing.assert_array_equal(s1, s2)
 
 
@@ -103,7 +103,7 @@ def test_stage_one_is_plain_rr_and_later_stages_use_priors():
     rng = np.random.default_rng(1)
     X, y = blobs(300, 4, rng)
     est = LPMST(learner=SoftKNNClassifier(n_neighbors=15, num_classes=4), num_classes=4, epsilon=2.0,
-                num_stages=2, stage_fractions=(0.5, 0.5)).fit(X, y, np.random.default_rng(2))
+                num_stages=2, stage_fractions=(0.5, 0.5), random_state=np.random.default_rng(2)).fit(X, y)
     assert np.all(est.k_star_[est.stages_ == 0] == 4)  # uniform prior: k* = K (plain RR)
     assert est.k_star_[est.stages_ == 1].mean() < 4  # learned prior shrinks the candidate set
     assert est.n_trained_.tolist() == [150, 300]
@@ -133,8 +133,8 @@ def test_filtering_drops_exactly_the_labels_outside_the_top_k():
     rng = np.random.default_rng(4)
     X, y = blobs(200, 4, rng)
     kw = dict(learner=SoftKNNClassifier(n_neighbors=10, num_classes=4), num_classes=4, epsilon=1.0, num_stages=2)
-    est = LPMST(filter_labels=True, **kw).fit(X, y, np.random.default_rng(7))
-    plain = LPMST(**kw).fit(X, y, np.random.default_rng(7))
+    est = LPMST(filter_labels=True, **kw, random_state=np.random.default_rng(7)).fit(X, y)
+    plain = LPMST(**kw, random_state=np.random.default_rng(7)).fit(X, y)
     np.testing.assert_array_equal(est.privatized_labels_, plain.privatized_labels_)  # filtering is post-processing
     first = np.flatnonzero(est.stages_ == 0)
     k = max(1, int(round(est.k_star_[est.stages_ == 1].mean())))
@@ -150,7 +150,7 @@ def test_generic_over_sklearn_classifiers():
     rng = np.random.default_rng(5)
     X, y = blobs(240, 3, rng, spread=0.3)
     for learner in (LogisticRegression(), KNeighborsClassifier(n_neighbors=7)):
-        est = LPMST(learner=learner, num_classes=3, epsilon=4.0, num_stages=3).fit(X, y, np.random.default_rng(1))
+        est = LPMST(learner=learner, num_classes=3, epsilon=4.0, num_stages=3, random_state=np.random.default_rng(1)).fit(X, y)
         assert est.predict(X).shape == (240,) and est.predict_proba(X).shape == (240, 3)
         assert np.mean(est.predict(X) == y) > 0.9  # well-separated blobs, ε = 4: a working classifier
 
@@ -211,7 +211,7 @@ def test_privatized_labels_follow_the_exact_distribution():
     index = {z: c for c, z in enumerate(itertools.product(range(3), repeat=4))}
     counts = np.zeros(probs.size)
     for _ in range(2000):
-        z = est.fit(X, y, rng, stages=stages).privatized_labels_
+        z = est.set_params(random_state=rng).fit(X, y, stages=stages).privatized_labels_
         counts[index[tuple(z.tolist())]] += 1
     live = probs > 0
     assert counts[~live].sum() == 0

@@ -61,7 +61,7 @@ def test_pcl2b_lines_8_to_10():
     sp = LatticePacking(1, 1.0)
     X = np.array([[0.0]] * 60 + [[5.0]] * 60 + [[9.0]] * 2)
     y = np.array([1] * 50 + [0] * 10 + [0] * 45 + [1] * 15 + [1, 1])
-    est = PCL2b(space=sp, epsilon=1.0, delta=1e-3).fit(X, y, np.random.default_rng(0))
+    est = PCL2b(space=sp, epsilon=1.0, delta=1e-3, random_state=np.random.default_rng(0)).fit(X, y)
     keys = sp.assign(np.array([[0.0], [5.0], [9.0], [20.0]]))
     bits = est.cell_bits(keys)
     # 50/60 ones: far above the threshold 2 ln(2000)+1 ≈ 16.2 -> 1; 15/60: ŷ ≈ 15 < ĉ/2 ≈ 30 -> 0;
@@ -74,7 +74,7 @@ def test_pcl2_noise_keyed_and_law():
     sp = SpherePacking(0.8)
     pts = fibonacci_sphere(50)
     y = (pts[:, 2] > 0).astype(int)
-    est = PCL2(space=sp, epsilon=1.0).fit(pts, y, 5)
+    est = PCL2(space=sp, epsilon=1.0, random_state=5).fit(pts, y)
     allc = np.arange(sp.n_cells)
     assert np.array_equal(est.cell_bits(allc[::-1])[::-1], est.cell_bits(allc))
     p = est.probability_one(allc)
@@ -92,8 +92,8 @@ def test_bad_input():
     with pytest.raises(ValueError, match="NaN"):
         SpherePacking(0.5).assign(np.array([[np.nan, 0, 1.0]]))
     with pytest.raises(ValueError, match="epsilon=-1"):
-        PCL2(space=SpherePacking(1.0), epsilon=-1).fit(fibonacci_sphere(3), np.array([0, 1, 0]), 0)
+        PCL2(space=SpherePacking(1.0), epsilon=-1, random_state=0).fit(fibonacci_sphere(3), np.array([0, 1, 0]))
     with pytest.raises(ValueError, match="delta"):
-        PCL2b(space=LatticePacking(1, 1.0), delta=1.0).fit(np.zeros((2, 1)), np.array([0, 1]), 0)
+        PCL2b(space=LatticePacking(1, 1.0), delta=1.0, random_state=0).fit(np.zeros((2, 1)), np.array([0, 1]))
     with pytest.raises(ValueError, match="r must be < pi"):
         SpherePacking(math.pi)

@@ -32,7 +32,7 @@ def test_l1_cubes_against_adaptive_quadrature(kind, d):
 def test_l1_distance_of_an_estimate_against_quadrature_1d():
     law = ProductDensity(1, "cauchy")
     X = law.sample(2000, np.random.default_rng(0))
-    est = PCDE(epsilon=None, side=0.4).fit(X, None)
+    est = PCDE(epsilon=None, side=0.4).fit(X)
     lo, hi = est.cube_bounds()
     # brute force: ∫ |f − f̂| over the union of the cubes (quad per cube) + the mass outside them
     inside = sum(integrate.quad(lambda x: abs(law.g(x) - v), a, b, epsabs=1e-13)[0]
@@ -57,10 +57,10 @@ def test_occupied_cubes_against_python_count():
 def test_release_rule_and_normalization():
     rng = np.random.default_rng(1)
     X = rng.standard_normal((20000, 1))
-    est = PCDE(epsilon=1.0, delta=1e-6).fit(X, rng)
+    est = PCDE(epsilon=1.0, delta=1e-6, random_state=rng).fit(X)
     tau = StabilityHistogram(1.0, 1e-6).threshold
     assert np.all(est.values_ * est.n_ * est.side_ >= tau)  # released counts reach the threshold
-    norm = PCDE(epsilon=1.0, delta=1e-6, normalize=True).fit(X, np.random.default_rng(1))
+    norm = PCDE(epsilon=1.0, delta=1e-6, normalize=True, random_state=np.random.default_rng(1)).fit(X)
     assert norm.total_mass_ == pytest.approx(1.0)
     q = est.density(np.array([[0.0], [100.0]]))
     assert q[1] == 0.0 and q[0] > 0
@@ -69,15 +69,15 @@ def test_release_rule_and_normalization():
 def test_bad_input():
     X = np.zeros((3, 1))
     with pytest.raises(ValueError, match="epsilon=0"):
-        PCDE(epsilon=0.0).fit(X, 0)
+        PCDE(epsilon=0.0, random_state=0).fit(X)
     with pytest.raises(ValueError, match="delta=1.0"):
-        PCDE(delta=1.0).fit(X, 0)
+        PCDE(delta=1.0, random_state=0).fit(X)
     with pytest.raises(ValueError, match="delta"):
-        PCDE(delta=0.0).fit(X, 0)
+        PCDE(delta=0.0, random_state=0).fit(X)
     with pytest.raises(ValueError, match="NaN"):
-        PCDE().fit(np.array([[0.1], [np.nan]]), 0)
+        PCDE(random_state=0).fit(np.array([[0.1], [np.nan]]))
     with pytest.raises(ValueError, match="n=0"):
-        PCDE().fit(np.zeros((0, 2)), 0)
+        PCDE(random_state=0).fit(np.zeros((0, 2)))
     with pytest.raises(ValueError, match="d=3"):
         ProductDensity(3)
 
@@ -86,7 +86,7 @@ def test_renormalized_same_release_at_most_doubles_l1():
     # ‖f − f̂/m‖ <= ‖f − f̂‖ + |m − 1| <= 2‖f − f̂‖ (m = ∫ f̂, |m − 1| = |∫ (f̂ − f)|): Remark 4.1's footnote
     law = ProductDensity(2, "cauchy")
     rng = np.random.default_rng(4)
-    est = PCDE(epsilon=1.0, delta=1e-6).fit(law.sample(30000, rng), rng)
+    est = PCDE(epsilon=1.0, delta=1e-6, random_state=rng).fit(law.sample(30000, rng))
     ren = est.renormalized()
     assert ren.total_mass_ == pytest.approx(1.0)
     assert np.array_equal(ren.cells_, est.cells_)

@@ -198,8 +198,8 @@ def test_lazy_equals_eager_bit_for_bit(d):
     # time, lazy for the queried cubes; nothing here goes through numpy's transcendental functions
     law = StepEta(d)
     X, y = law.sample(2000, np.random.default_rng(d))
-    lazy = PCL(epsilon=0.5, lazy=True).fit(X, y, np.random.default_rng(11))
-    eager = PCL(epsilon=0.5, lazy=False).fit(X, y, np.random.default_rng(11))
+    lazy = PCL(epsilon=0.5, lazy=True, random_state=np.random.default_rng(11)).fit(X, y)
+    eager = PCL(epsilon=0.5, lazy=False, random_state=np.random.default_rng(11)).fit(X, y)
     assert eager.noise_ is not None and lazy.noise_ is None
     allc = np.arange(lazy.n_cubes_)
     # query the lazy learner in a shuffled order, in two batches, twice: same bits every time
@@ -221,7 +221,7 @@ def test_classifier_law_equals_paper_exactly():
     rng = np.random.default_rng(0)
     X = rng.random((7, 2)) * 0.66  # 7 points in the first 2x2 of a 3x3 grid: empty cubes exist
     y = rng.integers(0, 2, 7)
-    est = PCL(epsilon=0.8, side=1 / 3).fit(X, y, rng)
+    est = PCL(epsilon=0.8, side=1 / 3, random_state=rng).fit(X, y)
     k = np.minimum((X * 3).astype(int), 2)
     flat = k[:, 0] * 3 + k[:, 1]
     sizes = np.bincount(flat, minlength=9)
@@ -237,7 +237,7 @@ def test_lazy_classifier_distribution_chi_square():
     # exact product law, reject at the 1e-3 level (fixed seed)
     X = np.array([[0.1], [0.2], [0.5]])
     y = np.array([1, 1, 0])
-    est = PCL(epsilon=1.0, side=1 / 3).fit(X, y, 0)
+    est = PCL(epsilon=1.0, side=1 / 3, random_state=0).fit(X, y)
     p1 = est.probability_one(np.arange(3))
     keys = np.random.default_rng(2026).integers(0, 2 ** 64, size=40_000, dtype=np.uint64)
     counts = np.zeros(8)
@@ -253,10 +253,10 @@ def test_lazy_classifier_distribution_chi_square():
 def test_nonprivate_rule_and_side():
     X = np.array([[0.05], [0.06], [0.07], [0.9]])
     y = np.array([1, 1, 0, 0])
-    est = PCL(epsilon=None, side=0.5).fit(X, y, None)
+    est = PCL(epsilon=None, side=0.5).fit(X, y)
     assert est.all_bits().tolist() == [1, 0]
     assert pcl_side(10 ** 6, 3) == pytest.approx(10 ** -1)
-    assert PCL(epsilon=1.0).fit(np.random.default_rng(0).random((10 ** 4, 2)), np.zeros(10 ** 4, int), 0).side_ \
+    assert PCL(epsilon=1.0, random_state=0).fit(np.random.default_rng(0).random((10 ** 4, 2)), np.zeros(10 ** 4, int)).side_ \
         == pytest.approx(10 ** -1)
 
 
@@ -269,13 +269,13 @@ def test_nonprivate_rule_and_side():
     ({}, [[float("nan")]], [1], "NaN"),
     ({}, [[0.2]], [2], "y must hold labels"),
     ({}, [[0.2], [0.3]], [1, -1], "y must hold labels"),
-    ({}, [[0.2]], [0.5], "y must hold labels"),
+    ({}, [[0.2]], [0.5], "Unknown label type: continuous"),  # scikit-learn's wording (issue 37)
     ({}, [[0.2, 0.3], [0.4, 1.0 + 2 ** -52]], [1, 0], r"X\[1\]=\[0.4, 1.0000000000000002\]"),
     ({"side": 0.0}, [[0.2]], [1], "side=0.0"),
 ])
 def test_bad_input(kwargs, X, y, match):
     with pytest.raises(ValueError, match=match):
-        PCL(**kwargs).fit(np.asarray(X, dtype=float), np.asarray(y), 0)
+        PCL(**kwargs, random_state=0).fit(np.asarray(X, dtype=float), np.asarray(y))
 
 
 def test_bad_input_guards():
@@ -285,8 +285,8 @@ def test_bad_input_guards():
         pcl_side(10, 0)
     with pytest.raises(ValueError, match="spread"):
         ConcentratedThreshold(0.5, 0.0)
-    est = PCL(epsilon=1.0).fit(np.array([[0.2, 0.3]]), np.array([1]), 0)
-    with pytest.raises(ValueError, match="2 columns"):
+    est = PCL(epsilon=1.0, random_state=0).fit(np.array([[0.2, 0.3]]), np.array([1]))
+    with pytest.raises(ValueError, match="X has 1 features, but PCL is expecting 2 features as input"):
         est.predict(np.array([[0.2]]))
 
 

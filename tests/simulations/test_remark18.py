@@ -42,7 +42,7 @@ def test_private_prediction_by_hand_when_noise_is_negligible():
     # need W < -5e5 scales not to be), a count of 1 needs W >= 2.9e-5 = 14.5 scales (probability ½e^{-14.5} =
     # 2.5e-7 per cell). So cube 0 (1, 2) -> (0, ≈2): 1; cube 2 (2, 1) -> (≈2, 0): 0; cube -3 (1, 1) and cube 5
     # (0, 1) are suppressed entirely: 0.
-    clf = PCDEClassifier(epsilon=1e6, delta=1e-6, side=1.0).fit(X_TINY, Y_TINY, rng=np.random.default_rng(7))
+    clf = PCDEClassifier(epsilon=1e6, delta=1e-6, side=1.0, random_state=np.random.default_rng(7)).fit(X_TINY, Y_TINY)
     assert clf.cells_[:, 0].tolist() == [0, 2]
     assert np.round(clf.c_hat_).astype(int).tolist() == [[0, 2], [2, 0]]
     assert clf.bits_.tolist() == [1, 0]
@@ -54,9 +54,9 @@ def test_guards():
     for kwargs, msg in (({"epsilon": 0.0}, "epsilon"), ({"epsilon": 1.0, "delta": 0.0}, "delta"),
                         ({"epsilon": 1.0, "delta": 1.0}, "delta"), ({"epsilon": None, "side": -1.0}, "side")):
         with pytest.raises(ValueError, match=msg):
-            PCDEClassifier(**kwargs).fit(X, y, rng=0)
-    with pytest.raises(ValueError, match="rng is required"):
-        PCDEClassifier(epsilon=1.0).fit(X, y)
+            PCDEClassifier(**kwargs, random_state=0).fit(X, y)
+    with pytest.raises(ValueError, match="random_state"):
+        PCDEClassifier(epsilon=1.0, random_state=-1).fit(X, y)
     with pytest.raises(ValueError, match="y must hold labels"):
         PCDEClassifier(epsilon=None).fit(X, y + 1)
     with pytest.raises(ValueError, match="finite"):
@@ -65,7 +65,7 @@ def test_guards():
         PCDEClassifier(epsilon=None).fit(np.empty((0, 1)), np.empty(0, int))
     with pytest.raises(ValueError, match="not fitted"):
         PCDEClassifier().predict(X)
-    with pytest.raises(ValueError, match="columns"):
+    with pytest.raises(ValueError, match="X has 2 features, but PCDEClassifier is expecting 1 features"):
         PCDEClassifier(epsilon=None).fit(X, y).predict(np.zeros((2, 2)))
 
 

@@ -267,10 +267,10 @@ def test_torch_classifier_follows_the_parameter_protocol():
     from simulations.torch_path.methods import TorchClassifier
 
     cfg = TrainConfig(model="simple_cnn", epochs=1, batch_size=8)
-    est = TorchClassifier(config=cfg, num_classes=3, seed=5, scale=255.0)
+    est = TorchClassifier(config=cfg, num_classes=3, random_state=5, scale=255.0)
     copy = clone(est)
     assert copy is not est and copy.get_params() == est.get_params()
-    assert est.set_params(seed=6).seed == 6 and clone(est).seed == 6
+    assert est.set_params(random_state=6).random_state == 6 and clone(est).random_state == 6
 
 
 def test_predicted_logits_do_not_depend_on_the_batch_size_beyond_rounding():

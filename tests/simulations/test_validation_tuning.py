@@ -42,7 +42,7 @@ def test_lpmst_priors_are_the_previous_models_tempered_probabilities():
     X, y = _blobs(400, 5, rng)
     for t in (1.0, 0.5):
         est = LPMST(learner=SoftKNNClassifier(n_neighbors=15, num_classes=5), num_classes=5, epsilon=1.5,
-                    num_stages=2, stage_fractions=(0.65, 0.35), temperature=t).fit(X, y, np.random.default_rng(4))
+                    num_stages=2, stage_fractions=(0.65, 0.35), temperature=t, random_state=np.random.default_rng(4)).fit(X, y)
         s2 = est.stages_ == 1
         proba = est.models_[0].predict_proba(X[s2])  # the stage-1 model's own probabilities
         with np.errstate(divide="ignore"):
@@ -135,7 +135,7 @@ def test_temperature_tuned_lpmst_chooses_by_validation_fidelity():
     grid = (0.25, 0.5, 1.0)
     est = TemperatureTunedLPMST(learner=learner, num_classes=6, epsilon=eps, num_stages=3,
                                 stage_fractions=(0.4, 0.3, 0.3), temperatures=grid, val_X=val,
-                                val_labels=z_val).fit(fit, y[fit], np.random.default_rng(12))
+                                val_labels=z_val, random_state=np.random.default_rng(12)).fit(fit, y[fit])
     assert len(est.temperatures_) == 2
     for model, t in zip(est.models_[:2], est.temperatures_):
         pv = model.predict_proba(val)
@@ -150,8 +150,7 @@ def test_temperature_tuned_lpmst_chooses_by_validation_fidelity():
     kgrid = (5, 25, 100)
     vk = ValidatedKNNClassifier(order=order, k_grid=kgrid, num_classes=6, val_rows=val, val_labels=z_val)
     est = TemperatureTunedLPMST(learner=vk, num_classes=6, epsilon=eps, num_stages=2, stage_fractions=(0.65, 0.35),
-                                temperatures=grid, val_X=val, val_labels=z_val).fit(fit, y[fit],
-                                                                                    np.random.default_rng(12))
+                                temperatures=grid, val_X=val, val_labels=z_val, random_state=np.random.default_rng(12)).fit(fit, y[fit])
     m1 = est.models_[0]
     pairs = [(k, t) for k in kgrid for t in grid]
     scores = []

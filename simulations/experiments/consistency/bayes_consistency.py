@@ -152,7 +152,7 @@ def _parts(name: str, d: int, side: float):
 def fitted_rules(X, y, privacy) -> list:
     """The rules of :data:`RULES` fitted on one sample: ``[(name, PCL), ...]``, the cube votes counted once.
 
-    ``PCL(epsilon=eps).fit(X, y, privacy)`` for each rule in turn would count the same votes three
+    ``PCL(epsilon=eps, random_state=privacy).fit(X, y)`` for each rule in turn would count the same votes three
     times (a pass over up to 10^7 points each, ~20% of this experiment's CPU). Here the non-private
     rule is fitted once and each private one is :meth:`PCL.released` from it, drawing its noise key
     from ``privacy`` in the order of RULES, so every released classifier is the one the three fits
@@ -194,7 +194,7 @@ def fitted_rules(X, y, privacy) -> list:
     >>> [round(float(est.probability_one([0])[0]), 4) for _, est in rules[1:]]
     [0.8161, 0.5476]
     """
-    base = PCL(epsilon=None).fit(X, y, privacy)  # draws nothing from `privacy`
+    base = PCL(epsilon=None, random_state=privacy).fit(X, y)  # draws nothing from `privacy`
     return [(name, base if eps is None else base.released(eps, privacy)) for name, eps in RULES]
 
 

@@ -369,7 +369,7 @@ def decay_trial(cfg: DecayPoint, t: int, root_seed: int) -> dict:
         law = ProductDensity(1, cfg.target.split("_")[1])
         X = law.sample(cfg.n, data)
         for name, a in SCHEDULES:
-            est = PCDE(epsilon=EPSILON, delta=delta_at(cfg.n, a)).fit(X, privacy)
+            est = PCDE(epsilon=EPSILON, delta=delta_at(cfg.n, a), random_state=privacy).fit(X)
             out[f"tv_{name}"] = 0.5 * est.l1_distance(law)
             out[f"released_{name}"] = float(est.counts_.sum()) / cfg.n
         return out
@@ -378,7 +378,7 @@ def decay_trial(cfg: DecayPoint, t: int, root_seed: int) -> dict:
     space = LatticePacking(1, pcl2_radius(cfg.n, 1))
     centres = None
     for name, a in SCHEDULES:
-        est = PCL2b(space=space, epsilon=EPSILON / 2, delta=delta_at(cfg.n, a) / 2).fit(X, y, privacy)
+        est = PCL2b(space=space, epsilon=EPSILON / 2, delta=delta_at(cfg.n, a) / 2, random_state=privacy).fit(X, y)
         if centres is None:
             centres = space.centre_of(est.occupied_)
         out[f"excess_{name}"] = law.excess_risk_cubes(centres - space.r / 2, centres + space.r / 2,

@@ -314,7 +314,7 @@ def metric_trial(cfg: MetricPoint, t: int, root_seed: int) -> dict:
     space = _AssignOnce(space)  # the same cells for the three learners, computed once
     for name, est in (("histogram", PCL2(space=space, epsilon=None)), ("pcl2", PCL2(space=space, epsilon=1.0)),
                       ("pcl2b", PCL2b(space=space, epsilon=1.0, delta=1e-6))):
-        est.fit(X, y, privacy)
+        est.set_params(random_state=privacy).fit(X, y)
         out[name] = float(np.mean(weight * (est.predict(T) != bayes)))
     return out
 

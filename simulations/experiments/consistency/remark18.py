@@ -226,14 +226,14 @@ def remark18_trial(cfg: Remark18Point, t: int, root_seed: int) -> dict:
     delta = delta_of(cfg.n)
     out = {}
     for name, eps in (("remark18", EPSILON), ("nonprivate", None)):
-        clf = PCDEClassifier(epsilon=eps, delta=delta).fit(X, y, privacy)
+        clf = PCDEClassifier(epsilon=eps, delta=delta, random_state=privacy).fit(X, y)
         lo, hi = clf.cube_bounds()
         out[name] = law.excess_risk_cubes(lo, hi, clf.bits_)
         if eps is not None:  # the corollary's bound, for the private learner the claim is about
             out["remark18_l1"] = law.joint_l1_cubes(lo, hi, clf.c_hat_ / (clf.n_ * clf.side_ ** clf.d_))
     space = LatticePacking(law.d, pcl2_radius(cfg.n, law.d))
     keep = np.all(np.abs(X) < space.reach, axis=1)  # guard: points beyond LatticePacking.reach cannot be keyed
-    pcl = PCL2b(space=space, epsilon=EPSILON / 2, delta=delta / 2).fit(X[keep], y[keep], privacy)
+    pcl = PCL2b(space=space, epsilon=EPSILON / 2, delta=delta / 2, random_state=privacy).fit(X[keep], y[keep])
     centres = space.centre_of(pcl.occupied_)
     out["pcl2b"] = law.excess_risk_cubes(centres - space.r / 2, centres + space.r / 2, pcl.cell_bits(pcl.occupied_))
     return out

@@ -192,7 +192,7 @@ def threshold_trial(cfg: ThresholdPoint, t: int, root_seed: int) -> dict:
     X, y = law.sample(cfg.n, data)
     out = {}
     for name, eps in (("pcl_eps1", 1.0), ("histogram", None)):
-        est = PCL(epsilon=eps).fit(X, y, privacy)
+        est = PCL(epsilon=eps, random_state=privacy).fit(X, y)
         out[name] = law.excess_risk_cubes(est.all_bits(), est.side_)
     that = erm_threshold(X[:, 0], y, cfg.threshold - cfg.spread, cfg.threshold + cfg.spread)
     out["erm"] = min(abs(that - cfg.threshold), cfg.spread) / (2 * cfg.spread)

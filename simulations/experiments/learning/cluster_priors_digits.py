@@ -164,7 +164,7 @@ def _histogram_panel(pt: ClusterPoint, rng, root_seed: int) -> np.ndarray:
     for i, C in enumerate(pt.clusters):
         lab = _partition(C, "joint", root_seed)
         for j, e in enumerate(pt.eps_p):
-            cp = ClusterPriors(num_classes=10, epsilon_prior=e).fit(lab[:n], ytr, rng, num_clusters=C)
+            cp = ClusterPriors(num_classes=10, epsilon_prior=e, random_state=rng).fit(lab[:n], ytr, num_clusters=C)
             hist[i, j] = np.mean(cp.predict(lab[n:]) == yte)
     return hist
 

@@ -290,7 +290,8 @@ def _lp_mst(method, epsilon, rng, fit, y_fit, val, z_val, *, k_grid, fixed_k=Non
         learner = IndexedKNNClassifier(order=order, n_neighbors=int(fixed_k), num_classes=K)
     fr = LP_STAGES[method]
     return TemperatureTunedLPMST(learner=learner, num_classes=K, epsilon=epsilon, num_stages=len(fr),
-                                 stage_fractions=fr, filter_labels=True, val_X=val, val_labels=z_val).fit(fit, y_fit, rng)
+                                 stage_fractions=fr, filter_labels=True, val_X=val, val_labels=z_val,
+                                 random_state=rng).fit(fit, y_fit)
 
 
 def method_run(method: str, epsilon: float, rng, fit, val, z_val, *, k_grid=K_GRID) -> dict:

@@ -122,8 +122,8 @@ def _lp2st(pt, fit, order, split, temperatures, val, z_val, rng):
     n1 = int(round(split * fit.size))
     return TemperatureTunedLPMST(learner=learner, num_classes=K, epsilon=pt.epsilon, num_stages=2,
                                  stage_fractions=(n1 / fit.size, 1 - n1 / fit.size), filter_labels=True,
-                                 temperatures=temperatures, val_X=val, val_labels=z_val).fit(
-        fit, y_tr[fit], rng, stages=_stages(order, n1))
+                                 temperatures=temperatures, val_X=val, val_labels=z_val,
+                                 random_state=rng).fit(fit, y_tr[fit], stages=_stages(order, n1))
 
 
 def _stage1_prior(est, X):

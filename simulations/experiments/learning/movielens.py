@@ -456,7 +456,8 @@ def movielens_trial(pt: MovieLensPoint, trial: int, root_seed: int) -> dict:
         # LP-2ST (004 Algorithm 3, T = 2, the literal prior)
         learner = selector(zv, eps)
         est = LPMST(learner=learner, num_classes=K, epsilon=eps, num_stages=2,
-                    stage_fractions=pt.stage_fractions, temperature=pt.temperature).fit(Xt, yt, sub("LP-2ST", eps, PRIVACY))
+                    stage_fractions=pt.stage_fractions, temperature=pt.temperature,
+                    random_state=sub("LP-2ST", eps, PRIVACY)).fit(Xt, yt)
         out["rmse"][1, j] = rmse(expected_rating(est.predict_proba(Xte)), rte)
         for s, model in enumerate(est.models_):
             out["chosen"][1, j, s] = model.chosen_ if hasattr(model, "chosen_") else np.nan

@@ -131,7 +131,7 @@ def benchmark_trial(pt: BenchmarkPoint, trial: int, root_seed: int) -> dict:
     for algorithm, eps, h in pt.algorithms:
         est = make_estimator(algorithm, N=pt.N, beta=pt.beta, d=pt.d, epsilon=eps, h=h,
                              T=T if algorithm in ("local_regression", "central_regression") else None)
-        out.append(excess_risk(law, est.fit(X, Y, privacy), X_eval))
+        out.append(excess_risk(law, est.set_params(random_state=privacy).fit(X, Y), X_eval))
     return {"excess": np.array(out)}
 
 

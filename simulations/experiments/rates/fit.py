@@ -19,17 +19,15 @@ each exponent from the fit is reported next to the verdict.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from simulations.experiments.base import Claim
+from simulations.experiments.rates.cases import RateCase
 from simulations.experiments.rates.terms import TERMS
 from simulations.seeding import EVAL, stream
 from simulations.stats import EXCLUDED, HOLDS, SlopeFit, fit_loglog_slope, holds_from, interval_verdict, t_interval
 
-if TYPE_CHECKING:  # machinery imports this module; the name is only an annotation here
-    from simulations.experiments.rates.machinery import RateCase
 
 __all__ = ["PRINTED_FINDINGS", "CaseFit", "case_claims", "diagnose", "fit_case", "printed_finding", "slope_table_markdown",
            "terms_table"]
@@ -86,7 +84,7 @@ class CaseFit:
     A noise-free curve ``excess = 1/N`` (two equal trials per point) at ``N = g²``: the slope is −1
     exactly and its bootstrap CI is the single point −1.
 
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -126,7 +124,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -148,7 +146,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -169,7 +167,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -190,7 +188,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -211,7 +209,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -235,7 +233,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -258,7 +256,7 @@ class CaseFit:
 
         Examples
         --------
-        >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+        >>> from simulations.experiments.rates.cases import RateCase, RatePoint
         >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
         >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
         >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -307,7 +305,7 @@ def fit_case(case: RateCase, points, values, *, seed: int, key: str, margin: flo
     A noise-free curve ``excess = 1/N`` (two equal trials per point) at ``N = g²``: the slope is −1
     exactly and its bootstrap CI is the single point −1.
 
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -365,7 +363,7 @@ def slope_table_markdown(fits: list[CaseFit]) -> str:
 
     Examples
     --------
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -412,7 +410,7 @@ def terms_table(fits: list[CaseFit]) -> dict:
     --------
     Terms that are 0, 10% and 90% of the excess risk at every point:
 
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo",
@@ -462,7 +460,7 @@ def diagnose(f: CaseFit) -> str:
     --------
     A CI of width 0.06 cannot lie inside a band of width 2 × 0.02:
 
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
@@ -513,7 +511,7 @@ def case_claims(f: CaseFit) -> list[Claim]:
 
     Examples
     --------
-    >>> from simulations.experiments.rates.machinery import RateCase, RatePoint
+    >>> from simulations.experiments.rates.cases import RateCase, RatePoint
     >>> case = RateCase(algorithm="central_regression", d=1, beta=1.0, eps=1.0, n_start=100.0, term="privacy")
     >>> pts = [RatePoint("central_regression", d=1, beta=1.0, eps=1.0, N=g * g, g=g) for g in (10, 20, 40)]
     >>> f = fit_case(case, pts, [[1.0 / (g * g)] * 2 for g in (10, 20, 40)], seed=1, key="demo", margin=0.02)
