@@ -96,3 +96,22 @@ def test_running_one_experiment_as_written(tmp_path):
         assert (tmp_path / out.name / "rates_table" / name).is_file(), name
     assert (tmp_path / out.name / "REPORT.md").is_file()
     assert "rates_table" in done.stdout and "claims:" in done.stdout
+
+
+COUNTS = re.compile(r"committed quick run holds (\d+) paper claims \((\d+) reproduced, (\d+) not reproduced, (\d+) "
+                    r"inconclusive\), (\d+) errata of the papers confirmed by a check, and (\d+) questions beyond "
+                    r"the papers \((\d+) yes, (\d+) no, (\d+) inconclusive\)")
+
+
+def test_the_claim_counts_are_those_of_the_committed_run():
+    """The README counts the committed claims per kind (issue 35); the numbers are compared with figures/."""
+    from simulations.experiments.board import kind_tally, read_records
+
+    m = COUNTS.search(" ".join(README.read_text(encoding="utf-8").split()))
+    assert m, "README.md lost its sentence counting the committed claims per kind"
+    records, unreadable = read_records(ROOT / "figures")
+    assert not unreadable, unreadable
+    t = kind_tally(c for r in records.values() for c in r["claims"])
+    p, e, b = t["paper"], t["erratum"], t["beyond"]
+    assert [int(x) for x in m.groups()] == [sum(p), *p, e[0], sum(b), *b]
+    assert e[1] == e[2] == 0 and set(t) == {"paper", "erratum", "beyond"}, t
