@@ -71,7 +71,7 @@ def row_sum_tolerance(n_outputs: int, atol: float | None = None) -> float:
 
     References
     ----------
-    Infrastructure: DESIGN.md's rule that every finite-output mechanism exposes an exact channel whose
+    Infrastructure: docs/design.md's rule that every finite-output mechanism exposes an exact channel whose
     rows are probability vectors.
 
     Examples
@@ -136,7 +136,7 @@ def as_channel(channel, *, name: str = "channel", num_rows: int | None = None,
 
     References
     ----------
-    Infrastructure: DESIGN.md, "Exactness and the privacy checks" (a channel's rows are the exact
+    Infrastructure: docs/design.md, "Exactness and the privacy checks" (a channel's rows are the exact
     probabilities P(output | label)).
 
     Examples
@@ -187,7 +187,7 @@ def as_subchannel(subchannel, *, name: str = "subchannel") -> np.ndarray:
 
     References
     ----------
-    Infrastructure: DESIGN.md, "Exactness and the privacy checks".
+    Infrastructure: docs/design.md, "Exactness and the privacy checks".
 
     Examples
     --------
@@ -401,7 +401,7 @@ def within(actual: float, claimed: float) -> bool:
 
     References
     ----------
-    Infrastructure: DESIGN.md, "Exactness and the privacy checks" (losses are computed exactly; the
+    Infrastructure: docs/design.md, "Exactness and the privacy checks" (losses are computed exactly; the
     tolerance only absorbs float rounding of log-ratios).
 
     Examples
@@ -429,7 +429,7 @@ def is_tight(actual: float, claimed: float) -> bool:
 
     References
     ----------
-    DESIGN.md: where a mechanism is claimed tight (RR, RRTop-k, the vector mechanism; 004 eq. (1),
+    docs/design.md: where a mechanism is claimed tight (RR, RRTop-k, the vector mechanism; 004 eq. (1),
     Algorithm 1, 000 Theorem 1), the loss must equal ε, not only be at most ε.
 
     Examples
@@ -567,7 +567,7 @@ def checker_keywords(fn) -> tuple[str, ...] | None:
 
     References
     ----------
-    Infrastructure: DESIGN.md, one catalogue record per mechanism, read by the checks.
+    Infrastructure: docs/design.md, one catalogue record per mechanism, read by the checks.
 
     Examples
     --------
@@ -607,7 +607,7 @@ def reject_unknown_keywords(kwargs: dict, accepted, what: str) -> None:
 
     References
     ----------
-    Infrastructure: DESIGN.md's argument-check rule (a clear error naming the argument, before any work).
+    Infrastructure: docs/design.md's argument-check rule (a clear error naming the argument, before any work).
 
     Examples
     --------
@@ -677,7 +677,7 @@ def mechanism_kind(mechanism, kind: str | None = None) -> str:
 
     References
     ----------
-    Infrastructure: DESIGN.md, "Exactness and the privacy checks" (the checked object is never guessed
+    Infrastructure: docs/design.md, "Exactness and the privacy checks" (the checked object is never guessed
     by :func:`check_label_dp`).
 
     Examples
