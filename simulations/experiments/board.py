@@ -31,7 +31,7 @@ PAPERS = {
     "003": "003 Theoretical limits of learning with label DP",
     "004": "004 Deep learning with label DP (RRWithPrior, LP-MST)",
 }
-_PAPER_RE = re.compile(r"\b(000|001|002|003|004)\b")
+_PAPER_RE = re.compile(r"(?<![\w.])(000|001|002|003|004)(?![\w.])")  # not the "000" of N^-1.000 or ε=0.0001
 
 
 def paper_of(claim_text: str, reproduces: str) -> str:
@@ -58,6 +58,9 @@ def paper_of(claim_text: str, reproduces: str) -> str:
     --------
     >>> paper_of("001 Lemma A.8: every cell has diam <= 2r", "001 Appendix A"), paper_of("x", "002 eq. (14)")
     ('001', '000')
+    >>> paper_of("ε=0.0001: excess risk ∝ N^-1.000 (003 Theorems 7-8)", "")
+    '003'
+
     """
     for text in (claim_text, reproduces):
         m = _PAPER_RE.search(text)

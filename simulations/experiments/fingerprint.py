@@ -228,8 +228,8 @@ def stale_outputs(out, registry: dict[str, Experiment], known_findings=frozenset
             got = rec.get("config_fingerprint")
             if got != want:
                 problems.append(f"made from another configuration (config_fingerprint {str(got)[:12]} != current "
-                                f"{want[:12]}): regenerate with `python paper_repro.py --only {name} "
-                                f"--profile {profile}`")
+                                f"{want[:12]})")
         if problems:
-            stale[name] = "; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else "")
+            stale[name] = ("; ".join(problems[:3]) + (f" (+{len(problems) - 3} more)" if len(problems) > 3 else "")
+                           + f"; regenerate with `python paper_repro.py --only {name} --profile {profile}`")
     return stale

@@ -455,8 +455,8 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
              "(reproduced, not reproduced or inconclusive), an *erratum* is an error in the paper's text that "
              "the check confirms, a *beyond* question is one the suite adds (a *no* there is not a verdict "
              "on the paper). One interval decides every verdict; inconclusive lies between.", "",
-             "## Verdict board", "",
-             verdict_board_markdown(current), "", *stale_line,
+             "## Verdict board", "", *stale_line,
+             verdict_board_markdown(current), "",
              "## Experiments", "",
              "| experiment | reproduces | claims by kind | profile | wall (s) | CPU (s) |",
              "|---|---|---|---|---|---|"]
