@@ -327,7 +327,7 @@ def write_board(out_dir: Path) -> bool:
             "with it (written at build time from `figures/<name>/results.json`). A number is the count of claims; "
             "it links to the list of those claims, and each claim to its experiment's page.\n\n",
             board.verdict_board_markdown(current, link=lambda name: f"theory/experiments/{name}.rst",
-                                         details=True).strip() + "\n"]
+                                         details=True, target=lambda a: f"({a})=").strip() + "\n"]
     left_out = {**{k: v for k, v in stale.items() if k in records}, **problems}
     if left_out:
         body.append("\n**Not counted (stale or unreadable outputs):** "

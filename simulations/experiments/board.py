@@ -235,7 +235,8 @@ def _anchor(paper: str, kind: str, reading: str) -> str:
     return "board-" + re.sub(r"[^a-z0-9]+", "-", f"{paper} {kind} {reading}".lower()).strip("-")
 
 
-def verdict_board_markdown(records: dict[str, dict], *, link=lambda name: f"#{name}", details: bool = True) -> str:
+def verdict_board_markdown(records: dict[str, dict], *, link=lambda name: f"#{name}", details: bool = True,
+                           target=lambda anchor: f'<a id="{anchor}"></a>') -> str:
     """The verdict board as Markdown: one row per paper, one column per (kind, reading).
 
     Parameters
@@ -246,6 +247,9 @@ def verdict_board_markdown(records: dict[str, dict], *, link=lambda name: f"#{na
         Maps an experiment name to the link target of its section (REPORT.md's anchors by default).
     details : bool, default True
         Also list, under the board, the claims behind every non-zero cell (the cells link there).
+    target : callable, default an HTML ``<a id>``
+        Maps an anchor name to the Markdown line that makes it a link target (``lambda a: f"({a})="`` for
+        MyST, whose links resolve only its own targets).
 
     Returns
     -------
@@ -293,7 +297,7 @@ def verdict_board_markdown(records: dict[str, dict], *, link=lambda name: f"#{na
                 items = board[p].get((kind, reading), [])
                 if not items:
                     continue
-                lines += ["", f'<a id="{_anchor(p, kind, reading)}"></a>', "",
+                lines += ["", target(_anchor(p, kind, reading)), "",
                           f"**{PAPERS.get(p, p)}: {kind}, {reading}** ({len(items)})", ""]
                 for name, c in items:
                     text = str(c.get("claim", "")).replace("|", "\\|").replace("\n", " ")
