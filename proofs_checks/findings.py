@@ -192,7 +192,7 @@ def findings(profile: str = "smoke") -> list[dict]:
     Running every check takes a few CPU seconds (sympy); the records read off the text are constant:
 
     >>> [f["topic"] for f in TEXT_FINDINGS][-1], sorted({f["severity"] for f in TEXT_FINDINGS})
-    ('004 alg3 model index', ['domain', 'typo'])
+    ('003 eq126 factor half', ['constant', 'domain', 'typo'])
     >>> findings("huge")
     Traceback (most recent call last):
     ...

@@ -46,8 +46,8 @@ def test_run_experiment_writes_results_json_csv_and_figures(tmp_path):
     data = json.loads((folder / "results.json").read_text())
     assert data == rec
     assert data["profile"] == "smoke" and data["seed"] == 3
-    assert data["claims"][0] == {"claim": "y(1) = 1", "expected": 1.0, "measured": 1.0, "holds": True,
-                                 "verdict": "holds", "detail": ""}
+    assert data["claims"][0] == {"claim": "y(1) = 1", "kind": "paper", "expected": 1.0, "measured": 1.0,
+                                 "holds": True, "verdict": "holds", "reading": "reproduced", "detail": ""}
     assert data["claims"][1]["measured"] == "inf"  # JSON has no infinity: written as a string
     assert [(c["holds"], c["verdict"]) for c in data["claims"]] == [(True, "holds"), (False, "fails"),
                                                                    (None, "inconclusive")]
@@ -61,9 +61,9 @@ def test_report_lists_sections_claims_and_missing(tmp_path):
     other = Experiment("never_run", "x", _toy_compute, _toy_plot)
     text = write_report(tmp_path, {"toy": TOY, "never_run": other}).read_text()
     assert "## toy" in text and "![toy: toy.png](toy/toy.png)" in text
-    assert "| infinite ratio reported | 1 | inf | **NO** | a \\| pipe |" in text
-    assert "| an interval straddling the band | 0 | 0.05 | inconclusive |  |" in text
-    assert "| [toy](#toy) | nothing (test) | 1 hold, 1 inconclusive, 1 fail | smoke |" in text
+    assert "| infinite ratio reported | beyond | 1 | inf | no | a \\| pipe |" in text
+    assert "| an interval straddling the band | paper | 0 | 0.05 | inconclusive |  |" in text
+    assert "| [toy](#toy) | nothing (test) | 1 paper claim reproduced; 1 paper claim inconclusive; 1 beyond question answered no | smoke |" in text
     assert "| [never_run](#never_run) | x | not run |" in text
 
 
@@ -108,13 +108,14 @@ def test_run_all_reports_skipped_crashed_and_interrupted_at_the_end(tmp_path, mo
     assert [o.status for o in outcomes] == ["ok", "crashed", "skipped", "interrupted"]  # stops at Ctrl-C
     assert (outcomes[0].holding, outcomes[0].inconclusive, outcomes[0].failing, outcomes[0].n_claims) == (1, 1, 1, 3)
     text = "\n".join(lines)
-    assert "a_fine done in" in text and "claims: 1 hold, 1 inconclusive, 1 fail" in text
+    assert "a_fine done in" in text and "claims: 1 paper claim reproduced; 1 paper claim inconclusive; 1 beyond question answered no" in text
     assert "[1/5] a_fine (smoke) ... elapsed" in text
     assert "skipped: c_skip: torch is not installed: pip install -e '.[torch]'" in text
     assert "kaput" in text
     table = summary_table(outcomes).splitlines()
-    assert table[0].split() == ["experiment", "result", "hold", "inconclusive", "fail", "wall", "(s)"]
-    assert table[1].split()[:5] == ["a_fine", "ok", "1/3", "1", "1"]
+    assert table[0].split() == ["experiment", "result", "paper", "rep/not/inc", "errata", "conf/not/inc", "beyond",
+                                "yes/no/inc", "wall", "(s)"]
+    assert table[1].split()[:5] == ["a_fine", "ok", "1/0/1", "0/0/0", "0/1/0"]  # the toy's kinds
     assert not (tmp_path / "b_boom").exists() and not (tmp_path / "c_skip").exists()
 
 
@@ -312,7 +313,8 @@ def test_every_experiment_runs_at_the_smoke_profile(name, smoke_run, tmp_path):
         return
     data = run.record  # fails with the traceback unless the run finished
     assert "error" not in data and (data["name"], data["profile"]) == (name, "smoke")
-    assert all(set(c) == {"claim", "expected", "measured", "holds", "verdict", "detail"} for c in data["claims"])
+    assert all(set(c) - {"finding"} == {"claim", "kind", "expected", "measured", "holds", "verdict", "reading", "detail"}
+               for c in data["claims"])
     assert all((c["holds"], c["verdict"]) in {(True, "holds"), (False, "fails"), (None, "inconclusive")}
                for c in data["claims"])
     assert all((run.folder / f).stat().st_size > 0 for f in data["figures"] + data["tables"])
@@ -321,7 +323,7 @@ def test_every_experiment_runs_at_the_smoke_profile(name, smoke_run, tmp_path):
     shutil.copytree(run.folder, tmp_path / name)
     section = write_report(tmp_path, {name: REGISTRY[name]}).read_text().split(f"\n## {name}\n", 1)[1]
     assert f"**Command:** `python paper_repro.py --only {name} --profile smoke" in section
-    assert ("| claim | expected |" in section) == bool(data["claims"])
+    assert ("| claim | kind | expected |" in section) == bool(data["claims"])
 
 
 def test_cli_smoke_profile_end_to_end(tmp_path, smoke_run):
@@ -365,8 +367,9 @@ def test_cli_exit_code_is_zero_when_claims_fail_or_are_inconclusive(tmp_path, mo
     monkeypatch.setitem(REGISTRY, "toy", TOY)
     assert main(["--only", "toy", "--profile", "smoke", "--out", str(tmp_path), "--no-progress", "--jobs", "1"]) == 0
     out = capsys.readouterr().out
-    assert "claims: 1 hold, 1 inconclusive, 1 fail" in out
-    assert [line.split()[:5] for line in out.splitlines() if line.startswith("toy ")] == [["toy", "ok", "1/3", "1", "1"]]
+    assert "claims: 1 paper claim reproduced; 1 paper claim inconclusive; 1 beyond question answered no" in out
+    assert [line.split()[:5] for line in out.splitlines() if line.startswith("toy ")] == [
+        ["toy", "ok", "1/0/1", "0/0/0", "0/1/0"]]
 
 
 def test_cli_exit_code_is_nonzero_when_an_experiment_crashes(tmp_path):
