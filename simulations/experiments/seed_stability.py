@@ -78,7 +78,7 @@ def compare_runs(folders) -> dict:
     compared, changed, problems, names = 0, [], [], []
     for name in sorted(ref):
         lists = [r.get(name, {}).get("claims") for r in runs]
-        missing = [str(f) for f, c in zip(folders, lists) if c is None]
+        missing = [f.name for f, c in zip(folders, lists) if c is None]
         if missing:
             problems.append(f"{name}: no results.json in {missing}")
             continue
