@@ -13,7 +13,7 @@ included, fails the build), or read from ``LABELDP_DOCS_HTML`` where ``.ci/run``
   (``naturalWidth > 0``), every formula is typeset where MathJax is served locally, and no "problematic" span
   is left.
 
-Without Sphinx (the ``docs`` extra) the build-based tests skip with one reason; without Chromium the browser
+Without the ``docs`` extra (Sphinx, MyST, the theme) the build-based tests skip with one reason; without Chromium the browser
 test skips with one reason.
 """
 
@@ -49,8 +49,11 @@ def site(tmp_path_factory, pytestconfig):
     given = os.environ.get("LABELDP_DOCS_HTML")
     if given:
         return Path(given)
-    if importlib.util.find_spec("sphinx") is None:
-        pytest.skip("sphinx is not installed (pip install -e '.[docs]' to build the documentation)")
+    missing = [m for m in ("sphinx", "myst_parser", "pydata_sphinx_theme", "numpydoc")
+               if importlib.util.find_spec(m) is None]  # numpydoc (the test extra) brings sphinx alone
+    if missing:
+        pytest.skip(f"the docs extra is not installed ({', '.join(missing)} missing: pip install -e '.[docs]' "
+                    "to build the documentation)")
     import resource  # Unix; the docs are built on Linux in CI
 
     from filelock import FileLock
