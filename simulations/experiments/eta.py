@@ -18,37 +18,13 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from pathlib import Path
 
-__all__ = ["PRIOR_CPU_S", "available_cores", "eta_seconds", "recorded_cpu_seconds"]
+__all__ = ["PRIOR_CPU_S", "eta_seconds", "recorded_cpu_seconds"]
 
 #: weight, in recorded CPU seconds, of the first guess (recorded CPU seconds spread over the cores) against the
 #: pace this run measures: a minute of computation, the size of a middle experiment of the quick profile
 PRIOR_CPU_S = 60.0
-
-
-def available_cores() -> int:
-    """Cores this process may run on (its CPU affinity where the platform has one).
-
-    Returns
-    -------
-    int
-        At least 1.
-
-    References
-    ----------
-    docs/design.md, "The runner and its staging" (the ETA spreads CPU seconds over these cores).
-
-    Examples
-    --------
-    >>> available_cores() >= 1
-    True
-    """
-    try:
-        return max(1, len(os.sched_getaffinity(0)))
-    except AttributeError:  # macOS, Windows
-        return os.cpu_count() or 1
 
 
 def recorded_cpu_seconds(out, name: str, profile: str) -> float | None:

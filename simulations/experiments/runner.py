@@ -42,7 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from simulations.atomic import atomic_write_text
-from simulations.executors import worker_cpu_seconds
+from simulations.executors import available_cores, worker_cpu_seconds
 from simulations.outputs import experiment_folder, manifest, publish
 from simulations.provenance import provenance
 from simulations.scratch import make_scratch, remove_scratch, sweep_stale
@@ -50,7 +50,7 @@ from simulations.scratch import make_scratch, remove_scratch, sweep_stale
 from .base import KINDS, REGISTRY, Experiment, ExperimentResult, ExperimentSkipped, RunContext, reading_of
 from .board import kind_counts_text, kind_tally, read_records, verdict_board_markdown
 from .fingerprint import config_fingerprint, stale_outputs
-from .eta import available_cores, eta_seconds, recorded_cpu_seconds
+from .eta import eta_seconds, recorded_cpu_seconds
 
 __all__ = ["Outcome", "check_output_folder", "claim_counts", "claim_counts_text", "regenerate_command", "run_all",
            "run_experiment", "summary_table", "write_csv", "write_report"]
