@@ -67,13 +67,20 @@ def compare_runs(folders) -> dict:
     >>> out["compared"], [(c["claim"], c["verdicts"]) for c in out["changed"]]
     (2, [('c1', ['inconclusive', 'holds'])])
     """
+    return _compare(*_read(folders))
+
+
+def _read(folders) -> tuple[list[Path], list[dict]]:
     folders = [Path(f) for f in folders]
     if len(folders) < 2:
         raise ValueError(f"folders must name a reference and at least one run, got folders={[str(f) for f in folders]}")
     for f in folders:
         if not f.is_dir():
             raise ValueError(f"folders must be existing output folders, got {str(f)!r}")
-    runs = [read_records(f)[0] for f in folders]
+    return folders, [read_records(f)[0] for f in folders]
+
+
+def _compare(folders: list[Path], runs: list[dict]) -> dict:
     ref = runs[0]
     compared, changed, problems, names = 0, [], [], []
     for name in sorted(ref):
@@ -133,10 +140,10 @@ def stability_record(folders) -> dict:
     >>> [r["seeds"] for r in stability_record([root / "a", root / "b"])["runs"]]
     [[1], [2]]
     """
-    out = compare_runs(folders)
+    folders, records = _read(folders)
+    out = _compare(folders, records)
     runs = []
-    for f in folders:
-        recs = read_records(f)[0]
+    for f, recs in zip(folders, records):
         runs.append({"folder": Path(f).name, "profiles": sorted({str(r.get("profile")) for r in recs.values()}),
                      "seeds": sorted({r.get("seed") for r in recs.values() if isinstance(r.get("seed"), int)}),
                      "fingerprints": {n: r.get("config_fingerprint") for n, r in sorted(recs.items())}})
