@@ -219,11 +219,12 @@ def _paper_section(name: str) -> str:
 
 
 def _paper_cell(name: str) -> str:
-    """A per-paper table cell: the paper-profile verdicts in words, or why there are none."""
+    """A per-paper table cell: the paper-profile tallies (paper · errata · beyond, as the quick columns), or why
+    there are none."""
     status, rec = _paper_status(name)
     if rec is None:
         return "stale" if status.startswith("stale") else status
-    return kind_counts_text(rec.get("claims") or [])
+    return " · ".join(_tally_cells(rec.get("claims") or []))
 
 
 def _words(text: str) -> int:
@@ -329,17 +330,20 @@ def write_theory(out_dir: Path) -> dict:
                     "its claims, verdicts and figures. Written at build time from the experiment catalogues and the "
                     "committed ``figures/<name>/results.json``. Claims are counted by kind: *paper* claims "
                     "reproduced / not reproduced / inconclusive, *errata* confirmed / not confirmed / inconclusive, "
-                    "*beyond* questions answered yes / no / inconclusive (one interval decides each).\n\n")
+                    "*beyond* questions answered yes / no / inconclusive (one interval decides each). The count columns are the committed quick-profile run; the committed "
+                    "paper-profile run's counts follow each experiment's description in the same order (paper · errata "
+                    "· beyond), or say why there are none.\n\n")
         page_claims = []
         rows = []
         for layer, e in items:
             c = counts_of[e.name]
             page_claims += c
-            rows.append([_Raw(f":doc:`{e.name} <experiments/{e.name}>`"), e.reproduces, *_tally_cells(c),
-                         _paper_cell(e.name)])
+            rows.append([_Raw(f":doc:`{e.name} <experiments/{e.name}>`"),
+                         _Raw(f"{_esc(e.reproduces)} *(paper profile: {_esc(_paper_cell(e.name))})*"),
+                         *_tally_cells(c)])
         if rows:
-            body.append(_csv_table(["experiment", "reproduces", *_TALLY_HEADS, "paper profile"], rows,
-                                   widths=[16, 40, 10, 10, 10, 14]))
+            body.append(_csv_table(["experiment", "reproduces (and the paper-profile run's counts)", *_TALLY_HEADS],
+                                   rows, widths=[18, 49, 11, 11, 11]))
         (theory / f"{key}.rst").write_text("".join(body), encoding="utf-8")
         totals[key] = (title, len(items), kind_tally(page_claims))
         index_rows.append([_Raw(f":doc:`{key}`"), str(len(items)), *_tally_cells(page_claims)])
