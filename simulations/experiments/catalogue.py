@@ -179,6 +179,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "RR, LP-2ST, ALIBI and vector-approximation labels; bundled digits on CPU, published vs measured "
                    "grids from --data-dir",
         compute=_ref("learning.cnn_benchmarks", "compute"), plot=_ref("learning.cnn_benchmarks", "plot"), order=65,
+        skip=_ref("learning.cnn_benchmarks", "skip_reason"),
         paper_note="its paper profile (10 seeds, 004 Appendix B's epochs, the full digits grid) costs about 8 "
                    "CPU-hours on the suite's 2-core CPU machines, estimated from the quick profile's per-model cost. "
                    "Command: `python paper_repro.py --only cnn_benchmarks --profile paper` with the torch extra "
@@ -188,5 +189,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         name="movielens_table3",
         reproduces="004 Table 3 / Section 5.1 / Appendix B: MovieLens test RMSE of RR (LP-1ST) vs LP-2ST with a "
                    "two-branch CF model, ε = 1-8; ML-1M from --data-dir, else ML-100K (package copy) as a stand-in",
-        compute=_ref("learning.movielens", "compute"), plot=_ref("learning.movielens", "plot"), order=66),
+        compute=_ref("learning.movielens", "compute"), plot=_ref("learning.movielens", "plot"), order=66,
+        skip=_ref("learning.movielens", "skip_reason")),
 )

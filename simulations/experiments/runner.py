@@ -713,7 +713,9 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
     n = len(names)
     outcomes: dict[int, Outcome] = {}
     sweep_stale(out / STAGING)  # staging folders of killed runs; a live run's are locked and kept
-    recorded = {name: recorded_cpu_seconds(out, name, ctx.profile) for name in names}  # for the ETA
+    # for the ETA: an experiment this environment will skip (a missing extra) costs nothing here
+    recorded = {name: 0.0 if REGISTRY[name].skip_reason(ctx) else recorded_cpu_seconds(out, name, ctx.profile)
+                for name in names}
     cores = min(ctx.jobs, available_cores()) if ctx.scheduler is None else ctx.jobs
     start = time.perf_counter()
     plotter = _Plotter() if overlap else None
