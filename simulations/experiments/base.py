@@ -399,6 +399,11 @@ class Experiment:
         Why ``figures/paper/`` holds no output of this experiment, when it holds none (e.g. the paper
         profile equals quick, or it needs hardware this suite's machines lack: the command, its cost and
         the hardware). The paper REPORT.md prints it instead of "not run".
+    privacy : callable ``(profile) -> tuple of Ledger``, ``"package.module:function"`` or None, default None
+        The per-label privacy ledgers of a pipeline that releases labels more than once
+        (:mod:`simulations.accounting`); declared here, outside the compute module, so that it changes no
+        configuration fingerprint. The runner writes their totals into ``results.json`` (``"privacy"``)
+        and the report shows them.
 
     Raises
     ------
@@ -413,8 +418,8 @@ class Experiment:
 
     Notes
     -----
-    ``compute_ref`` / ``plot_ref`` hold what was passed (the callable or the string). Instances are
-    immutable, compare and hash by those six values, and pickle by their constructor arguments.
+    ``compute_ref`` / ``plot_ref`` / ``privacy_ref`` hold what was passed (the callable or the string).
+    Instances are immutable, compare and hash by those seven values, and pickle by their constructor arguments.
 
     References
     ----------
@@ -431,14 +436,18 @@ class Experiment:
     ValueError: compute must be a callable or a 'package.module:function' string, got 'no colon'
     """
 
-    __slots__ = ("name", "reproduces", "compute_ref", "plot_ref", "order", "paper_note", "_resolved")
+    __slots__ = ("name", "reproduces", "compute_ref", "plot_ref", "order", "paper_note", "privacy_ref", "_resolved")
 
     def __init__(self, name: str, reproduces: str, compute: Callable[[RunContext], ExperimentResult] | str,
-                 plot: Callable[[ExperimentResult], dict] | str, order: int = 100, paper_note: str = ""):
+                 plot: Callable[[ExperimentResult], dict] | str, order: int = 100, paper_note: str = "",
+                 privacy: Callable[[str], tuple] | str | None = None):
         _check_callable_or_reference("compute", compute)
         _check_callable_or_reference("plot", plot)
+        if privacy is not None:
+            _check_callable_or_reference("privacy", privacy)
         for slot, value in (("name", name), ("reproduces", reproduces), ("compute_ref", compute),
-                            ("plot_ref", plot), ("order", order), ("paper_note", paper_note), ("_resolved", {})):
+                            ("plot_ref", plot), ("order", order), ("paper_note", paper_note),
+                            ("privacy_ref", privacy), ("_resolved", {})):
             object.__setattr__(self, slot, value)
 
     def _get(self, which: str) -> Callable:
@@ -482,8 +491,27 @@ class Experiment:
         """
         return self._get("plot")
 
+    @property
+    def privacy(self) -> Callable[[str], tuple] | None:
+        """The ledger declaration, imported from its reference on first access and cached (None if none).
+
+        Returns
+        -------
+        callable or None
+            ``(profile) -> tuple of simulations.accounting.Ledger``.
+
+        Examples
+        --------
+        >>> Experiment("demo", "x", compute="math:sqrt", plot="math:floor").privacy is None
+        True
+        >>> Experiment("demo", "x", compute="math:sqrt", plot="math:floor", privacy="math:floor").privacy(2.5)
+        2
+        """
+        return None if self.privacy_ref is None else self._get("privacy")
+
     def _key(self) -> tuple:
-        return (self.name, self.reproduces, self.compute_ref, self.plot_ref, self.order, self.paper_note)
+        return (self.name, self.reproduces, self.compute_ref, self.plot_ref, self.order, self.paper_note,
+                self.privacy_ref)
 
     def __setattr__(self, name, value):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")
