@@ -130,7 +130,7 @@ def discretization(epsilons) -> float:
 
     Examples
     --------
-    >>> discretization([1.0, 2.0]), discretization([1e-7, 0.0])
+    >>> discretization([1.0, 2.0]), float(f"{discretization([1e-7, 0.0]):.6g}")
     (0.0001, 1e-10)
     """
     small = [float(e) for e in epsilons if 0 < float(e) < math.inf]
@@ -313,9 +313,9 @@ class Release:
         Examples
         --------
         >>> from simulations.mechanisms import RandomizedResponse, RRWithPrior
-        >>> Release.from_mechanism("RR", RandomizedResponse(1.0, 3)).kind
+        >>> Release.from_mechanism("RR", RandomizedResponse(3, 1.0)).kind
         'channel'
-        >>> Release.from_mechanism("RRWithPrior", RRWithPrior(1.0, 3)).kind
+        >>> Release.from_mechanism("RRWithPrior", RRWithPrior(3, 1.0)).kind
         'dp'
         """
         if prior is not None:
