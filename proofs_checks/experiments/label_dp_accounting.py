@@ -54,8 +54,9 @@ class Profile:
     rr_cases : tuple of (int, int, float, str)
         (K, releases k, ε, channel): ``"rr"`` K-ary randomized response, ``"vector"`` the K-bit vector
         mechanism, composed k times.
-    lp_mst_cases : tuple of int
-        Indices of :data:`proofs_checks.experiments.lp_mst_privacy.CASES` (non-leak cases).
+    lp_mst_cases : tuple of tuple
+        (label, learner, K, n, stages, ε, T, temperature, filter): tiny LP-MST instances (those of the
+        ``lp_mst_privacy`` experiment without its planted leaks).
     cluster_cases : tuple of (int, int, float, float)
         (K, labels n in the cluster, ε_p, ε of RRWithPrior).
     pcl2b_cases : tuple of (float, float, int, int)
@@ -67,8 +68,8 @@ class Profile:
 
     Examples
     --------
-    >>> PROFILES["quick"].lp_mst_cases
-    (0, 3, 5)
+    >>> [case[0] for case in PROFILES["quick"].lp_mst_cases]
+    ['LP-2ST, 1-NN, K=3', 'LP-3ST, 2-NN, K=2, filter', 'LP-2ST, logistic, K=3, t=2']
     """
 
     rr_cases: tuple
@@ -77,16 +78,24 @@ class Profile:
     pcl2b_cases: tuple
 
 
+#: (label, learner, K, n, stages, ε, T, temperature, filter) of the LP-MST instances
+_LP = (("LP-2ST, 1-NN, K=3", "knn1", 3, 4, (0, 1, 0, 1), 1.0, 2, 1.0, False),
+       ("LP-2ST, 2-NN, K=3, ε=0.1", "knn2", 3, 4, (0, 1, 0, 1), 0.1, 2, 1.0, False),
+       ("LP-2ST, 2-NN, K=3, ε=3", "knn2", 3, 4, (0, 1, 0, 1), 3.0, 2, 1.0, False),
+       ("LP-3ST, 2-NN, K=2, filter", "knn2", 2, 6, (0, 1, 2, 0, 1, 2), 1.0, 3, 1.0, True),
+       ("LP-3ST, logistic, K=2, t=0.5, filter", "logistic", 2, 6, (0, 1, 2, 0, 1, 2), 1.0, 3, 0.5, True),
+       ("LP-2ST, logistic, K=3, t=2", "logistic", 3, 4, (0, 0, 1, 1), 0.5, 2, 2.0, False))
+
 PROFILES = {
-    "smoke": Profile(rr_cases=((2, 3, 1.0, "rr"),), lp_mst_cases=(0,), cluster_cases=((2, 2, 1.0, 0.5),),
+    "smoke": Profile(rr_cases=((2, 3, 1.0, "rr"),), lp_mst_cases=_LP[:1], cluster_cases=((2, 2, 1.0, 0.5),),
                      pcl2b_cases=((1.0, 0.1, 6, 6),)),
     "quick": Profile(rr_cases=((2, 4, 1.0, "rr"), (3, 3, 0.5, "rr"), (4, 2, 2.0, "rr"), (3, 2, 1.0, "vector")),
-                     lp_mst_cases=(0, 3, 5),
+                     lp_mst_cases=(_LP[0], _LP[3], _LP[5]),
                      cluster_cases=((2, 1, 1.0, 0.5), (2, 2, 1.0, 0.5), (2, 3, 1.0, 1.0)),
                      pcl2b_cases=((1.0, 0.1, 8, 8), (2.0, 0.1, 8, 8))),
     "paper": Profile(rr_cases=((2, 4, 1.0, "rr"), (3, 3, 0.5, "rr"), (4, 2, 2.0, "rr"), (3, 2, 1.0, "vector"),
                                (2, 10, 0.3, "rr"), (3, 6, 0.5, "rr"), (4, 3, 1.0, "vector")),
-                     lp_mst_cases=(0, 1, 2, 3, 4, 5),
+                     lp_mst_cases=_LP,
                      cluster_cases=((2, 1, 1.0, 0.5), (2, 2, 1.0, 0.5), (2, 3, 1.0, 1.0), (2, 2, 0.5, 1.0),
                                     (2, 3, 2.0, 0.5)),
                      pcl2b_cases=((1.0, 0.1, 8, 12), (2.0, 0.1, 8, 12))),
@@ -162,16 +171,14 @@ def _many_part():
 
 def _lp_mst_part(profile):
     from proofs_checks.accounting_check import epsilon_for_delta, max_loss_from_log, profile_from_log
-    from proofs_checks.experiments.lp_mst_privacy import CASES, _learner
-    from proofs_checks.lp_mst_check import lp_mst_log_probabilities
+    from proofs_checks.lp_mst_check import lp_mst_log_probabilities, tiny_learner
     from simulations.accounting import Ledger, Release
     from simulations.learning import LPMST
     from simulations.mechanisms import RRWithPrior
 
     rows = []
-    for i in PROFILES[profile].lp_mst_cases:
-        label, lname, K, n, stages, eps, T, temp, filt, _ = CASES[i]
-        est = LPMST(learner=_learner(lname, K), num_classes=K, epsilon=eps, num_stages=T, temperature=temp,
+    for label, lname, K, n, stages, eps, T, temp, filt in PROFILES[profile].lp_mst_cases:
+        est = LPMST(learner=tiny_learner(lname, K), num_classes=K, epsilon=eps, num_stages=T, temperature=temp,
                     filter_labels=filt)
         X, st = np.arange(float(n))[:, None], np.array(stages)
         led = Ledger(name=label).record(
