@@ -758,7 +758,8 @@ class Ledger:
         Returns
         -------
         float
-            ε(δ); ``inf`` if no finite ε' reaches δ.
+            ε(δ); ``inf`` if no finite ε' reaches δ. With ``"pld"`` the smaller of dp_accounting's
+            (pessimistic) value and the basic ε when the basic δ is at most ``delta``: both are upper bounds.
 
         Raises
         ------
@@ -785,7 +786,10 @@ class Ledger:
         if not plds:
             return 0.0
         if m == "pld":
-            return float(max(max(p.get_epsilon_for_delta(d), 0.0) for p in plds))
+            # two upper bounds: the pessimistic PLD's and, where its δ fits, basic composition's
+            e_basic, d_basic = self.basic()
+            tight = float(max(max(p.get_epsilon_for_delta(d), 0.0) for p in plds))
+            return min(tight, e_basic) if d_basic <= d else tight
         out = 0.0
         for p in plds:
             vals, _, inf_mass = p
