@@ -60,4 +60,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="003 Theorems 1, 3, 5, 7, 9, 11: the proofs' explicit lower bounds (Appendices B, D, F, H, J, L) "
                    "evaluated on the packing family, beside the measured risk of Theorems 2, 4, 6, 8, 10, 12 there",
         compute=_ref("lower_bounds", "compute"), plot=_ref("lower_bounds", "plot"), order=30),
+    Experiment(
+        name="label_dp_accounting",
+        reproduces="per-label privacy ledger (simulations.accounting) vs exact enumeration: 004 Observation 4 (LP-MST "
+                   "ε-label DP, parallel over stages), 004 Algorithm 4 (cluster priors ε_p + ε, sequential), 001 Theorem "
+                   "A.14 (PCL2b (2ε, 2δ)); dp_accounting's PLD vs enumerated product channels",
+        compute=_ref("label_dp_accounting", "compute"), plot=_ref("label_dp_accounting", "plot"), order=66),
 )
