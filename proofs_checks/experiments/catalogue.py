@@ -33,7 +33,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         name="proof_checks",
         reproduces="symbolic and numeric checks of the proofs of 000/002 (eq. (24), (33), Theorem 1), 001 "
                    "Theorem 2.7, 003 (Theorems 1-12, Table 1, eq. (17), (46)-(47), (60)-(61), (67), (80)-(81), "
-                   "(109), (113), Lemma 2) and 004 (Lemma 1, eq. (7), Lemma 18), with the list of findings",
+                   "(109), (113), Lemma 2) and 004 (Lemma 1, eq. (7), Lemma 18; Propositions 11-13, Fact 14, Lemmas 15-16, "
+                   "20), with the list of findings",
         compute=_ref("proof_checks", "compute"), plot=_ref("proof_checks", "plot"), order=90),
     Experiment(
         name="third_party_audit",
