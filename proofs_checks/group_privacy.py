@@ -22,9 +22,9 @@ from fractions import Fraction
 
 from limits.validation import check_int
 
-from .exact import _positive_rational
+from .exact import _positive_rational, k_star_exact, rr_channel_exact, rr_top_k_channel_exact
 
-__all__ = ["binary_approximate_rr_exact", "fact14_factor", "group_delta", "group_ratio", "product_channel"]
+__all__ = ["binary_approximate_rr_exact", "exact_channels", "fact14_factor", "group_delta", "group_ratio", "product_channel"]
 
 
 def _exact_channel(channel) -> list[list[Fraction]]:
@@ -240,3 +240,41 @@ def binary_approximate_rr_exact(E, delta) -> list[list[Fraction]]:
         raise ValueError(f"delta must be an exact number in [0, 1], got delta={delta!r}")
     keep = (E + Fraction(delta)) / (E + 1)
     return [[keep, 1 - keep], [1 - keep, keep]]
+
+
+def exact_channels(E) -> dict:
+    r"""The suite's finite label channels at :math:`e^\varepsilon = E`, exact: the cases of the Fact 14 checks.
+
+    Randomized response (K = 2, 3), RRTop-2 and RRWithPrior for K = 3 with prior (1/2, 3/10, 1/5), and binary
+    (ln 3, 1/10)-randomized response (:func:`binary_approximate_rr_exact`, the (ε, δ) channel of 004 eq. (13)).
+
+    Parameters
+    ----------
+    E : int or Fraction > 0
+        :math:`e^\varepsilon`, exact.
+
+    Returns
+    -------
+    dict of str to list of list of Fraction
+        Name -> channel (rows = labels), built by :mod:`proofs_checks.exact` from the papers' formulas.
+
+    Raises
+    ------
+    ValueError
+        A float or non-positive ``E``.
+
+    References
+    ----------
+    004 eq. (1), Algorithms 1-2, eq. (13), Fact 14.
+
+    Examples
+    --------
+    >>> list(exact_channels(3))
+    ['RR K=2', 'RR K=3', 'RRTop-2 K=3', 'RRWithPrior K=3 (k*=2)', 'binary (ln 3, 1/10)-RR']
+    """
+    prior = [Fraction(5, 10), Fraction(3, 10), Fraction(2, 10)]
+    k_star = k_star_exact(prior, E)
+    return {"RR K=2": rr_channel_exact(2, E), "RR K=3": rr_channel_exact(3, E),
+            "RRTop-2 K=3": rr_top_k_channel_exact(prior, 2, E),
+            f"RRWithPrior K=3 (k*={k_star})": rr_top_k_channel_exact(prior, k_star, E),
+            "binary (ln 3, 1/10)-RR": binary_approximate_rr_exact(3, Fraction(1, 10))}

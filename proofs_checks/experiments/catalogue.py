@@ -61,4 +61,10 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="003 Theorems 1, 3, 5, 7, 9, 11: the proofs' explicit lower bounds (Appendices B, D, F, H, J, L) "
                    "evaluated on the packing family, beside the measured risk of Theorems 2, 4, 6, 8, 10, 12 there",
         compute=_ref("lower_bounds", "compute"), plot=_ref("lower_bounds", "plot"), order=30),
+    Experiment(
+        name="sgd_lower_bounds",
+        reproduces="004 Propositions 12-13 and Lemmas 15-16 (lower bounds Ω(DL/√n), Ω̃(DL/√(εn)) for label-DP convex "
+                   "ERM / SCO) evaluated exactly on their own construction beside RR + ERM and LP-RR-SGD (Algorithm 5, "
+                   "Theorem 9); Proposition 11's Gaussian privacy (exact profile); Fact 14 on exact product channels",
+        compute=_ref("sgd_lower_bounds", "compute"), plot=_ref("sgd_lower_bounds", "plot"), order=62),
 )

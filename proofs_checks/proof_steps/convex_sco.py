@@ -28,9 +28,9 @@ import sympy as sp
 
 from simulations.seeding import as_generator
 
-from ..exact import k_star_exact, rr_channel_exact, rr_top_k_channel_exact, top_k_exact
+from ..exact import rr_top_k_channel_exact, top_k_exact
 from ..gaussian_mechanism import gaussian_delta, paper_constant, smallest_sigma
-from ..group_privacy import binary_approximate_rr_exact, fact14_factor, group_delta, group_ratio
+from ..group_privacy import binary_approximate_rr_exact, exact_channels, fact14_factor, group_delta, group_ratio
 from ..sco_lower_bounds import fact14_delta, lemma15_bound, lp_rr_sgd_excess, prop12_bound, prop13_bound
 from .base import Finding, ProofCheck, grid_size, proof_check
 
@@ -186,21 +186,13 @@ def prop12_assembly(profile="smoke") -> ProofCheck:
                f"failures: {bad[:3]}")
 
 
-def _channels(E) -> dict:
-    prior = [Fraction(5, 10), Fraction(3, 10), Fraction(2, 10)]
-    return {"RR K=2": rr_channel_exact(2, E), "RR K=3": rr_channel_exact(3, E),
-            "RRTop-2 K=3": rr_top_k_channel_exact(prior, 2, E),
-            f"RRWithPrior K=3 (k*={k_star_exact(prior, E)})": rr_top_k_channel_exact(prior, k_star_exact(prior, E), E),
-            "binary (ln 3, 1/10)-RR": binary_approximate_rr_exact(3, Fraction(1, 10))}
-
-
 @proof_check("004-fact14-group-privacy")
 def fact14_group_privacy(profile="smoke") -> ProofCheck:
     """Fact 14 on exact product channels: loss <= k eps (tight), delta_k <= (E^k - 1)/(E - 1) delta <= k E^{k-1} delta."""
     E, E0 = Fraction(3), Fraction(2)  # the channels at e^eps = 3, read as (ln 2, delta(ln 2)) guarantees
     kmax = grid_size(profile, 2, 3, 3)
     pure_bad, approx_bad, tight = [], [], []
-    for name, P in _channels(E).items():
+    for name, P in exact_channels(E).items():
         single = group_ratio(P, 1)
         d1 = group_delta(P, 1, E0)
         for k in range(1, kmax + 1):
