@@ -12,7 +12,8 @@ Exact checks (sympy, ``fractions.Fraction`` or mpmath at 40 digits), on the pape
   binary (ε, δ)-RR;
 - ``004-prop11-gaussian-privacy`` — Proposition 11's σ = C L √(log 1/δ)/ε against the exact Gaussian profile
   with the proof's sensitivity 2L: a constant works for δ <= 1/2, none for every δ ∈ (0, 1);
-- ``004-lemma20-population-gap`` — Lemma 20 on random exact instances, with its equality case.
+- ``004-lemma20-population-gap`` — Lemma 20 on random exact instances, with its equality case; ``004-lemma20-proof-line``
+  — the proof's first line has ℓ where L̃(f; P̃) needs ℓ̃ (a typo; the conclusion stands).
 
 References: 004 Propositions 11-13, eq. (11)-(16), Fact 14, Lemmas 15-16, 18, 20, eq. (17), (19).
 """
@@ -269,37 +270,65 @@ def _lemma20_gap(P, priors, losses, k, E):
     return abs(L_true - L_deb), outside
 
 
+def _random_lemma20_instance(rng):
+    K, X = int(rng.integers(2, 5)), int(rng.integers(1, 4))
+    k = int(rng.integers(1, K + 1))
+    P = [[Fraction(int(v)) for v in rng.integers(1, 20, size=K)] for _ in range(X)]
+    tot = sum(sum(r) for r in P)
+    P = [[v / tot for v in r] for r in P]
+    priors = [[Fraction(int(v)) for v in rng.integers(1, 50, size=K)] for _ in range(X)]
+    losses = [[Fraction(int(v), 100) for v in rng.integers(0, 101, size=K)] for _ in range(X)]
+    return K, X, k, P, priors, losses
+
+
 @proof_check("004-lemma20-population-gap")
 def lemma20_population_gap(profile="smoke") -> ProofCheck:
     """Lemma 20: |L(f; P) − L~(f; P~)| <= Pr[y not in Y_k^x] for losses in [0, 1]; equality for 1[y not in Y_k]."""
     rng = as_generator(20040020)
     E = Fraction(3)
-    n, bad, tight_ok, printed_gap = grid_size(profile, 20, 200, 1000), [], True, Fraction(0)
+    n, bad, tight_ok = grid_size(profile, 20, 200, 1000), [], True
     for _ in range(n):
-        K, X = int(rng.integers(2, 5)), int(rng.integers(1, 4))
-        k = int(rng.integers(1, K + 1))
-        P = [[Fraction(int(v)) for v in rng.integers(1, 20, size=K)] for _ in range(X)]
-        tot = sum(sum(r) for r in P)
-        P = [[v / tot for v in r] for r in P]
-        priors = [[Fraction(int(v)) for v in rng.integers(1, 50, size=K)] for _ in range(X)]
-        losses = [[Fraction(int(v), 100) for v in rng.integers(0, 101, size=K)] for _ in range(X)]
+        K, X, k, P, priors, losses = _random_lemma20_instance(rng)
         gap, outside = _lemma20_gap(P, priors, losses, k, E)
         if gap > outside:
             bad.append((K, k, gap, outside))
         indicator = [[Fraction(int(y not in top_k_exact(priors[x], k))) for y in range(K)] for x in range(X)]
         g1, o1 = _lemma20_gap(P, priors, indicator, k, E)
         tight_ok &= g1 == o1
-        if outside == 0 and k >= 2:  # the proof's middle line with l (not l~) inside: not 0 when every y is in Y_k
-            exp_l = sum(P[x][y] * sum(rr_top_k_channel_exact(priors[x], k, E)[y][z] * losses[x][z] for z in range(K))
-                        for x in range(X) for y in range(K))
-            true = sum(P[x][y] * losses[x][y] for x in range(X) for y in range(K))
-            printed_gap = max(printed_gap, abs(true - exp_l))
     ok = not bad and tight_ok
     return ProofCheck(
         "004-lemma20-population-gap", "004 Lemma 20, eq. (19); eq. (17), Lemma 18",
         "|L(f; P) - L~(f; P~)| <= Pr_(x,y)~P[y not in Y_k^x] for a loss with values in [0, 1]", ok,
         derived=f"exact Fractions (e^eps = 3) on {n} random instances (K = 2..4, |X| = 1..3, every k): never above; "
                 f"equality for l = 1[y not in Y_k] (tight): {tight_ok}",
-        detail=f"violations {bad[:3]}; the proof's first line writes E[l(f, (x, y~))] where L~(f; P~) needs l~: with l "
-               f"the difference is RR's bias, up to {float(printed_gap):.4f} here when Pr[y not in Y_k] = 0 (the "
-               "conclusion is unaffected: the next line uses Lemma 18, i.e. l~)")
+        detail=f"violations {bad[:3]}")
+
+
+@proof_check("004-lemma20-proof-line")
+def lemma20_proof_line(profile="smoke") -> ProofCheck:
+    """Lemma 20's proof, first line: L~(f; P~) written with l (not l~) inside the expectation over y~."""
+    rng = as_generator(20040021)
+    E = Fraction(3)
+    worst, example = Fraction(0), None
+    for _ in range(grid_size(profile, 20, 200, 1000)):
+        K, X, k, P, priors, losses = _random_lemma20_instance(rng)
+        _, outside = _lemma20_gap(P, priors, losses, k, E)
+        if outside or k < 2:
+            continue
+        true = sum(P[x][y] * losses[x][y] for x in range(X) for y in range(K))
+        printed = sum(P[x][y] * sum(rr_top_k_channel_exact(priors[x], k, E)[y][z] * losses[x][z] for z in range(K))
+                      for x in range(X) for y in range(K))
+        if abs(true - printed) > worst:
+            worst, example = abs(true - printed), (K, X, k)
+    typo = worst > 0
+    derived = (f"with l inside, |E l(f, (x, y)) - E l(f, (x, y~))| is randomized response's bias, not bounded by "
+               f"Pr[y not in Y_k]: up to {float(worst):.4f} (instance K, |X|, k = {example}) where Pr[y not in Y_k] = 0 "
+               "and Lemma 20's left side is 0; with l~ (the definition of L~(f; P~)) the line is right and the proof "
+               "goes through (its next step uses Lemma 18, i.e. l~)")
+    findings = (Finding("004 proof of Lemma 20, first line", "|L(f;P) - L~(f;P~)| = |E_P[l(f,(x,y))] - "
+                        "E_{P, y~ ~ RRTop-k(y)}[l(f,(x,y~))]|", "E_{P, y~}[l~(f, (x, y~))] (the debiased loss of eq. "
+                        "(17)); " + derived, "check 004-lemma20-proof-line: exact Fractions on random instances with "
+                        "every label in Y_k", severity="typo", topic="004 lemma20 proof loss"),) if typo else ()
+    return ProofCheck("004-lemma20-proof-line", "004 proof of Lemma 20",
+                      "|L(f; P) - L~(f; P~)| = |E[l(f, (x, y))] - E[l(f, (x, y~))]| (l, not l~, inside)", not typo,
+                      derived=derived, printed="l(f, (x, y~))", findings=findings)

@@ -136,7 +136,8 @@ def test_convex_sco_checks_and_their_findings():
     expected = {"004-prop13-chain": (True, ()), "004-prop12-assembly": (True, ()),
                 "004-fact14-group-privacy": (True, ()), "004-lemma20-population-gap": (True, ()),
                 "004-lemma15-replication": (False, ("004 lemma15 delta scaling",)),
-                "004-prop11-gaussian-privacy": (False, ("004 prop11 delta near one",))}
+                "004-prop11-gaussian-privacy": (False, ("004 prop11 delta near one",)),
+                "004-lemma20-proof-line": (False, ("004 lemma20 proof loss",))}
     for cid, (passed, topics) in expected.items():
         r = run_check(cid, "smoke")
         assert (r.passed, tuple(f.topic for f in r.findings)) == (passed, topics), cid
@@ -149,3 +150,16 @@ def test_lemma15_printed_delta_makes_the_group_delta_exceed_one():
     assert float(factor) == pytest.approx(170.97, abs=0.01)
     r = run_check("004-lemma15-replication", "smoke")
     assert "170.97" in r.findings[0].derived and "0.0171" in r.findings[0].derived
+
+
+def test_lemma20_proof_line_with_l_is_rr_bias():
+    """Every label in Y_k = Y (k = K = 2), one x, e^ε = 3: E_{ỹ}[ℓ(ỹ)] − ℓ(y) = (1/4)(ℓ(y') − ℓ(y)) for RR, so with
+    ℓ = (0, 1) and P(y = 0) = 1 the printed line gives 1/4 while Lemma 20's left side is 0 (Lemma 18: ℓ̃ unbiased)."""
+    from proofs_checks.exact import rr_top_k_channel_exact
+    from proofs_checks.proof_steps.convex_sco import _lemma20_gap
+
+    P, priors, losses = [[Fraction(1), Fraction(0)]], [[2, 1]], [[Fraction(0), Fraction(1)]]
+    gap, outside = _lemma20_gap(P, priors, losses, 2, Fraction(3))
+    assert (gap, outside) == (0, 0)
+    C = rr_top_k_channel_exact(priors[0], 2, 3)
+    assert abs(losses[0][0] - sum(C[0][z] * losses[0][z] for z in range(2))) == Fraction(1, 4)
