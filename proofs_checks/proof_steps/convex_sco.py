@@ -147,8 +147,8 @@ def lemma15_replication(profile="smoke") -> ProofCheck:
     ok = same and worst <= 1.0 and not typo
     return ProofCheck(
         "004-lemma15-replication", "004 Lemma 15 and its proof, Fact 14",
-        "replicating each point k = floor(1/eps') times keeps L(w, S); delta = (e^{k eps'} - 1)/(e^{eps'} - 1) delta' "
-        "<= O(delta'/eps'); with delta' = C/eps' the composed algorithm violates Proposition 13", ok,
+        "the proof as printed: with k = floor(1/eps) copies and delta' = C/eps', the composed (k eps', (e^{k eps'} - 1)/"
+        "(e^{eps'} - 1) delta')-DP algorithm is one Proposition 13 applies to (delta = O(delta'/eps') small)", ok,
         derived=f"replicated empirical risk = original (sympy: {same}); max over {n_eps} eps' in [1e-4, 1] of the "
                 f"factor / ((e - 1)/eps') = {worst:.6f} <= 1; " + text,
         printed="delta' = C/eps'", findings=findings)
