@@ -50,6 +50,7 @@ ORDERS = {
     "remark18_classifier": 64, "delta_decaying": 64,
     "semi_supervised_learning": 64,
     "stability_histogram_accuracy": 64, "pcl2_partition_conditions": 65,
+    "sgd_lower_bounds": 62,
 }
 
 
