@@ -198,9 +198,8 @@ def mixture_channel(prior, epsilon, delta) -> np.ndarray:
 
     Examples
     --------
-    >>> mixture_channel([0.9, 0.1], math.log(3), 0.5)  # R* outputs label 0 always (k* = 1)
-    array([[1.  , 0.  ],
-           [0.5 , 0.5 ]])
+    >>> mixture_channel([0.9, 0.1], math.log(3), 0.5).tolist()  # R* outputs label 0 always (k* = 1)
+    [[1.0, 0.0], [0.5, 0.5]]
     """
     from simulations.mechanisms import RRWithPrior
 
@@ -430,15 +429,15 @@ def exact_hockey_stick(channel, epsilon, delta) -> ExactHockeyStick:
     delta = _check_delta(delta)
     P = as_channel(channel)
     K = P.shape[0]
-    fr = [[Fraction(float(v)) for v in row] for row in P]
-    fix = 0.0
-    for row in fr:
-        j = max(range(len(row)), key=row.__getitem__)
-        res = 1 - sum(row)
-        row[j] += res
-        fix = max(fix, abs(float(res)))
-    D = max(v.denominator for row in fr for v in row)  # powers of two: the largest is a common multiple
-    N = np.array([[v.numerator * (D // v.denominator) for v in row] for row in fr], dtype=object)
+    ratios = [[float(v).as_integer_ratio() for v in row] for row in P]   # denominators: powers of two
+    D = max(den for row in ratios for _, den in row)
+    N = np.array([[num * (D // den) for num, den in row] for row in ratios], dtype=object)
+    fix = 0
+    for row in N:                       # rows sum to exactly D: the residual goes to the largest entry
+        res = D - int(row.sum())
+        row[int(np.argmax(row))] += res
+        fix = max(fix, abs(res))
+    fix = float(Fraction(fix, D))
     e = _exp_lower(epsilon)
     a, b = e.numerator, e.denominator
     best, pair = None, (0, 1 if K > 1 else 0)

@@ -43,7 +43,7 @@ ORDERS = {
     "bayes_consistency": 60, "thresholds_contrast": 61, "private_density_estimation": 62,
     "metric_space_consistency": 63, "lp_mst_digits": 60, "lp_mst_dynamics": 61, "cluster_priors_digits": 61, "lp_rr_sgd": 62,
     "cnn_benchmarks": 65, "movielens_table3": 66,
-    "dp_checks": 20, "rrwithprior_lp": 60, "proof_checks": 90, "third_party_audit": 65, "lp_mst_privacy": 63,
+    "dp_checks": 20, "rrwithprior_lp": 60, "approx_dp_randomizer": 61, "proof_checks": 90, "third_party_audit": 65, "lp_mst_privacy": 63,
     "full_dp_checks": 64,
     "rates_lower_bounds": 30,
     "rates_data_driven": 28, "rates_k_gamma": 29,
