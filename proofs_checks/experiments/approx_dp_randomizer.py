@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from proofs_checks.approx_dp_randomizer import (APPROX_METHODS, approx_optimum, approx_randomizer_lp,
-                                                exact_hockey_stick, mixture_channel, uniform_keep_probability)
+                                                mixture_channel, uniform_keep_probability)
+from proofs_checks.exact_hockey_stick import exact_hockey_stick
 from proofs_checks.channel_objectives import (argmax_margin, argmax_probability, debiased_variance,
                                               vector_debiased_variance)
 from proofs_checks.rrwithprior_lp import rrwithprior_value

@@ -17,10 +17,11 @@ import numpy as np
 import pytest
 
 from proofs_checks.approx_dp_randomizer import (APPROX_METHODS, POLISH_SLACK, approx_optimum, approx_randomizer_lp,
-                                                channel_from_structured, exact_hockey_stick, mixture_channel,
-                                                polish_approx_channel, uniform_keep_probability)
+                                                channel_from_structured, mixture_channel, polish_approx_channel,
+                                                uniform_keep_probability)
 from proofs_checks.channel_objectives import (argmax_margin, argmax_probability, debiased_variance, noisy_law,
                                               vector_debiased_variance)
+from proofs_checks.exact_hockey_stick import exact_hockey_stick
 from proofs_checks.rrwithprior_lp import rrwithprior_value
 
 LN3 = math.log(3)
