@@ -190,3 +190,27 @@ def test_vector_debiased_variance_by_hand():
     """000 eq. (24) with e^{ε/2} = 3: η̃_j = 1/4 + p_j / 2; K = 3, p = (1/2, 1/4, 1/4): η̃ = (1/2, 3/8, 3/8);
     Σ η̃(1 − η̃) = 1/4 + 2 · 15/64 = 23/32, times ((3 + 1)/(3 − 1))² = 4: 23/8."""
     assert vector_debiased_variance([0.5, 0.25, 0.25], 2 * LN3) == pytest.approx(23 / 8, rel=1e-12)
+
+
+def test_exact_check_agrees_with_the_float_profile():
+    """exact_hockey_stick (integers) against privacy_profile.channel_profile (floats) on random channels."""
+    from proofs_checks.privacy_profile import channel_profile
+
+    rng = np.random.default_rng(11)
+    for _ in range(10):
+        K, eps = int(rng.integers(2, 6)), float(rng.uniform(0, 2))
+        M = rng.dirichlet(np.ones(K), size=K)
+        exact = float(exact_hockey_stick(M, eps, 0.5).max_hockey_stick)
+        assert exact == pytest.approx(float(channel_profile(M, eps)), abs=1e-12)
+
+
+def test_smoke_run_answers_every_claim():
+    """The experiment at its smoke profile: every claim decided (and yes / reproduced), tables of the grid's size."""
+    from proofs_checks.experiments.approx_dp_randomizer import PROFILES, compute
+    from simulations.experiments.base import RunContext
+
+    res = compute(RunContext(profile="smoke"))
+    cfg = PROFILES["smoke"]
+    assert len(res.tables["optimum"]["K"]) == 3 * len(cfg.Ks) * len(cfg.epsilons) * len(cfg.deltas)
+    assert [c.reading for c in res.claims] == ["reproduced"] + ["yes"] * (len(res.claims) - 1)
+    assert {c.kind for c in res.claims} == {"paper", "beyond"}
