@@ -370,7 +370,7 @@ def plot(result: ExperimentResult) -> dict:
         ax.plot([obj["delta"][r] for r in idx], [obj["debiased_var"][r] for r in idx], marker=MARKERS[i], ms=4,
                 color=color(i), label=f"K = {K}")
     ax.set(xscale="log", yscale="log", xlabel="δ", ylabel="n · tr Cov(debiased estimate)",
-           title=f"debiased variance, Zipf, ε = {epss[len(epss) // 2]:g}\nδ I + (1 − δ) RRWithPrior (δ = 0: ∞ if k* < K)")
+           title=f"debiased variance, Zipf, ε = {epss[len(epss) // 2]:g}\nδ I + (1 − δ) R*  (δ = 0: ∞)")
     ax.legend(fontsize=7)
     return {"approx_dp_randomizer": fig}
 
