@@ -68,15 +68,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from limits.validation import check_choice, check_int, check_positive, check_probability, check_real
+from limits.validation import (check_choice, check_int, check_positive, check_probability, check_real,
+                               check_size)
 
 from .rrwithprior_lp import DEFAULT_SOLVER, EPS_MAX_LP, _DEFAULT_OPTIONS, _check_prior, _swallow_highs_banner
 from .rrwithprior_lp import rrwithprior_value
 
-__all__ = ["APPROX_METHODS", "ApproxLPResult", "POLISH_SLACK", "approx_optimum", "approx_randomizer_lp",
-           "channel_from_structured", "mixture_channel", "polish_approx_channel", "uniform_keep_probability"]
+__all__ = ["APPROX_METHODS", "ApproxLPResult", "GENERAL_MAX_SLACKS", "POLISH_SLACK", "approx_optimum",
+           "approx_randomizer_lp", "channel_from_structured", "mixture_channel", "polish_approx_channel", "uniform_keep_probability"]
 
 APPROX_METHODS = ("structured", "general", "relaxation")
+# The general LP's slack variables K²(K − 1): beyond 10^6 (K ~ 100) HiGHS needs hours here (630 s at
+# K = 40, 6.2e4 slacks), so larger K is refused up front; the structured LP gives the same optimum.
+GENERAL_MAX_SLACKS = 10**6
 # Slack (absolute, in H) left by polish_approx_channel: above the float rounding of H (K ulps of
 # e^ε, ~2e-13 at K = 100, ε = 2) and of the exact check's row fix, so that the rationalized
 # channel passes exactly; its cost in accuracy is ~1e-12 K/(e^ε − 1) (~1e-10 at K = 100, ε = 0.5).
@@ -432,7 +436,8 @@ def approx_randomizer_lp(prior, epsilon, delta, method: str = "structured", *, s
     Raises
     ------
     ValueError
-        Invalid prior, ε, δ, method or solver.
+        Invalid prior, ε, δ, method or solver; ``"general"`` with more than
+        :data:`GENERAL_MAX_SLACKS` slack variables (K > 100).
     RuntimeError
         The solver does not report ``"optimal"``.
 
@@ -453,6 +458,9 @@ def approx_randomizer_lp(prior, epsilon, delta, method: str = "structured", *, s
     epsilon = check_real("epsilon", epsilon, low=0.0, low_open=True, high=EPS_MAX_LP)
     delta = check_probability("delta", delta, allow_one=True)
     check_choice("method", method, APPROX_METHODS)
+    if method == "general":
+        check_size("len(prior)", p.size, GENERAL_MAX_SLACKS, size=p.size**2 * (p.size - 1),
+                   what="slack variables of the general LP (use method='structured')")
     solver = DEFAULT_SOLVER if solver is None else solver
     check_choice("solver", solver, tuple(cp.installed_solvers()))
     opts = dict(_DEFAULT_OPTIONS.get(solver, {}) if solver_options is None else solver_options)

@@ -343,13 +343,15 @@ def plot(result: ExperimentResult) -> dict:
     >>> list(plot(compute(RunContext(profile="smoke"))))  # doctest: +SKIP
     ['approx_dp_randomizer']
     """
+    from matplotlib.lines import Line2D
+
     from simulations.plotting import MARKERS, color, figure
 
     opt, obj = result.data["optimum"], result.data["objectives"]
     fig, axes = figure(1, len(PRIORS) + 1, width=3.9, height=3.4,
                        title="(ε, δ)-optimal label randomizer: what δ buys over RRWithPrior (004 Theorem 3 at δ = 0)")
-    Ks, epss = sorted(set(opt["K"])), sorted(set(opt["eps"]))
-    styles = ("-", "--", ":")
+    Ks = sorted({K for K, kind in zip(opt["K"], opt["prior"]) if kind in PRIORS})  # not the Dirichlet draws
+    epss, styles = sorted(set(opt["eps"])), ("-", "--", ":")
     for ax, kind in zip(axes, PRIORS):
         for i, K in enumerate(Ks):
             for j, eps in enumerate(epss):
@@ -357,16 +359,18 @@ def plot(result: ExperimentResult) -> dict:
                 d = [opt["delta"][r] for r in idx]
                 ax.plot(d, [opt["structured"][r] - opt["rrwithprior"][r] for r in idx], ls="", color=color(i),
                         marker=MARKERS[j], ms=4)
-                ax.plot(d, [opt["gain"][r] for r in idx], ls=styles[j % 3], color=color(i), lw=1,
-                        label=f"K = {K}, ε = {eps:g}")
+                ax.plot(d, [opt["gain"][r] for r in idx], ls=styles[j % 3], color=color(i), lw=1)
         d = sorted({v for v in opt["delta"] if v > 0})
-        ax.plot(d, d, color="k", ls=(0, (1, 3)), lw=1, label="δ (the gain's ceiling)")
+        ax.plot(d, d, color="k", ls=(0, (1, 3)), lw=1)
         ax.set(xscale="log", yscale="log", xlabel="δ", ylabel="P(ỹ = y) gain over RRWithPrior",
                title=f"{kind} prior")
-    axes[0].legend(fontsize=6, title="markers: LP; lines: δ(1 − max_k w_k)", title_fontsize=6)
+    handles = ([Line2D([], [], color=color(i), label=f"K = {K}") for i, K in enumerate(Ks)]
+               + [Line2D([], [], color="grey", ls=styles[j % 3], marker=MARKERS[j], ms=4, label=f"ε = {e:g}")
+                  for j, e in enumerate(epss)] + [Line2D([], [], color="k", ls=(0, (1, 3)), label="δ (ceiling)")])
+    axes[0].legend(handles=handles, fontsize=6, title="markers: LP; lines: δ(1 − max_k w_k)", title_fontsize=6)
     ax = axes[-1]
     for i, K in enumerate(Ks):
-        idx = [r for r in _pick(obj, prior="zipf", K=K, eps=epss[len(epss) // 2], channel="mixture")]
+        idx = _pick(obj, prior="zipf", K=K, eps=epss[len(epss) // 2], channel="mixture")
         ax.plot([obj["delta"][r] for r in idx], [obj["debiased_var"][r] for r in idx], marker=MARKERS[i], ms=4,
                 color=color(i), label=f"K = {K}")
     ax.set(xscale="log", yscale="log", xlabel="δ", ylabel="n · tr Cov(debiased estimate)",

@@ -137,6 +137,13 @@ def test_structured_channel_is_private_by_construction():
         assert np.allclose(M.sum(axis=1), 1.0) and exact_hockey_stick(M, eps, delta).private
 
 
+def test_oversized_requests_are_refused_up_front():
+    with pytest.raises(ValueError, match=r"len\(prior\)=101 would need 1020100 slack variables"):
+        approx_randomizer_lp(np.full(101, 1 / 101), 1.0, 0.1, "general")
+    with pytest.raises(ValueError, match="num_labels"):
+        argmax_probability(np.eye(2), [0.6, 0.4], 701)
+
+
 @pytest.mark.parametrize("bad", [dict(delta=-0.1), dict(delta=1.5), dict(method="dense"), dict(epsilon=0.0)])
 def test_guards_name_the_argument(bad):
     args = dict(prior=[0.5, 0.5], epsilon=1.0, delta=0.1, method="structured") | bad
