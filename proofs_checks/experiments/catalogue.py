@@ -30,6 +30,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="004 Theorem 3 (optimality of RRWithPrior via LP1/LP2, Section 3.2) and Algorithm 2",
         compute=_ref("rrwithprior_lp", "_compute"), plot=_ref("rrwithprior_lp", "_plot"), order=60),
     Experiment(
+        name="approx_dp_randomizer",
+        reproduces="004 Theorem 3 at δ = 0, extended by the suite to (ε, δ) label randomizers (LPs, the closed form "
+                   "δ + (1 − δ) max_k w_k, exact DP check) and 000's arg-max / debiased-variance objectives",
+        compute=_ref("approx_dp_randomizer", "compute"), plot=_ref("approx_dp_randomizer", "plot"), order=61),
+    Experiment(
         name="proof_checks",
         reproduces="symbolic and numeric checks of the proofs of 000/002 (eq. (24), (33), Theorem 1), 001 "
                    "Theorem 2.7, 003 (Theorems 1-12, Table 1, eq. (17), (46)-(47), (60)-(61), (67), (80)-(81), "
