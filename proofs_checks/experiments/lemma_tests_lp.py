@@ -290,7 +290,7 @@ def plot(result) -> dict:
     >>> plt.close(figs["lemma_tests_lp"])
     """
     t, b = result.data["lemma"], result.data["bayes"]
-    fig, (ax, bx) = figure(1, 2, width=9.0, height=3.6,
+    fig, (ax, bx) = figure(1, 2, width=5.0, height=3.8,
                            title="003 Lemmas 1, 3 and eq. (97): exact optimum of the ε-label-DP testing LP")
     for i, lemma in enumerate((1, 3)):
         sel = [j for j, x in enumerate(t["lemma"]) if x == lemma]

@@ -349,7 +349,7 @@ def plot(result) -> dict:
     >>> plt.close(figs["rates_local_full_dp"])
     """
     fits = result.data["fits"]
-    fig, axes = figure(1, len(CASES), width=4.0 * len(CASES), height=3.4,
+    fig, axes = figure(1, len(CASES), width=4.4, height=3.6,
                        title="Local full DP classification: joint (cell, label) privatized, ε = 1 (003 Remark 1(2))")
     for ax, (d, b) in zip(axes, CASES):
         for i, (m, dd, bb, N, ex, fit, ref) in enumerate(f for f in fits if (f[1], f[2]) == (d, b)):
