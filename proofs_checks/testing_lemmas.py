@@ -37,7 +37,7 @@ import numpy as np
 from limits.validation import check_int, check_real
 
 __all__ = ["LP_TOL", "TestLP", "conditional_label_law", "group_test_optimum", "label_cube", "min_bayes_error_counts",
-           "min_private_test_error"]
+           "min_bayes_error_three_point", "min_private_test_error"]
 
 #: HiGHS is run with primal/dual feasibility tolerances 1e-10; an optimum is compared with a bound up to
 #: this tolerance (a hundred times the feasibility tolerance times the number of constraints a value can
@@ -245,6 +245,71 @@ def min_bayes_error_counts(n: int, a: float, epsilon: float) -> TestLP:
     alt = 0.5 * binom.pmf(k, n, (1.0 + a) / 2)
     lo = np.arange(n)
     return _solve(null, alt, np.r_[lo, lo + 1], np.r_[lo + 1, lo], n + 1, epsilon)
+
+
+def min_bayes_error_three_point(n: int, nonzero: float, eta_over_T: float, epsilon: float) -> TestLP:
+    """Exact minimum Bayes error of an ε-label-DP test on ``n`` labels of 003's three-point law (eq. (156)).
+
+    ``P(Y = ±T) = (M_p/T^p ± V η/T)/2``, ``P(Y = 0) = 1 − M_p/T^p``, i.i.d., ``V`` uniform on ±1 (Appendix L,
+    which reuses eq. (97)). The laws are exchangeable, so the LP runs on the counts ``(k_+, k_−)`` of ``±T``
+    labels; one changed label moves one count by one or moves one label from one sign to the other.
+
+    Parameters
+    ----------
+    n : int >= 1
+        Samples in the cube.
+    nonzero : float in (0, 1]
+        ``M_p/T^p``.
+    eta_over_T : float in [0, nonzero]
+        ``|η|/T``.
+    epsilon : float >= 0
+
+    Returns
+    -------
+    TestLP
+        ``accept`` over the states ``(k_+, k_−)``, ``k_+ + k_− <= n``, in the order of ``np.argwhere`` on the
+        triangle.
+
+    Raises
+    ------
+    ValueError
+        Parameters outside their ranges.
+
+    References
+    ----------
+    003 eq. (156), eqs. (94)-(97) reused in Appendix L (Theorem 11).
+
+    Examples
+    --------
+    With ``M_p/T^p = 1`` no label is 0 and the law is Lemma 1's ±1 law: the same optimum as
+    :func:`min_bayes_error_counts`:
+
+    >>> a = min_bayes_error_three_point(3, 1.0, 0.4, 0.7).value
+    >>> b = min_bayes_error_counts(3, 0.4, 0.7).value
+    >>> abs(a - b) < 1e-9
+    True
+    """
+    from scipy.stats import multinomial
+
+    n = check_int("n", n, low=1)
+    nonzero = check_real("nonzero", nonzero, low=0.0, high=1.0, low_open=True)
+    r = check_real("eta_over_T", eta_over_T, low=0.0, high=nonzero)
+    epsilon = check_real("epsilon", epsilon, low=0.0)
+    states = np.argwhere(np.add.outer(np.arange(n + 1), np.arange(n + 1)) <= n)  # (k_+, k_-)
+    index = {tuple(s): i for i, s in enumerate(states)}
+    law = {}
+    for v in (-1, 1):
+        p = [(nonzero + v * r) / 2, (nonzero - v * r) / 2, 1.0 - nonzero]
+        law[v] = multinomial.pmf(np.c_[states, n - states.sum(axis=1)], n, p)
+    a, b = [], []
+    moves = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1))
+    for i, (kp, km) in enumerate(states):
+        for dp, dm in moves:
+            j = index.get((kp + dp, km + dm))
+            if j is not None:
+                a.append(i)
+                b.append(j)
+    return _solve(0.5 * law[-1], 0.5 * law[1], np.array(a), np.array(b), len(states), epsilon)
 
 
 def group_test_optimum(l: int, epsilon: float) -> float:

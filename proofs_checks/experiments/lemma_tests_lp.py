@@ -11,7 +11,8 @@ compared with the lemmas' ``2/3`` (paper claims) and with the closed form of
 condition can be relaxed). A non-constant ``|η|`` over the cube's samples makes the labels given ``Ȳ_k``
 non-exchangeable; then the statement as written (conditioning on ``Ȳ_k`` only) fails (erratum, finding
 ``003 lemma1 conditioning``). Finally the bound of eq. (97) that Lemma 1 serves, ``P(V̂_k ≠ V_k) >= 1/12``
-when ``a_k < ln 2/(ε n_k)``, is checked by the exact Bayes LP on label counts at ``a_k = ln 2/(ε n_k)``.
+when ``a_k < ln 2/(ε n_k)``, is checked by the exact Bayes LP on label counts at ``a_k = ln 2/(ε n_k)``, and
+its reuse in Appendix L (Theorem 11) with the three-point law (156) by the LP on the counts of ``±T`` labels.
 
 Exact up to HiGHS's tolerances (feasibility 1e-10); every comparison allows
 :data:`proofs_checks.testing_lemmas.LP_TOL`.
@@ -25,16 +26,19 @@ import math
 
 import numpy as np
 
-from proofs_checks.testing_lemmas import (LP_TOL, conditional_label_law, group_test_optimum, label_cube,
-                                          min_bayes_error_counts, min_private_test_error)
+from proofs_checks.testing_lemmas import (LP_TOL, conditional_label_law, group_test_optimum, min_bayes_error_counts,
+                                          min_bayes_error_three_point, min_private_test_error)
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.plotting import color, figure
 
 __all__ = ["SIZES", "lemma_point"]
 
-#: per profile: largest n for Lemma 1 (±1 labels), for Lemma 3 ({−T, 0, T}), largest n of the eq. (97) LP
-SIZES = {"smoke": (4, 3, 60), "quick": (9, 5, 400), "paper": (12, 7, 2000)}
+#: per profile: largest n for Lemma 1 (±1 labels), for Lemma 3 ({−T, 0, T}), largest n of the eq. (97) LP on ±1
+#: labels, largest n of its three-point version (Appendix L; its LP has ~n²/2 states, ~30 s at n = 150, ε = 0.1)
+SIZES = {"smoke": (4, 3, 60, 8), "quick": (9, 5, 400, 50), "paper": (12, 7, 2000, 120)}
 BAYES_EPS = (0.1, 0.5, 1.0, 2.0)
+#: Appendix L's eq. (97): M_p/T^p (1: no zero labels, Lemma 1's law) and ε of the three-point Bayes LP
+THREE_POINT_NONZERO, THREE_POINT_EPS = (1.0, 0.3, 0.05), (0.1, 1.0)
 #: the constant η of the lemmas' setting: P(Y = 1) = (1 + V a)/2 (Lemma 1); (156) with M_p/T^p = 0.6, η/T = 0.2
 LEMMA1_A, LEMMA3_NONZERO, LEMMA3_ETA = 0.3, 0.6, 0.2
 #: non-constant |η| over a cube's samples (η_v = v h^β φ varies inside the cube): the counterexamples
@@ -137,11 +141,11 @@ def compute(ctx) -> ExperimentResult:
     >>> res = compute(RunContext(profile="smoke"))
     >>> [(c.kind, c.holds) for c in res.claims]   # doctest: +NORMALIZE_WHITESPACE
     [('paper', True), ('paper', True), ('beyond', True), ('beyond', True), ('beyond', True),
-     ('erratum', True), ('paper', True), ('beyond', True)]
+     ('erratum', True), ('paper', True), ('beyond', True), ('paper', True)]
     """
     if ctx.profile not in SIZES:
         raise ValueError(f"profile must be one of {sorted(SIZES)}, got profile={ctx.profile!r}")
-    n1, n3, n_bayes = SIZES[ctx.profile]
+    n1, n3, n_bayes, n_three = SIZES[ctx.profile]
     table = {k: [] for k in ("lemma", "n", "l", "epsilon", "lp_optimum", "closed_form", "lemma_bound")}
     for lemma, n_max in ((1, n1), (3, n3)):
         for n, l in _grid(lemma, n_max):
@@ -169,9 +173,11 @@ def compute(ctx) -> ExperimentResult:
     claims.append(_conditioning_claim())
     bayes = _bayes_table(n_bayes)
     claims += _bayes_claims(bayes, n_bayes)
+    three = _three_point_table(n_three)
+    claims.append(_three_point_claim(three, n_three))
     notes = _notes(table, bayes, claims)
-    return ExperimentResult(tables={"lemma_lp": table, "bayes_97": bayes}, claims=claims, notes=notes,
-                            data={"lemma": table, "bayes": bayes})
+    return ExperimentResult(tables={"lemma_lp": table, "bayes_97": bayes, "bayes_97_three_point": three},
+                            claims=claims, notes=notes, data={"lemma": table, "bayes": bayes, "three": three})
 
 
 def _lemma_claim(lemma: int, table: dict, n_max: int) -> Claim:
@@ -249,6 +255,32 @@ def _bayes_claims(bayes: dict, n_max: int) -> list[Claim]:
     ]
 
 
+def _three_point_table(n_max: int) -> dict:
+    ns = sorted({int(round(x)) for x in np.geomspace(1, n_max, 8)})
+    out = {k: [] for k in ("n", "epsilon", "nonzero", "eta_over_T", "bayes_error", "bound")}
+    for eps in THREE_POINT_EPS:
+        for s in THREE_POINT_NONZERO:
+            for n in ns:
+                r = min(s, math.log(2) / (eps * n))  # a_k/T < ln 2/(ε n_k), and (156) needs η/T <= M_p/T^p
+                for k, v in zip(out, (n, eps, s, r, min_bayes_error_three_point(n, s, r, eps).value, 1 / 12)):
+                    out[k].append(v)
+    return out
+
+
+def _three_point_claim(three: dict, n_max: int) -> Claim:
+    err = np.asarray(three["bayes_error"])
+    i = int(np.argmin(err))
+    return Claim(
+        claim="003 Appendix L (Theorem 11) reusing eq. (97) with the three-point law (156): P(V̂_k ≠ V_k) >= 1/12 "
+              "when a_k < T ln 2/(ε n_k)",
+        holds=bool(err.min() >= 1 / 12 - LP_TOL), expected=1 / 12, measured=float(err.min()),
+        detail=f"exact Bayes LP on the counts of ±T labels, n_k = 1..{n_max}, M_p/T^p in {THREE_POINT_NONZERO}, "
+               f"ε in {THREE_POINT_EPS}, η/T = min(M_p/T^p, ln 2/(ε n_k)): minimum {err.min():.6f} at n = "
+               f"{three['n'][i]}, M_p/T^p = {three['nonzero'][i]:g}, ε = {three['epsilon'][i]:g}. The conclusion holds "
+               "although its Berry-Esseen step is not justified for (156) (finding '003 appendix L Berry-Esseen')",
+        kind="paper")
+
+
 def _notes(table, bayes, claims) -> str:
     lines = [__doc__.split("\n\n", 1)[1].strip(), "",
              "| lemma | n | l | lε | exact LP | closed form | 2/3 |", "|---|---|---|---|---|---|---|"]
@@ -305,6 +337,10 @@ def plot(result) -> dict:
     for i, eps in enumerate(BAYES_EPS):
         sel = [j for j, x in enumerate(b["epsilon"]) if x == eps]
         bx.plot([b["n"][j] for j in sel], [b["bayes_error"][j] for j in sel], "-", color=color(i), label=f"ε = {eps:g}")
+    th = result.data["three"]
+    sel = [j for j, (s, e) in enumerate(zip(th["nonzero"], th["epsilon"])) if s == min(THREE_POINT_NONZERO) and e == 1.0]
+    bx.plot([th["n"][j] for j in sel], [th["bayes_error"][j] for j in sel], "x--", color="0.4", ms=4,
+            label=f"law (156), M_p/T^p = {min(THREE_POINT_NONZERO):g}, ε = 1")
     bx.axhline(1 / 12, color="0.3", ls="--", lw=1, label="eq. (97): 1/12")
     bx.set_xscale("log")
     bx.set_xlabel("n_k (samples in the cube)")

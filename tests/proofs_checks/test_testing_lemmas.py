@@ -81,3 +81,14 @@ def test_experiment_smoke_claims():
     assert res.claims[0].measured == pytest.approx(2 / 3, abs=1e-9)
     err = [c for c in res.claims if c.kind == "erratum"][0]
     assert err.finding == "003 lemma1 conditioning" and err.measured == pytest.approx(1 / 3, abs=1e-9)
+
+
+def test_three_point_bayes_lp_one_label_by_hand():
+    """003 eq. (156) with M_p/T^p = 1/2, η/T = 1/2, one label, ε = ln 2: under V = 1 the label is T or 0 (½ each),
+    under V = −1 it is −T or 0. The error ¼(q(−T) + q(0)) + ¼(1 − q(T) + 1 − q(0)) = ¼(2 + q(−T) − q(T)) does not
+    depend on q(0); min q(−T) − q(T) = 2/3 − 1 (the one-label optimum above), so the error is ¼(2 − 1/3) = 5/12."""
+    from proofs_checks.testing_lemmas import min_bayes_error_three_point
+
+    assert min_bayes_error_three_point(1, 0.5, 0.5, math.log(2)).value == pytest.approx(5 / 12, abs=1e-9)
+    with pytest.raises(ValueError, match="eta_over_T"):
+        min_bayes_error_three_point(2, 0.3, 0.5, 1.0)
