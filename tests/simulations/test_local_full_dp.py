@@ -84,4 +84,22 @@ def test_smoke_run_claims():
     res = compute(RunContext(profile="smoke", progress=False))
     kinds = sorted({c.kind for c in res.claims})
     assert kinds == ["beyond", "paper"]  # the smoke margin 0.1 makes no erratum claim (bands overlap)
-    assert len(res.tables["slopes"]["fitted"]) == 6
+    assert len(res.tables["slopes"]["fitted"]) == 9
+
+
+def test_regression_trial_converges_to_the_bin_bias():
+    """At N = 10^13 on g = 4 cubes the privatized cell means are the exact ones (noise var ≈ 7.8/(N h^2) ≈ 1e-11),
+    so the excess risk is the partition's bias ∫(η − cell mean)², computed here from the law's exact cell masses
+    (cell mean = P(Y = 1, cell) − P(Y = −1, cell) over P(cell))."""
+    from simulations.engine import trial_streams
+    from simulations.estimators.count_level import cell_label_law
+    from simulations.laws import BumpRegression
+
+    pt = FullDPPoint("vector_regression", 1, 1.0, 10 ** 13, 4)
+    out = full_dp_trial(pt, 0, 5)
+    data, _, _ = trial_streams(pt, 0, 5)
+    law = BumpRegression.lower_bound(d=1, h=0.25, beta=1.0, rng=data)
+    m, values = cell_label_law(law, 4)
+    bias = law.excess_risk_partition(m @ values / m.sum(axis=1), 4)
+    assert bias > 0 and out["excess"] == pytest.approx(bias, rel=1e-3)
+    assert reference_exponent("vector_regression", 2, 1.0) == pytest.approx(-1 / 3)

@@ -14,7 +14,10 @@ resolved when ``N h^{2β+2d} ε² ≍ 1``: tuning ``h = (Nε²)^{-1/(2β+2d)}`` 
 (2) k-ary randomized response on the joint alphabet (004 eq. (1), K -> M): the kept fraction is
 ``(e^ε − 1)/(e^ε + M − 1) ≍ ε/M``, the noise of a count ``√(N/M)``, so a cube is resolved when
 ``N h^{2β+3d} ε² ≍ 1`` and its best exponent is ``β(γ+1)/(2β+3d)`` (derived here, not in the papers):
-randomized response is not rate-optimal on a growing alphabet.
+randomized response is not rate-optimal on a growing alphabet. (3) Regression with bounded noise (003 Appendix F
+construction, labels ±1): the joint vector mechanism's debiased counts give each cell's mean, with noise variance
+``≍ N/(ε² (N h^d)²)`` against the bias ``h^{2β}``, so ``h = (Nε²)^{-1/(2β+2d)}`` and the exponent
+``2β/(2β+2d) = β/(β+d)``: Table 1's printed local-full regression cell, measured as a paper claim.
 
 **Law and grid** (as in :mod:`simulations.experiments.rates.machinery`): 003's lower-bound construction
 (eqs. (36)-(37): ``C_M h^{γβ−d}`` bumps, ``C_M = 2``, γ = 1, random cubes and signs per trial) drawn at the
@@ -47,8 +50,9 @@ from simulations.estimators.partition import argmax_random_ties
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.experiments.rates.fit import printed_finding
 from simulations.experiments.rates.machinery import PROFILES
-from simulations.laws import BumpClassification
+from simulations.laws import BumpClassification, BumpRegression
 from simulations.mechanisms.joint import joint_rr_counts, joint_vector_sums
+from simulations.mechanisms.vector import VectorMechanism
 from simulations.plotting import band, color, figure
 from simulations.seeding import EVAL, stream
 from simulations.stats import fit_loglog_slope, holds_from, interval_verdict
@@ -57,8 +61,13 @@ __all__ = ["CASES", "FullDPPoint", "full_dp_trial", "grid", "reference_exponent"
 
 #: (d, β) of the curves; γ = 1, ε = 1, C_M = 2 (γβ <= 1, as the construction needs)
 CASES = ((1, 1.0), (1, 0.5), (2, 1.0))
-MECHANISMS = ("vector", "rr")
+MECHANISMS = ("vector", "rr", "vector_regression")
 GAMMA, EPS, C_M = 1.0, 1.0, 2.0
+#: regression: N = REGRESSION_C g^(2β+2d)/ε² (the tuning's constant; the exponent does not depend on it). With 1
+#: the privacy noise of a cell mean, ≈ 7.8/(N h^(2d)) at ε = 1, is ~15x the zero predictor's risk h^(2β)‖φ‖²,
+#: the [−1, 1] clipping is active and the per-cube error drifts over the quick grid (slope −0.22 against −1/3
+#: at d = 1, β = ½); 100 puts noise and bias at the same order, where the error is scale-free
+REGRESSION_C = 100.0
 #: per profile: (points, smallest g for d = 1 / d = 2, decades of N, trials) -- a count-level trial costs O(g^d)
 SIZES = {"smoke": (3, (4, 3), 1.0, 8), "quick": (6, (6, 4), 4.0, 300), "paper": (8, (6, 4), 6.0, 800)}
 
@@ -69,7 +78,7 @@ class FullDPPoint:
 
     Parameters
     ----------
-    mechanism : {"vector", "rr"}
+    mechanism : {"vector", "rr", "vector_regression"}
     d : int
     beta : float
     N : int
@@ -94,12 +103,12 @@ class FullDPPoint:
 
 def reference_exponent(mechanism: str, d: int, beta: float, gamma: float = GAMMA) -> float:
     """The exponent of N the learner should show: ``−β(γ+1)/(2β+2d)`` (vector; 003 Remark 1(2), read off
-    :func:`limits.rate_exponent`'s derived local-full cell) or ``−β(γ+1)/(2β+3d)`` (joint randomized
-    response, derived in the module docstring).
+    :func:`limits.rate_exponent`'s derived local-full cell), ``−β(γ+1)/(2β+3d)`` (joint randomized
+    response, derived in the module docstring) or ``−β/(β+d)`` (regression, 003 Table 1's local-full cell).
 
     Parameters
     ----------
-    mechanism : {"vector", "rr"}
+    mechanism : {"vector", "rr", "vector_regression"}
     d : int >= 1
     beta : float > 0
     gamma : float, default 1
@@ -126,20 +135,22 @@ def reference_exponent(mechanism: str, d: int, beta: float, gamma: float = GAMMA
         return -limits.rate_exponent("classification", "local_full", beta=beta, d=d, gamma=gamma)
     if mechanism == "rr":
         return -beta * (gamma + 1) / (2 * beta + 3 * d)
+    if mechanism == "vector_regression":
+        return -limits.rate_exponent("regression", "local_full", beta=beta, d=d)
     raise ValueError(f"mechanism must be one of {MECHANISMS}, got mechanism={mechanism!r}")
 
 
 def _tuning_power(mechanism: str, d: int, beta: float) -> float:
-    return 2 * beta + (2 if mechanism == "vector" else 3) * d
+    return 2 * beta + (3 if mechanism == "rr" else 2) * d
 
 
 def grid(mechanism: str, d: int, beta: float, profile: str) -> list[FullDPPoint]:
-    """Integer g from the profile's smallest g over its decades of N, ``N = g^{2β+2d}/ε²`` (vector) or
-    ``g^{2β+3d}/ε²`` (randomized response), rounded.
+    """Integer g from the profile's smallest g over its decades of N, ``N = g^{2β+2d}/ε²`` (vector),
+    ``g^{2β+3d}/ε²`` (randomized response) or :data:`REGRESSION_C` ``g^{2β+2d}/ε²`` (regression), rounded.
 
     Parameters
     ----------
-    mechanism : {"vector", "rr"}
+    mechanism : {"vector", "rr", "vector_regression"}
     d : int
     beta : float
     profile : {"smoke", "quick", "paper"}
@@ -162,7 +173,8 @@ def grid(mechanism: str, d: int, beta: float, profile: str) -> list[FullDPPoint]
     power = _tuning_power(mechanism, d, beta)
     g_hi = math.ceil(g_lo * 10 ** (decades / power))
     gs = sorted({int(round(x)) for x in np.geomspace(g_lo, g_hi, points)})
-    return [FullDPPoint(mechanism, d, beta, int(round(g ** power / EPS ** 2)), g) for g in gs]
+    const = REGRESSION_C if mechanism == "vector_regression" else 1.0
+    return [FullDPPoint(mechanism, d, beta, int(round(const * g ** power / EPS ** 2)), g) for g in gs]
 
 
 def full_dp_trial(pt: FullDPPoint, trial: int, root_seed: int) -> dict:
@@ -191,6 +203,8 @@ def full_dp_trial(pt: FullDPPoint, trial: int, root_seed: int) -> dict:
     (['excess', 'wrong_share'], True)
     """
     data, privacy, _ = trial_streams(pt, trial, root_seed)
+    if pt.mechanism == "vector_regression":
+        return _regression_trial(pt, data, privacy)
     law = BumpClassification.lower_bound(d=pt.d, h=1.0 / pt.g, beta=pt.beta, gamma=GAMMA, rng=data, C_M=C_M,
                                          rounding="random")
     masses, _ = cell_label_law(law, pt.g)
@@ -200,6 +214,20 @@ def full_dp_trial(pt: FullDPPoint, trial: int, root_seed: int) -> dict:
     excess = law.excess_risk_partition(labels, pt.g)
     worst = law.excess_risk_partition((1 - np.argmax(masses, axis=1)).astype(np.int64), pt.g)
     return {"excess": excess, "wrong_share": excess / worst if worst > 0 else 0.0}
+
+
+def _regression_trial(pt: FullDPPoint, data, privacy) -> dict:
+    """Regression (003 Appendix F construction, labels ±1): debiased joint counts ``n̂ = (S − bN)/(a − b)`` of the
+    vector mechanism, cell mean ``Σ_y y n̂_{ly} / Σ_y n̂_{ly}`` (denominator floored at 1), clipped to [−1, 1]
+    (the labels' range); exact excess risk; ``wrong_share`` = excess / excess of predicting 0."""
+    law = BumpRegression.lower_bound(d=pt.d, h=1.0 / pt.g, beta=pt.beta, rng=data)
+    masses, values = cell_label_law(law, pt.g)
+    S = joint_vector_sums(draw_cell_counts(masses, pt.N, data), EPS, privacy)
+    a, b = VectorMechanism(num_classes=S.size, epsilon=EPS).flip_probabilities()
+    n_hat = (S - b * pt.N) / (a - b)
+    est = np.clip(n_hat @ values / np.maximum(n_hat.sum(axis=1), 1.0), -1.0, 1.0)
+    excess = law.excess_risk_partition(est, pt.g)
+    return {"excess": excess, "wrong_share": excess / law.excess_risk_partition(np.zeros(pt.g ** pt.d), pt.g)}
 
 
 def compute(ctx) -> ExperimentResult:
@@ -216,7 +244,7 @@ def compute(ctx) -> ExperimentResult:
         Tables ``excess_vs_N`` (per point: mean excess, wrong share) and ``slopes``; per (d, β): Remark 1(2)
         reproduced by the joint vector mechanism (paper), Table 1's printed exponent excluded for it
         (erratum, ``table1 local full classification``), joint randomized response's ``3d`` exponent
-        (beyond); ``data["fits"]`` for :func:`plot`.
+        (beyond), Table 1's local-full regression cell (paper); ``data["fits"]`` for :func:`plot`.
 
     Raises
     ------
@@ -257,11 +285,14 @@ def compute(ctx) -> ExperimentResult:
                 table[k].append(v)
         fit = fit_loglog_slope(N, ex, rng=stream(ctx.seed, f"slope/rates_local_full_dp/{m}/{d}/{b}", 0, EVAL))
         ref = reference_exponent(m, d, b)
-        printed = -limits.rate_exponent("classification", "local_full", beta=b, d=d, gamma=GAMMA, variant="printed")
+        task = "regression" if m == "vector_regression" else "classification"
+        printed = -limits.rate_exponent(task, "local_full", beta=b, d=d, gamma=GAMMA if task == "classification" else None,
+                                        variant="printed")
         verdict = interval_verdict(ref, fit.ci_low, fit.ci_high, margin)
         pverdict = interval_verdict(printed, fit.ci_low, fit.ci_high, margin)
         for k, v in zip(slopes, (m, d, b, ref, fit.slope, fit.ci_low, fit.ci_high, verdict, printed, pverdict,
-                                 -limits.rate_exponent("classification", "local", beta=b, d=d, gamma=GAMMA))):
+                                 -limits.rate_exponent(task, "local", beta=b, d=d,
+                                                       gamma=GAMMA if task == "classification" else None))):
             slopes[k].append(v)
         fits.append((m, d, b, N, ex, fit, ref))
         claims += _claims(m, d, b, fit, ref, printed, verdict, pverdict, margin, gr, trials)
@@ -274,6 +305,11 @@ def _claims(m, d, b, fit, ref, printed, verdict, pverdict, margin, gr, trials) -
     base = (f"bootstrap 95% CI [{fit.ci_low:.3f}, {fit.ci_high:.3f}] of the slope {fit.slope:.3f}; N {gr[0].N:.3g}–"
             f"{gr[-1].N:.3g} (g {gr[0].g}–{gr[-1].g}, {len(gr)} points, {trials} trials each); margin ±{margin:g}")
     lab = f"d = {d}, β = {b:g}, γ = 1, ε = 1"
+    if m == "vector_regression":
+        return [Claim(
+            claim=f"003 Table 1 (regression, bounded noise, local full DP), d = {d}, β = {b:g}, ε = 1: the joint "
+                  f"vector mechanism + debiased bin means attains excess risk ∝ (Nε²)^(-β/(β+d)) = N^{ref:.3f}",
+            holds=holds_from(verdict), expected=ref, measured=fit.slope, detail=f"{base}; {verdict}", kind="paper")]
     if m == "rr":
         return [Claim(
             claim=f"local full DP, k-ary randomized response on the joint (cell, label) alphabet, {lab}: excess risk "
@@ -315,10 +351,14 @@ def _notes(slopes, table, margin) -> str:
     shares = {}
     for m, d, b, w in zip(table["mechanism"], table["d"], table["beta"], table["wrong_share"]):
         shares.setdefault((m, d, b), []).append(w)
-    lines += ["", "Wrong share (excess / excess of flipping every Bayes label) over the grid, small to large N: "
+    lines += ["", "Wrong share (classification: excess / excess of flipping every Bayes label; regression: excess / risk "
+              "of predicting 0) over the grid, small to large N: "
               + "; ".join(f"{m} d={d} β={b:g}: " + ", ".join(f"{x:.2f}" for x in v) for (m, d, b), v in shares.items()),
               "", f"Verdicts: `simulations.stats.interval_verdict`, margin ±{margin:g} (the rate experiments' margin)."]
     return "\n".join(lines)
+
+
+_NAMES = {"vector": "vector", "rr": "RR", "vector_regression": "vector, regression"}
 
 
 def plot(result) -> dict:
@@ -350,13 +390,14 @@ def plot(result) -> dict:
     """
     fits = result.data["fits"]
     fig, axes = figure(1, len(CASES), width=4.4, height=3.6,
-                       title="Local full DP classification: joint (cell, label) privatized, ε = 1 (003 Remark 1(2))")
+                       title="Local full DP: joint (cell, label) privatized, ε = 1; classification (003 Remark 1(2)) and "
+                             "regression (Table 1)")
     for ax, (d, b) in zip(axes, CASES):
         for i, (m, dd, bb, N, ex, fit, ref) in enumerate(f for f in fits if (f[1], f[2]) == (d, b)):
             mean = np.array([np.mean(e) for e in ex])
             se = np.array([np.std(e, ddof=1) / math.sqrt(len(e)) for e in ex])
             band(ax, N, mean, np.maximum(mean - 1.96 * se, mean * 1e-2), mean + 1.96 * se, i=i,
-                 label=f"{'vector' if m == 'vector' else 'RR'}: slope {fit.slope:.3f} [{fit.ci_low:.3f}, {fit.ci_high:.3f}]")
+                 label=f"{_NAMES[m]}: slope {fit.slope:.3f} [{fit.ci_low:.3f}, {fit.ci_high:.3f}]")
             xc = math.exp(np.log(N).mean())
             yc = math.exp(fit.intercept) * xc ** fit.slope
             ax.plot(N, yc * (N / xc) ** ref, "--", color=color(i), lw=0.9, label=f"reference {ref:.3f}")
