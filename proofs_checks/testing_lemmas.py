@@ -39,9 +39,8 @@ from limits.validation import check_int, check_real
 __all__ = ["LP_TOL", "TestLP", "conditional_label_law", "group_test_optimum", "label_cube", "min_bayes_error_counts",
            "min_bayes_error_three_point", "min_private_test_error"]
 
-#: HiGHS is run with primal/dual feasibility tolerances 1e-10; an optimum is compared with a bound up to
-#: this tolerance (a hundred times the feasibility tolerance times the number of constraints a value can
-#: accumulate along a chain of at most ~10 steps, rounded up), so no verdict rests on solver rounding.
+#: HiGHS is run with primal/dual feasibility tolerances 1e-10; an optimum is compared with a bound up to this
+#: tolerance (1000x those, so no verdict rests on solver rounding; every gap the claims decide is >= 3e-3).
 LP_TOL = 1e-7
 
 _HIGHS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
