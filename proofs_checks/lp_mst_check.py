@@ -34,9 +34,43 @@ from limits.validation import check_choice
 from proofs_checks.channels import is_tight, within
 from simulations.learning.lp_mst import ConstantModel
 
-__all__ = ["LPMSTCheck", "check_lp_mst", "lp_mst_log_probabilities"]
+__all__ = ["LPMSTCheck", "check_lp_mst", "lp_mst_log_probabilities", "tiny_learner"]
 
 MAX_OUTCOMES = 4096  # K^n beyond this is not "tiny"
+
+
+def tiny_learner(name: str, num_classes: int):
+    """A deterministic learner for the tiny LP-MST checks: ``"logistic"`` or ``"knn<k>"``.
+
+    Parameters
+    ----------
+    name : {"logistic", "knn1", ..., "knn9"}
+        scikit-learn's lbfgs logistic regression (C = 10) or the k-NN class-frequency classifier with
+        stable tie-breaking.
+    num_classes : int >= 2
+        K (the k-NN's output width).
+
+    Returns
+    -------
+    estimator
+        Unfitted.
+
+    References
+    ----------
+    004 Algorithm 3 (any learner; deterministic ones add nothing to the output distribution).
+
+    Examples
+    --------
+    >>> type(tiny_learner("knn2", 3)).__name__, type(tiny_learner("logistic", 2)).__name__
+    ('SoftKNNClassifier', 'LogisticRegression')
+    """
+    from sklearn.linear_model import LogisticRegression
+
+    from simulations.learning import SoftKNNClassifier
+
+    if name == "logistic":
+        return LogisticRegression(C=10.0)
+    return SoftKNNClassifier(n_neighbors=int(name[-1]), num_classes=num_classes)
 
 
 def lp_mst_log_probabilities(est, X, stages, *, leak: str = "none") -> np.ndarray:

@@ -21,8 +21,9 @@ import pkgutil
 import pytest
 
 PACKAGES = ("limits", "simulations", "proofs_checks")
-#: module prefix -> the import it needs (optional extras)
-OPTIONAL = {"simulations.torch_path": "torch"}
+#: module prefix -> (the import it needs, the extra that installs it)
+OPTIONAL = {"simulations.torch_path": ("torch", "torch"),
+            "proofs_checks.experiments.label_dp_accounting": ("dp_accounting", "accounting")}
 
 
 def _modules() -> list[str]:
@@ -36,9 +37,9 @@ def _modules() -> list[str]:
 
 @pytest.mark.parametrize("modname", _modules())
 def test_examples_run(modname):
-    for prefix, needs in OPTIONAL.items():
+    for prefix, (needs, extra) in OPTIONAL.items():
         if modname.startswith(prefix) and importlib.util.find_spec(needs) is None:
-            pytest.skip(f"{modname} needs the optional {needs!r} (pip install '.[{needs}]')")
+            pytest.skip(f"{modname} needs the optional {needs!r} (pip install '.[{extra}]')")
     mod = importlib.import_module(modname)
     finder = doctest.DocTestFinder(exclude_empty=True)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)

@@ -44,12 +44,13 @@ ORDERS = {
     "metric_space_consistency": 63, "lp_mst_digits": 60, "lp_mst_dynamics": 61, "cluster_priors_digits": 61, "lp_rr_sgd": 62,
     "cnn_benchmarks": 65, "movielens_table3": 66,
     "dp_checks": 20, "rrwithprior_lp": 60, "proof_checks": 90, "third_party_audit": 65, "lp_mst_privacy": 63,
-    "full_dp_checks": 64,
+    "full_dp_checks": 64, "label_dp_accounting": 66,
     "rates_lower_bounds": 30, "lemma_tests_lp": 31, "rates_local_full_dp": 24,
     "rates_data_driven": 28, "rates_k_gamma": 29,
     "remark18_classifier": 64, "delta_decaying": 64,
     "semi_supervised_learning": 64,
     "stability_histogram_accuracy": 64, "pcl2_partition_conditions": 65,
+    "sgd_lower_bounds": 62,
 }
 
 

@@ -139,6 +139,21 @@ def test_eta_comes_from_the_previous_runs_cpu_seconds(tmp_path, monkeypatch):
     assert lines[0].endswith(", ETA ~2m30s"), lines[0]
     report = (tmp_path / "REPORT.md").read_text()
     assert "| wall (s) | CPU (s) |" in report
+    # an experiment this environment will skip (its extra is missing) adds nothing to the ETA: a first run without
+    # torch must not announce the CNN grid's hour
+    monkeypatch.setitem(REGISTRY, "toy_torch", Experiment("toy_torch", "x", _no_extra, _toy_plot,
+                                                           skip=lambda ctx: "torch is not installed"))
+    (tmp_path / "toy_torch").mkdir()
+    for name in ("toy", "toy_torch"):  # both recorded at 300 CPU-s
+        (tmp_path / name / "results.json").write_text(json.dumps({**rec, "name": name}))
+    lines.clear()
+    run_all(["toy_torch", "toy"], RunContext(profile="quick", jobs=4), tmp_path, log=lines.append, overlap=False)
+    assert lines[0].endswith(", ETA ~2m30s"), lines[0]  # toy's 300 CPU-s on 2 cores; toy_torch's 300 not counted
+    monkeypatch.setitem(REGISTRY, "toy_torch", Experiment("toy_torch", "x", _no_extra, _toy_plot))
+    rec_path.write_text(json.dumps(rec))  # the run above rewrote toy's record with its real (tiny) CPU time
+    lines.clear()
+    run_all(["toy_torch", "toy"], RunContext(profile="quick", jobs=4), tmp_path, log=lines.append, overlap=False)
+    assert lines[0].endswith(", ETA ~5m00s"), lines[0]  # without the check both count (600 CPU-s on 2 cores)
 
 
 def test_results_json_and_report_carry_provenance(tmp_path):

@@ -34,6 +34,9 @@ from simulations.experiments.board import kind_counts_text, kind_tally
 ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 OUT = DOCS / "generated"
+PAPER_OUT = ROOT / "figures" / "paper"
+#: the paper-profile records and their stale/unreadable reasons, read once per build (:func:`_paper_status`)
+_PAPER = None
 PACKAGES = ("limits", "simulations", "proofs_checks")
 
 #: Seed file -> (short title, role); the titles of the seed papers.
@@ -154,6 +157,17 @@ def _experiment_page(layer, exp, tests, seeds) -> tuple[str, dict]:
         meta.append("skipped: " + _esc(rec.get("skipped")))
     out.append("**Committed run:** " + ", ".join(meta) + "\n\n")
     claims = counts = rec.get("claims") or []
+    out.append(_claims_block(claims))
+    for fig in rec.get("figures") or sorted(p.name for p in folder.glob("*.png")):
+        if (folder / fig).is_file() and fig.endswith(".png"):
+            rel = Path("../../../../figures") / exp.name / fig
+            out.append(f".. figure:: {rel.as_posix()}\n   :width: 90%\n\n   ``figures/{exp.name}/{fig}``\n\n")
+    out.append(_paper_section(exp.name))
+    return "".join(out), counts
+
+
+def _claims_block(claims) -> str:
+    """The verdict line and the claims table of one results.json (RST)."""
     rows = []
     for c in claims:
         v = _verdict(c.get("holds"))
@@ -161,18 +175,56 @@ def _experiment_page(layer, exp, tests, seeds) -> tuple[str, dict]:
         words = reading_of(kind, c.get("holds")) if kind in KINDS else v
         rows.append([kind, _Raw(f":labeldp-{v}:`{words}`"), c.get("claim"), _num(c.get("expected")),
                      _num(c.get("measured")), c.get("detail", "")])
-    if rows:
-        out.append(f"**Verdicts:** {kind_counts_text(claims)} (of {len(rows)} claims; a *paper* claim is the paper's "
-                   "statement, an *erratum* an error in its text, a *beyond* question one the suite adds)\n\n")
-        out.append(_csv_table(["kind", "verdict", "claim", "expected", "measured", "detail"],
-                              rows, widths=[6, 8, 38, 8, 8, 32]))
-    else:
-        out.append("No claims recorded.\n\n")
-    for fig in rec.get("figures") or sorted(p.name for p in folder.glob("*.png")):
-        if (folder / fig).is_file() and fig.endswith(".png"):
-            rel = Path("../../../../figures") / exp.name / fig
-            out.append(f".. figure:: {rel.as_posix()}\n   :width: 90%\n\n   ``figures/{exp.name}/{fig}``\n\n")
-    return "".join(out), counts
+    if not rows:
+        return "No claims recorded.\n\n"
+    return (f"**Verdicts:** {kind_counts_text(claims)} (of {len(rows)} claims; a *paper* claim is the paper's "
+            "statement, an *erratum* an error in its text, a *beyond* question one the suite adds)\n\n"
+            + _csv_table(["kind", "verdict", "claim", "expected", "measured", "detail"], rows,
+                         widths=[6, 8, 38, 8, 8, 32]))
+
+
+def _paper_status(name: str) -> tuple[str, dict | None]:
+    """The paper-profile output of one experiment: ("current", record), ("stale: why", None) or ("not run", None).
+
+    Read from the committed ``figures/paper/<name>/results.json``; stale outputs (made by another
+    configuration or without claim kinds: :func:`simulations.experiments.fingerprint.stale_outputs`) are
+    named, never counted.
+    """
+    global _PAPER
+    if _PAPER is None:
+        import proofs_checks.experiments  # noqa: F401 (registers the second catalogue in the shared REGISTRY)
+        from simulations.experiments import REGISTRY, board
+        from simulations.experiments.fingerprint import stale_outputs
+
+        records, problems = board.read_records(PAPER_OUT)
+        _PAPER = (records, {**problems, **stale_outputs(PAPER_OUT, REGISTRY)})
+    records, bad = _PAPER
+    if name in bad:
+        return f"stale: {bad[name]}", None
+    if name not in records:
+        return "not run", None
+    return "current", records[name]
+
+
+def _paper_section(name: str) -> str:
+    """RST: the committed paper-profile run's claims, or why there is none."""
+    status, rec = _paper_status(name)
+    out = [_title("At the paper profile", "-")]
+    if rec is None:
+        out.append(f"``figures/paper/{name}/``: {_esc(status)}.\n\n")
+        return "".join(out)
+    out.append(f"**Committed run:** ``figures/paper/{name}/results.json``, seed {rec.get('seed', '?')}\n\n")
+    out.append(_claims_block(rec.get("claims") or []))
+    return "".join(out)
+
+
+def _paper_cell(name: str) -> str:
+    """A per-paper table cell: the paper-profile tallies (paper · errata · beyond, as the quick columns), or why
+    there are none."""
+    status, rec = _paper_status(name)
+    if rec is None:
+        return "stale" if status.startswith("stale") else status
+    return " · ".join(_tally_cells(rec.get("claims") or []))
 
 
 def _words(text: str) -> int:
@@ -278,16 +330,20 @@ def write_theory(out_dir: Path) -> dict:
                     "its claims, verdicts and figures. Written at build time from the experiment catalogues and the "
                     "committed ``figures/<name>/results.json``. Claims are counted by kind: *paper* claims "
                     "reproduced / not reproduced / inconclusive, *errata* confirmed / not confirmed / inconclusive, "
-                    "*beyond* questions answered yes / no / inconclusive (one interval decides each).\n\n")
+                    "*beyond* questions answered yes / no / inconclusive (one interval decides each). The count columns are the committed quick-profile run; the committed "
+                    "paper-profile run's counts follow each experiment's description in the same order (paper · errata "
+                    "· beyond), or say why there are none.\n\n")
         page_claims = []
         rows = []
         for layer, e in items:
             c = counts_of[e.name]
             page_claims += c
-            rows.append([_Raw(f":doc:`{e.name} <experiments/{e.name}>`"), e.reproduces, *_tally_cells(c)])
+            rows.append([_Raw(f":doc:`{e.name} <experiments/{e.name}>`"),
+                         _Raw(f"{_esc(e.reproduces)} *(paper profile: {_esc(_paper_cell(e.name))})*"),
+                         *_tally_cells(c)])
         if rows:
-            body.append(_csv_table(["experiment", "reproduces", *_TALLY_HEADS], rows,
-                                   widths=[18, 49, 11, 11, 11]))
+            body.append(_csv_table(["experiment", "reproduces (and the paper-profile run's counts)", *_TALLY_HEADS],
+                                   rows, widths=[18, 49, 11, 11, 11]))
         (theory / f"{key}.rst").write_text("".join(body), encoding="utf-8")
         totals[key] = (title, len(items), kind_tally(page_claims))
         index_rows.append([_Raw(f":doc:`{key}`"), str(len(items)), *_tally_cells(page_claims)])

@@ -33,7 +33,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         name="proof_checks",
         reproduces="symbolic and numeric checks of the proofs of 000/002 (eq. (24), (33), Theorem 1), 001 "
                    "Theorem 2.7, 003 (Theorems 1-12, Table 1, eq. (17), (46)-(47), (60)-(61), (67), (80)-(81), "
-                   "(109), (113), Lemma 2) and 004 (Lemma 1, eq. (7), Lemma 18), with the list of findings",
+                   "(109), (113), Lemma 2) and 004 (Lemma 1, eq. (7), Lemma 18; Propositions 11-13, Fact 14, Lemmas 15-16, "
+                   "20), with the list of findings",
         compute=_ref("proof_checks", "compute"), plot=_ref("proof_checks", "plot"), order=90),
     Experiment(
         name="third_party_audit",
@@ -65,4 +66,16 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="003 Lemma 1 (eq. (91)), Lemma 3 (eq. (183)) and eq. (97): the exact minimum error of an "
                    "ε-label-DP two-point test (linear program over all labellings of small cubes)",
         compute=_ref("lemma_tests_lp", "compute"), plot=_ref("lemma_tests_lp", "plot"), order=31),
+    Experiment(
+        name="label_dp_accounting",
+        reproduces="per-label privacy ledger (simulations.accounting) vs exact enumeration: 004 Observation 4 (LP-MST "
+                   "ε-label DP, parallel over stages), 004 Algorithm 4 (cluster priors ε_p + ε, sequential), 001 Theorem "
+                   "A.14 (PCL2b (2ε, 2δ)); dp_accounting's PLD vs enumerated product channels",
+        compute=_ref("label_dp_accounting", "compute"), plot=_ref("label_dp_accounting", "plot"), order=66),
+    Experiment(
+        name="sgd_lower_bounds",
+        reproduces="004 Propositions 12-13 and Lemmas 15-16 (lower bounds Ω(DL/√n), Ω̃(DL/√(εn)) for label-DP convex "
+                   "ERM / SCO) evaluated exactly on their own construction beside RR + ERM and LP-RR-SGD (Algorithm 5, "
+                   "Theorem 9); Proposition 11's Gaussian privacy (exact profile); Fact 14 on exact product channels",
+        compute=_ref("sgd_lower_bounds", "compute"), plot=_ref("sgd_lower_bounds", "plot"), order=62),
 )

@@ -14,7 +14,7 @@ import math
 
 import numpy as np
 
-from proofs_checks.lp_mst_check import check_lp_mst
+from proofs_checks.lp_mst_check import check_lp_mst, tiny_learner
 from simulations.experiments.base import Claim, ExperimentResult
 from simulations.plotting import figure, verdict_bars
 
@@ -32,16 +32,6 @@ CASES = (
     ("planted leak: LP-3ST on true labels, logistic", "logistic", 2, 6, (0, 1, 2, 0, 1, 2), 1.0, 3, 1.0, False,
      "true_labels"),
 )
-
-
-def _learner(name: str, K: int):
-    from sklearn.linear_model import LogisticRegression
-
-    from simulations.learning import SoftKNNClassifier
-
-    if name == "logistic":
-        return LogisticRegression(C=10.0)
-    return SoftKNNClassifier(n_neighbors=int(name[-1]), num_classes=K)
 
 
 def compute(ctx) -> ExperimentResult:
@@ -81,7 +71,7 @@ def compute(ctx) -> ExperimentResult:
     table = {k: [] for k in ("case", "epsilon", "exact_loss", "holds", "tight", "labellings", "outputs")}
     claims, rows = [], []
     for label, lname, K, n, stages, eps, T, temp, filt, leak in cases:
-        est = LPMST(learner=_learner(lname, K), num_classes=K, epsilon=eps, num_stages=T, temperature=temp,
+        est = LPMST(learner=tiny_learner(lname, K), num_classes=K, epsilon=eps, num_stages=T, temperature=temp,
                     filter_labels=filt)
         X = np.arange(float(n))[:, None]
         res = check_lp_mst(est, X, np.array(stages), leak=leak)

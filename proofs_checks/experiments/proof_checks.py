@@ -6,7 +6,7 @@ papers (source, printed, derived, evidence), the union of :mod:`proofs_checks.pr
 numeric check: the Chernoff bound e^(-(1-ln 2)k) of 000 eq. (33) against the exact binomial tail.
 
 References: 000 eq. (24), (33), Theorem 1; 001 Theorem 2.7; 003 Theorems 1-12, Table 1, Appendices
-B-M; 004 Lemma 1, eq. (7), (17), Lemma 18.
+B-M; 004 Lemma 1, eq. (7), (17), Lemma 18; 004 Propositions 11-13, Fact 14, Lemmas 15-16, 20.
 """
 
 from __future__ import annotations
@@ -37,6 +37,8 @@ GROUPS = (
     ("003 mechanisms", lambda c: c in ("003-eq17-privacy", "003-eq17-exact-loss", "003-laplace-privacy",
                                    "003-laplace-variance")),
     ("003 inequalities", lambda c: c.startswith("003-")),
+    ("004 convex SCO lower bounds, privacy (App. F-G)",
+     lambda c: c.startswith(("004-prop1", "004-lemma15", "004-lemma20", "004-fact14"))),
     ("004 RRTop-k, debiasing", lambda c: c.startswith("004")),
 )
 

@@ -10,6 +10,7 @@ runs them. Modules, by concept:
 - :mod:`.constructions` — identities of 003's lower-bound constructions (eq. (34), (47), (156)-(161))
 - :mod:`.tuning_rates` — 003 Theorems 1-12 tunings and rates, Table 1, remarks
 - :mod:`.unbiasedness` — 004 eq. (7) and Lemma 18
+- :mod:`.convex_sco` — 004 Propositions 11-13, Fact 14, Lemmas 15-16 and 20 (Appendices F-G)
 - :mod:`.inequalities` — numeric checks of 003 eq. (46)(c), (47)(b), (60), (61), (67), (80), (81), (113),
   Lemma 2; 000 eq. (33); 001 Theorem 2.7
 - :mod:`.mechanism_findings` — 001 Algorithm 1 (exact δ, log base), 003 eq. (35)-(37) bump margin, 004
@@ -21,8 +22,8 @@ from __future__ import annotations
 from limits.validation import check_int
 from simulations.executors import map_ordered
 
-from . import (constructions, exponential, inequalities, laplace, mechanism_findings, rrtopk, tuning_rates,  # noqa: F401
-               unbiasedness, vector_mechanism)
+from . import (constructions, convex_sco, exponential, inequalities, laplace, mechanism_findings, rrtopk,  # noqa: F401
+               tuning_rates, unbiasedness, vector_mechanism)
 from .base import CHECKS, PROFILES, Finding, ProofCheck, proof_check
 
 __all__ = ["CHECKS", "PROFILES", "Finding", "ProofCheck", "all_checks", "proof_check", "run_check"]

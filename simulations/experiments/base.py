@@ -399,6 +399,16 @@ class Experiment:
         Why ``figures/paper/`` holds no output of this experiment, when it holds none (e.g. the paper
         profile equals quick, or it needs hardware this suite's machines lack: the command, its cost and
         the hardware). The paper REPORT.md prints it instead of "not run".
+    skip : callable ``(RunContext) -> str or None``, or ``"package.module:function"``, optional
+        A cheap check, run before anything is computed, that returns why ``compute`` would raise
+        :class:`ExperimentSkipped` in this environment (a missing optional extra or data file), or None
+        when it would run. The runner leaves such an experiment out of its time estimate, so that a first
+        run without the extras does not announce the time of experiments it will skip.
+    privacy : callable ``(profile) -> tuple of Ledger``, ``"package.module:function"`` or None, default None
+        The per-label privacy ledgers of a pipeline that releases labels more than once
+        (:mod:`simulations.accounting`); declared here, outside the compute module, so that it changes no
+        configuration fingerprint. The runner writes their totals into ``results.json`` (``"privacy"``)
+        and the report shows them.
 
     Raises
     ------
@@ -413,8 +423,9 @@ class Experiment:
 
     Notes
     -----
-    ``compute_ref`` / ``plot_ref`` hold what was passed (the callable or the string). Instances are
-    immutable, compare and hash by those six values, and pickle by their constructor arguments.
+    ``compute_ref`` / ``plot_ref`` / ``skip_ref`` / ``privacy_ref`` hold what was passed (the callable, the
+    string or None). Instances are immutable, compare and hash by those eight values, and pickle by their
+    constructor arguments.
 
     References
     ----------
@@ -431,14 +442,21 @@ class Experiment:
     ValueError: compute must be a callable or a 'package.module:function' string, got 'no colon'
     """
 
-    __slots__ = ("name", "reproduces", "compute_ref", "plot_ref", "order", "paper_note", "_resolved")
+    __slots__ = ("name", "reproduces", "compute_ref", "plot_ref", "order", "paper_note", "skip_ref", "privacy_ref",
+                 "_resolved")
 
     def __init__(self, name: str, reproduces: str, compute: Callable[[RunContext], ExperimentResult] | str,
-                 plot: Callable[[ExperimentResult], dict] | str, order: int = 100, paper_note: str = ""):
+                 plot: Callable[[ExperimentResult], dict] | str, order: int = 100, paper_note: str = "",
+                 skip: Callable[[RunContext], str | None] | str | None = None,
+                 privacy: Callable[[str], tuple] | str | None = None):
         _check_callable_or_reference("compute", compute)
         _check_callable_or_reference("plot", plot)
+        for field_name, ref in (("skip", skip), ("privacy", privacy)):
+            if ref is not None:
+                _check_callable_or_reference(field_name, ref)
         for slot, value in (("name", name), ("reproduces", reproduces), ("compute_ref", compute),
-                            ("plot_ref", plot), ("order", order), ("paper_note", paper_note), ("_resolved", {})):
+                            ("plot_ref", plot), ("order", order), ("paper_note", paper_note), ("skip_ref", skip),
+                            ("privacy_ref", privacy), ("_resolved", {})):
             object.__setattr__(self, slot, value)
 
     def _get(self, which: str) -> Callable:
@@ -482,8 +500,51 @@ class Experiment:
         """
         return self._get("plot")
 
+    def skip_reason(self, ctx: RunContext) -> str | None:
+        """Why ``compute(ctx)`` would be skipped here (a missing extra or data file), or None if it would run.
+
+        Parameters
+        ----------
+        ctx : RunContext
+            The run's context (its ``data_dir`` may hold the data a check looks for).
+
+        Returns
+        -------
+        str or None
+            The reason, as :class:`ExperimentSkipped` would give it; None without a ``skip`` check.
+
+        Examples
+        --------
+        >>> Experiment("demo", "x", compute="math:sqrt", plot="math:floor").skip_reason(RunContext()) is None
+        True
+        >>> Experiment("demo", "x", compute="math:sqrt", plot="math:floor",
+        ...            skip=lambda ctx: "needs torch").skip_reason(RunContext())
+        'needs torch'
+        """
+        return None if self.skip_ref is None else self._get("skip")(ctx)
+
+
+    @property
+    def privacy(self) -> Callable[[str], tuple] | None:
+        """The ledger declaration, imported from its reference on first access and cached (None if none).
+
+        Returns
+        -------
+        callable or None
+            ``(profile) -> tuple of simulations.accounting.Ledger``.
+
+        Examples
+        --------
+        >>> Experiment("demo", "x", compute="math:sqrt", plot="math:floor").privacy is None
+        True
+        >>> Experiment("demo", "x", compute="math:sqrt", plot="math:floor", privacy="math:floor").privacy(2.5)
+        2
+        """
+        return None if self.privacy_ref is None else self._get("privacy")
+
     def _key(self) -> tuple:
-        return (self.name, self.reproduces, self.compute_ref, self.plot_ref, self.order, self.paper_note)
+        return (self.name, self.reproduces, self.compute_ref, self.plot_ref, self.order, self.paper_note,
+                self.skip_ref, self.privacy_ref)
 
     def __setattr__(self, name, value):
         raise FrozenInstanceError(f"cannot assign to field {name!r}")

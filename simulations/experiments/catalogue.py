@@ -25,6 +25,11 @@ def _ref(module: str, function: str) -> str:
     return f"simulations.experiments.{module}:{function}"
 
 
+def _ledger(function: str) -> str:
+    """The experiment's privacy ledgers (:mod:`simulations.experiments.ledgers`, never imported by compute modules)."""
+    return f"simulations.experiments.ledgers:{function}"
+
+
 EXPERIMENTS: tuple[Experiment, ...] = (
     Experiment(
         name="rates_table",
@@ -80,7 +85,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="003 Table 1 with h chosen from data: privatized hold-out selection (local: debiased hold-out "
                    "risk; central: exponential-mechanism selection, ε = ε_fit + ε_select) for Theorems 2, 4, 6, 8 on "
                    "fixed smooth laws, slopes vs the pinned-h and oracle-h slopes",
-        compute=_ref("rates.data_driven", "compute"), plot=_ref("rates.data_driven", "plot"), order=28),
+        compute=_ref("rates.data_driven", "compute"), plot=_ref("rates.data_driven", "plot"), order=28, privacy=_ledger("rates_data_driven")),
     Experiment(
         name="rates_k_gamma",
         reproduces="003 Theorems 2 and 4 beyond K = 2, γ = 1: N-exponents β(γ+1)/(2β+d) (local, eq. (14)) and "
@@ -128,7 +133,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         name="metric_space_consistency",
         reproduces="001 Appendix A (Theorems A.6, A.12, A.13, A.15): PCL2 (Algorithm 4) on S² and PCL2b "
                    "(Algorithm 5) on R², universally consistent on doubling metric spaces; plus pure-DP PCL2 on R²",
-        compute=_ref("consistency.metric_consistency", "compute"), plot=_ref("consistency.metric_consistency", "plot"), order=63),
+        compute=_ref("consistency.metric_consistency", "compute"), plot=_ref("consistency.metric_consistency", "plot"), order=63, privacy=_ledger("metric_space_consistency")),
     Experiment(
         name="stability_histogram_accuracy",
         reproduces="001 Theorem 2.4 (accuracy of the stability-based histogram, Algorithm 1): exact E|ĉ − c| "
@@ -161,18 +166,18 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "ALIBI vs vector approximation, accuracy vs ε, every method's k (and LP-MST's prior) tuned on "
                    "RR-privatized validation labels, with a k-sensitivity table; beyond the paper: ε reaching 90 % "
                    "of non-private accuracy",
-        compute=_ref("learning.lp_mst_digits", "compute"), plot=_ref("learning.lp_mst_digits", "plot"), order=60),
+        compute=_ref("learning.lp_mst_digits", "compute"), plot=_ref("learning.lp_mst_digits", "plot"), order=60, privacy=_ledger("lp_mst_digits")),
     Experiment(
         name="lp_mst_dynamics",
         reproduces="004 Appendices D-E, Figures 3, 4(a), 5 on real data (digits, k-NN learner, ε = 2): LP-1ST vs "
                    "LP-2ST learning curves, LP-2ST accuracy over stage split × prior temperature, stage-1 top-k "
                    "accuracy vs final accuracy",
-        compute=_ref("learning.lp_mst_dynamics", "compute"), plot=_ref("learning.lp_mst_dynamics", "plot"), order=61),
+        compute=_ref("learning.lp_mst_dynamics", "compute"), plot=_ref("learning.lp_mst_dynamics", "plot"), order=61, privacy=_ledger("lp_mst_dynamics")),
     Experiment(
         name="cluster_priors_digits",
         reproduces="004 Algorithm 4, Section 5.2 / Figure 1(b) and Appendix B Figure 2 on real data (digits): "
                    "accuracy vs ε_p of k-means cluster priors",
-        compute=_ref("learning.cluster_priors_digits", "compute"), plot=_ref("learning.cluster_priors_digits", "plot"), order=61),
+        compute=_ref("learning.cluster_priors_digits", "compute"), plot=_ref("learning.cluster_priors_digits", "plot"), order=61, privacy=_ledger("cluster_priors_digits")),
     Experiment(
         name="lp_rr_sgd",
         reproduces="004 Theorem 9 (LP-RR-SGD, Algorithm 5, eq. 7) and Proposition 11 (LP-Normal-SGD, Algorithm 6): "
@@ -184,6 +189,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "RR, LP-2ST, ALIBI and vector-approximation labels; bundled digits on CPU, published vs measured "
                    "grids from --data-dir",
         compute=_ref("learning.cnn_benchmarks", "compute"), plot=_ref("learning.cnn_benchmarks", "plot"), order=65,
+        skip=_ref("learning.cnn_benchmarks", "skip_reason"), privacy=_ledger("cnn_benchmarks"),
         paper_note="its paper profile (10 seeds, 004 Appendix B's epochs, the full digits grid) costs about 8 "
                    "CPU-hours on the suite's 2-core CPU machines, estimated from the quick profile's per-model cost. "
                    "Command: `python paper_repro.py --only cnn_benchmarks --profile paper` with the torch extra "
@@ -193,5 +199,6 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         name="movielens_table3",
         reproduces="004 Table 3 / Section 5.1 / Appendix B: MovieLens test RMSE of RR (LP-1ST) vs LP-2ST with a "
                    "two-branch CF model, ε = 1-8; ML-1M from --data-dir, else ML-100K (package copy) as a stand-in",
-        compute=_ref("learning.movielens", "compute"), plot=_ref("learning.movielens", "plot"), order=66),
+        compute=_ref("learning.movielens", "compute"), plot=_ref("learning.movielens", "plot"), order=66,
+        skip=_ref("learning.movielens", "skip_reason"), privacy=_ledger("movielens_table3")),
 )

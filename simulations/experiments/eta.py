@@ -12,6 +12,8 @@ run announced 43 minutes for a job of 4 to 5). Its CPU seconds move much less. T
   first small experiment, whose wall time is mostly start-up, does not swing the estimate.
 
 Without a recorded run at the same profile for one of the experiments left, there is no estimate.
+An experiment that this environment will skip (its optional extra or data is missing: the catalogue record's
+``skip`` check) counts for nothing, so a first run without torch does not announce the CNN grid's time.
 """
 
 from __future__ import annotations

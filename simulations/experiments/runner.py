@@ -52,7 +52,8 @@ from .board import kind_counts_text, kind_tally, read_records, verdict_board_mar
 from .fingerprint import config_fingerprint, stale_outputs
 from .eta import eta_seconds, recorded_cpu_seconds
 
-__all__ = ["Outcome", "check_output_folder", "claim_counts", "claim_counts_text", "regenerate_command", "run_all",
+__all__ = ["Outcome", "check_output_folder", "claim_counts", "claim_counts_text", "privacy_line", "privacy_records",
+           "regenerate_command", "run_all",
            "run_experiment", "summary_table", "write_csv", "write_report"]
 
 STAGING = ".staging"  # under --out; one private folder per running experiment
@@ -251,6 +252,7 @@ def _finish(job: _Computed, cancel=None) -> dict:
             figures=names,
             tables=[f"{t}.csv" for t in result.tables],
             claims=[c.to_json() for c in result.claims],
+            **({"privacy": privacy_records(exp, ctx.profile)} if exp.privacy_ref is not None else {}),
             config_fingerprint=config_fingerprint(exp, ctx.profile),  # the staleness check's key (fingerprint.py)
             notes=result.notes,
             provenance={**provenance(profile=ctx.profile, seed=ctx.seed,
@@ -407,6 +409,73 @@ def _cpu_cell(record: dict) -> str:
     return "–" if cpu is None else f"{cpu:g}"
 
 
+def privacy_records(exp: Experiment, profile: str) -> list[dict]:
+    """The per-label totals of an experiment's declared ledgers, as written to ``results.json`` (``"privacy"``).
+
+    Parameters
+    ----------
+    exp : Experiment
+        Its ``privacy`` declaration is called with ``profile``.
+    profile : str
+        The run's profile.
+
+    Returns
+    -------
+    list of dict
+        One :meth:`simulations.accounting.Ledger.to_json` per ledger (empty if none is declared).
+
+    References
+    ----------
+    docs/notes/accounting.md.
+
+    Examples
+    --------
+    >>> toy = Experiment("toy", "nothing", "math:sqrt", "math:floor")
+    >>> privacy_records(toy, "quick")
+    []
+    """
+    if exp.privacy is None:
+        return []
+    return [led.to_json() for led in exp.privacy(profile)]
+
+
+def privacy_line(exp: Experiment, record: dict) -> str:
+    """The report's one line on an experiment's per-label privacy: from ``results.json``, else today's ledgers.
+
+    Parameters
+    ----------
+    exp : Experiment
+        The experiment (its ``privacy`` declaration renders outputs written before ledgers existed).
+    record : dict
+        Its ``results.json`` content.
+
+    Returns
+    -------
+    str
+        ``""`` when the experiment declares no ledger; otherwise a Markdown line listing each ledger's
+        composition, basic (ε, δ) and tight ε at δ = 1e-5.
+
+    References
+    ----------
+    docs/notes/accounting.md.
+
+    Examples
+    --------
+    >>> privacy_line(Experiment("toy", "nothing", "math:sqrt", "math:floor"), {})
+    ''
+    """
+    from simulations.accounting import summary_line
+
+    if "privacy" in record:
+        ledgers, source = record["privacy"], "recorded by this run"
+    elif exp.privacy is not None:
+        ledgers, source = privacy_records(exp, record.get("profile", "quick")), \
+            "rendered from today's ledger declaration: this output predates the ledger"
+    else:
+        return ""
+    return f"**Privacy per label** ({source}; docs/notes/accounting.md): " + "; ".join(map(summary_line, ledgers)) + "."
+
+
 def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Path:
     """Stitch every experiment's results.json into ``out/REPORT.md`` (registry order), atomically.
 
@@ -485,6 +554,8 @@ def write_report(out: Path, registry: dict[str, Experiment] | None = None) -> Pa
                   "", _provenance_line(r.get("provenance")), ""]
         if e.name in stale:
             lines += [f"**Stale output, not counted on the verdict board:** {stale[e.name]}.", ""]
+        if "error" not in r and (line := privacy_line(e, r)):
+            lines += [line, ""]
         if "error" in r:
             lines += ["**This experiment crashed:**", "", "```", r["error"].strip(), "```", ""]
             continue
@@ -713,7 +784,9 @@ def run_all(names, ctx: RunContext, out: Path, *, log=print, argv=None, overlap:
     n = len(names)
     outcomes: dict[int, Outcome] = {}
     sweep_stale(out / STAGING)  # staging folders of killed runs; a live run's are locked and kept
-    recorded = {name: recorded_cpu_seconds(out, name, ctx.profile) for name in names}  # for the ETA
+    # for the ETA: an experiment this environment will skip (a missing extra) costs nothing here
+    recorded = {name: 0.0 if REGISTRY[name].skip_reason(ctx) else recorded_cpu_seconds(out, name, ctx.profile)
+                for name in names}
     cores = min(ctx.jobs, available_cores()) if ctx.scheduler is None else ctx.jobs
     start = time.perf_counter()
     plotter = _Plotter() if overlap else None

@@ -677,6 +677,31 @@ def _tuning_notes(name: str, eps, lrs, epochs, rec, acc, acc_np, fixed: tuple, n
     return lines + [""]
 
 
+def skip_reason(ctx) -> str | None:
+    """Why :func:`compute` would be skipped here: torch is not installed (checked without importing it).
+
+    Parameters
+    ----------
+    ctx : RunContext
+        The run's context (not read: only the environment decides).
+
+    Returns
+    -------
+    str or None
+        The install hint when ``import torch`` would fail, else None.
+
+    References
+    ----------
+    docs/design.md, "Ecosystem notes" (optional extras, imported lazily).
+
+    Examples
+    --------
+    >>> skip_reason(None) == (None if torch_available() else INSTALL_HINT)
+    True
+    """
+    return None if torch_available() else INSTALL_HINT
+
+
 def compute(ctx) -> ExperimentResult:
     """Train the CNNs of every method on privatized labels: the digits grid, 004 Figure 4(b)'s mixup grid, the
     real-MNIST subset (``[data]`` extra) and the ``--data-dir`` grids, with the learning rate and epochs of

@@ -161,6 +161,37 @@ def resolve_source(data_dir) -> tuple[str, str | None]:
     raise ExperimentSkipped(INSTALL_HINT)
 
 
+def skip_reason(ctx) -> str | None:
+    """Why :func:`compute` would be skipped here: no MovieLens file under ``ctx.data_dir`` nor a package copy.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        The run's context; its ``data_dir`` is looked at (file names only, nothing is read).
+
+    Returns
+    -------
+    str or None
+        The install hint, as :func:`resolve_source` raises it, or None when a source is found.
+
+    References
+    ----------
+    004 Section 5.1 (MovieLens); docs/design.md, "Off limits" (no downloads: data from packages or a folder).
+
+    Examples
+    --------
+    >>> from simulations.experiments.base import RunContext
+    >>> reason = skip_reason(RunContext())
+    >>> reason is None or "recbole" in reason
+    True
+    """
+    try:
+        resolve_source(ctx.data_dir)
+    except ExperimentSkipped as exc:
+        return str(exc)
+    return None
+
+
 @functools.lru_cache(maxsize=2)
 def load_ratings(source: str, data_dir: str | None) -> tuple[np.ndarray, np.ndarray]:
     """All ratings of ``source`` in one fixed order, read once per process.
