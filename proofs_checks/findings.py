@@ -145,6 +145,27 @@ TEXT_FINDINGS = (
      "evidence": "tests/proofs_checks/test_findings.py::test_003_appendix_l_berry_esseen_ratio_grows (sympy: the "
                  "exact standardized third moment of (156)); limits.lower_bounds and rates_lower_bounds' notes",
      "severity": "domain", "topic": "003 appendix L Berry-Esseen"},
+    {"source": "003 Lemma 1 (eq. (91), Appendix D) and Lemma 3 (eq. (183), Appendix L)",
+     "printed": "If 0 <= t <= ln 2/(ε n_k) and n_k t is an integer, then P(V̂_k = 1 | X_{1:N}, Ȳ_k = −t) + "
+                "P(V̂_k = −1 | X_{1:N}, Ȳ_k = t) >= 2/3 (Lemma 3: t <= T ln 2/(ε n_k), labels in {−T, 0, T})",
+     "derived": "the proof (eqs. (92)-(93), step (b) 'the algorithm does not change') bounds P(V̂(D) = 1) + "
+                "P(V̂(D') = −1) for a data set D and the D' obtained by flipping l = n_k t of its labels: that "
+                "per-dataset form holds. Conditioned on Ȳ_k alone it needs the labels given Ȳ_k to be coupled "
+                "by l flips (e.g. exchangeable: constant |η| on the cube's samples); with |η| varying over the "
+                "samples it fails: n_k = 3, |η(X_i)| = (1, 1, 0), ε = ln 2, t = 1/3 gives the labellings "
+                "(−,−,+) and (+,+,−) given Ȳ_k = ∓1/3, three labels apart, and an ε-DP test with total error "
+                "1/3 < 2/3 (|η| = (0.9, 0.9, 0.9, 0, 0): 0.444). In Theorems 3 and 11, |η| <= h^β is small, where "
+                "the exact LP found no failure (|η_i| <= 0.7 at n_k <= 5)",
+     "evidence": "tests/proofs_checks/test_findings.py::test_003_lemma1_conditioning_fails_with_varying_eta (the "
+                 "hand test achieving 1/3, checked ε-DP by enumeration); experiment lemma_tests_lp (exact LP)",
+     "severity": "domain", "topic": "003 lemma1 conditioning"},
+    {"source": "003 proof of Lemma 3, eq. (184)",
+     "printed": "Ȳ'_k = −t + 2l/n_k after changing l = n_k t/T labels from −T to T",
+     "derived": "Ȳ'_k = −t + 2lT/n_k = t: each change moves the mean by 2T/n_k; −t + 2l/n_k = −t + 2t/T "
+                "equals t only for T = 1 (eq. (92)'s ±1 labels, copied)",
+     "evidence": "tests/proofs_checks/test_findings.py::test_003_eq184_mean_shift_is_2lT_over_n (exact "
+                 "fractions on a labelling with T = 3)",
+     "severity": "typo", "topic": "003 eq184 mean shift"},
     {"source": "003 eq. (126) (proof of Theorem 5, Appendix F)",
      "printed": "∫_{B_k} (η̂ − η_v)² ≥ ½ ∫ φ² h^(2β) f = ½ c h^(2β+d) ‖φ‖₂², from (125)",
      "derived": "(125) and the triangle inequality give ‖η̂ − η_v‖ ≥ ‖φ h^β‖, so the factor is 1, not ½ (attained "

@@ -45,7 +45,7 @@ ORDERS = {
     "cnn_benchmarks": 65, "movielens_table3": 66,
     "dp_checks": 20, "rrwithprior_lp": 60, "approx_dp_randomizer": 61, "proof_checks": 90, "third_party_audit": 65,
     "lp_mst_privacy": 63, "full_dp_checks": 64, "label_dp_accounting": 66,
-    "rates_lower_bounds": 30,
+    "rates_lower_bounds": 30, "lemma_tests_lp": 31, "rates_local_full_dp": 24,
     "rates_data_driven": 28, "rates_k_gamma": 29,
     "remark18_classifier": 64, "delta_decaying": 64,
     "semi_supervised_learning": 64,

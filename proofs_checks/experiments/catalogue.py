@@ -67,6 +67,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "evaluated on the packing family, beside the measured risk of Theorems 2, 4, 6, 8, 10, 12 there",
         compute=_ref("lower_bounds", "compute"), plot=_ref("lower_bounds", "plot"), order=30),
     Experiment(
+        name="lemma_tests_lp",
+        reproduces="003 Lemma 1 (eq. (91)), Lemma 3 (eq. (183)) and eq. (97): the exact minimum error of an "
+                   "ε-label-DP two-point test (linear program over all labellings of small cubes)",
+        compute=_ref("lemma_tests_lp", "compute"), plot=_ref("lemma_tests_lp", "plot"), order=31),
+    Experiment(
         name="label_dp_accounting",
         reproduces="per-label privacy ledger (simulations.accounting) vs exact enumeration: 004 Observation 4 (LP-MST "
                    "ε-label DP, parallel over stages), 004 Algorithm 4 (cluster priors ε_p + ε, sequential), 001 Theorem "

@@ -43,6 +43,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         compute=_ref("rates.classification", "compute_local"), plot=_ref("rates.classification", "plot_local"),
         order=20),
     Experiment(
+        name="rates_local_full_dp",
+        reproduces="003 Remark 1(2) and Table 1 (classification, local full DP): a learner privatizing the joint "
+                   "(cell, label), excess risk ≍ (Nε²)^{-β(γ+1)/(2β+2d)}, against the printed cell",
+        compute=_ref("rates.local_full_dp", "compute"), plot=_ref("rates.local_full_dp", "plot"), order=24),
+    Experiment(
         name="rates_central_classification",
         reproduces="003 Table 1 (classification, central label DP): privacy term (εN)^{-β(γ+1)/(β+d)}, Theorems 3–4",
         compute=_ref("rates.classification", "compute_central"), plot=_ref("rates.classification", "plot_central"),

@@ -359,6 +359,53 @@ def test_003_eq126_factor_is_one():
     assert sum(x ** 2 for x in b) == sum((0 - x) ** 2 for x in b)  # a = 0: equality with factor 1
 
 
+def test_003_lemma1_conditioning_fails_with_varying_eta():
+    """003 Lemma 1 as written conditions on Ȳ_k only. n_k = 3, |η(X_i)| = (1, 1, 0), ε = ln 2, t = 1/3
+    (l = 1, lε = ln 2: the lemma's condition holds). With V uniform, labels 1, 2 equal V and label 3 is a fair
+    coin: given Ȳ_k = −1/3 the labelling is (−,−,+), given Ȳ_k = 1/3 it is (+,+,−), three labels apart. The
+    test accepting V̂ = 1 with probability (1/6, 1/3, 2/3, 5/6) at Hamming distance 0..3 from (−,−,+) is
+    ln 2-label DP (ratios <= 2 between neighbours, checked on all 8 labellings in exact fractions) and its two
+    errors sum to 1/6 + 1/6 = 1/3 < 2/3; the exact LP agrees."""
+    import itertools
+    from fractions import Fraction as F
+
+    from proofs_checks.experiments.lemma_tests_lp import _binary_probs, lemma_point
+
+    D = (-1, -1, 1)
+    q = [F(1, 6), F(1, 3), F(2, 3), F(5, 6)]
+    accept = {y: q[sum(a != b for a, b in zip(y, D))] for y in itertools.product((-1, 1), repeat=3)}
+    for y in accept:
+        for i in range(3):
+            z = y[:i] + (-y[i],) + y[i + 1:]
+            assert accept[y] <= 2 * accept[z] and 1 - accept[y] <= 2 * (1 - accept[z])
+    # the conditional laws, exactly: P(y | V) = Π_i P(y_i | V) with P(y_i = V) = 1 for i < 2, 1/2 for i = 2
+    def lik(y, v):
+        return (F(1) if y[0] == v and y[1] == v else F(0)) * F(1, 2)
+    post = {s: {y: sum(lik(y, v) for v in (-1, 1)) for y in accept if sum(y) == s} for s in (-1, 1)}
+    null = {y: w / sum(post[-1].values()) for y, w in post[-1].items() if w}
+    alt = {y: w / sum(post[1].values()) for y, w in post[1].items() if w}
+    assert null == {(-1, -1, 1): 1} and alt == {(1, 1, -1): 1}
+    total = sum(w * accept[y] for y, w in null.items()) + sum(w * (1 - accept[y]) for y, w in alt.items())
+    assert total == F(1, 3) < F(2, 3)
+    assert abs(lemma_point(1, 3, 1, math.log(2), _binary_probs((1.0, 1.0, 0.0))) - 1 / 3) < 1e-9
+    # with a constant |η| (exchangeable labels given Ȳ_k) the same cube attains exactly the lemma's 2/3
+    assert abs(lemma_point(1, 3, 1, math.log(2), _binary_probs((0.5, 0.5, 0.5))) - 2 / 3) < 1e-9
+
+
+def test_003_eq184_mean_shift_is_2lT_over_n():
+    """Labels (−T, −T, 0, 0) with T = 3: Ȳ = −3/2 = −t; l = n t/T = 2 changes −T -> T give (T, T, 0, 0), mean
+    3/2 = t = −t + 2lT/n; the printed −t + 2l/n = −1/2 is not t."""
+    from fractions import Fraction as F
+
+    T, n = 3, 4
+    D = [-T, -T, 0, 0]
+    t = -F(sum(D), n)
+    l = int(n * t / T)
+    D2 = [T, T, 0, 0]
+    assert (t, l, F(sum(D2), n)) == (F(3, 2), 2, t)
+    assert -t + F(2 * l * T, n) == t and -t + F(2 * l, n) == F(-1, 2) != t
+
+
 def test_every_text_finding_has_a_substance_test():
     """Each TEXT_FINDINGS record names a test of this file, and that test exists."""
     from proofs_checks.findings import TEXT_FINDINGS
