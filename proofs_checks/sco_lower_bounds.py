@@ -114,7 +114,7 @@ def prop13_bound(epsilon: float, delta: float, m: int, *, D: float = 1.0, L: flo
 def prop13_chain(epsilon: float, delta: float, m: int, *, D: float = 1.0, L: float = 1.0) -> dict:
     """Each quantity of Proposition 13's chain for binary (ε, δ)-RR followed by the noisy ERM ``ŵ = (D/2) z/√m``.
 
-    With p = (e^ε + δ)/(e^ε + 1) the sign of each coordinate is right with probability p, so |I| ~ Bin(m, p).
+    With p = (e^ε + δ)/(e^ε + 1) the sign of each coordinate is right with probability p, so the number #I of right signs is Bin(m, p).
 
     Parameters
     ----------
@@ -130,8 +130,8 @@ def prop13_chain(epsilon: float, delta: float, m: int, *, D: float = 1.0, L: flo
     Returns
     -------
     dict
-        ``excess`` = DL(1 − p)/√m (the algorithm's expected excess), ``step15`` = DL/(2√m) − (DL/(2m)) E√|I|
-        (after (15)), ``jensen`` = DL/(2√m) − (DL/(2m)) √(E|I|) (after Cauchy-Schwarz on E√|I|), ``bound`` =
+        ``excess`` = DL(1 − p)/√m (the algorithm's expected excess), ``step15`` = DL/(2√m) − (DL/(2m)) E√#I
+        (after (15)), ``jensen`` = DL/(2√m) − (DL/(2m)) √(E#I) (after Cauchy-Schwarz on E√#I), ``bound`` =
         :func:`prop13_bound` (after (14)); the proof says excess >= step15 >= jensen >= bound, and here
         jensen = bound (this algorithm attains (13)).
 
@@ -146,7 +146,7 @@ def prop13_chain(epsilon: float, delta: float, m: int, *, D: float = 1.0, L: flo
 
     Examples
     --------
-    One point: |I| is 0 or 1, so E√|I| = E|I| = p and the Jensen step is loose:
+    One point: #I is 0 or 1, so E√#I = E#I = p and the Jensen step is loose:
 
     >>> c = prop13_chain(math.log(3), 0.0, 1)
     >>> [round(c[k], 6) for k in ("excess", "step15", "jensen", "bound")]

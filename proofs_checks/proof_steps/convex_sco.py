@@ -59,8 +59,8 @@ def exact_prop13_chain(E, delta, m: int, dps: int = 40) -> dict:
     Returns
     -------
     dict of mpmath.mpf
-        ``excess`` (1 − p)/√m, ``step15`` 1/(2√m) − E√|I|/(2m), ``jensen`` 1/(2√m) − √(mp)/(2m) and ``bound``
-        (1/(2√m))(1 − √((E + δ)/(E + 1))), with p = (E + δ)/(E + 1) and |I| ~ Bin(m, p) summed exactly.
+        ``excess`` (1 − p)/√m, ``step15`` 1/(2√m) − E√#I/(2m), ``jensen`` 1/(2√m) − √(mp)/(2m) and ``bound``
+        (1/(2√m))(1 − √((E + δ)/(E + 1))), with p = (E + δ)/(E + 1) and #I ~ Bin(m, p) summed exactly.
 
     References
     ----------
