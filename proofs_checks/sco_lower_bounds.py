@@ -114,7 +114,8 @@ def prop13_bound(epsilon: float, delta: float, m: int, *, D: float = 1.0, L: flo
 def prop13_chain(epsilon: float, delta: float, m: int, *, D: float = 1.0, L: float = 1.0) -> dict:
     """Each quantity of Proposition 13's chain for binary (ε, δ)-RR followed by the noisy ERM ``ŵ = (D/2) z/√m``.
 
-    With p = (e^ε + δ)/(e^ε + 1) the sign of each coordinate is right with probability p, so the number #I of right signs is Bin(m, p).
+    With p = (e^ε + δ)/(e^ε + 1) the sign of each coordinate is right with probability p, so the number #I of
+    right signs is Bin(m, p).
 
     Parameters
     ----------
