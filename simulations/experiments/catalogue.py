@@ -180,6 +180,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         compute=_ref("learning.debiased_erm_topk", "compute"), plot=_ref("learning.debiased_erm_topk", "plot"),
         order=62),
     Experiment(
+        name="prior_quality_sgd",
+        reproduces="004 Corollaries 6 and 10 (eq. 8-10): LP-RR-SGD on RRTop-k labels with priors of controlled top-k "
+                   "miss rate, excess population loss vs n, ε and Pr[y ∉ Y_k], against plain LP-RR-SGD (Theorem 9)",
+        compute=_ref("learning.prior_quality_sgd", "compute"), plot=_ref("learning.prior_quality_sgd", "plot"),
+        order=62),
+    Experiment(
         name="cnn_benchmarks",
         reproduces="000 Section 5.2 / Tables 1-3 and 004 Tables 1, 2, 4, 5 (optional torch path): CNNs trained on "
                    "RR, LP-2ST, ALIBI and vector-approximation labels; bundled digits on CPU, published vs measured "
