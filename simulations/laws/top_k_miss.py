@@ -84,7 +84,17 @@ class MissRateLaw:
 
     @property
     def k(self) -> int:
-        """k = |Y_k^x|."""
+        """k = |Y_k^x|, the length of ``inside``.
+
+        Returns
+        -------
+        int
+
+        Examples
+        --------
+        >>> MissRateLaw(num_classes=4, tops=((0, 1),), inside=(0.75, 0.25)).k
+        2
+        """
         return len(self.inside)
 
     def _inside_matrix(self, weights) -> np.ndarray:
@@ -94,40 +104,132 @@ class MissRateLaw:
         return A
 
     def top_mask(self) -> np.ndarray:
-        """Boolean (m, K): entry [x, y] is True when y ∈ Y_k^x."""
+        """Which labels lie in each cell's top-k set.
+
+        Returns
+        -------
+        ndarray of bool, shape (m, K)
+            Entry [x, y] is True when y ∈ Y_k^x.
+
+        References
+        ----------
+        004 Algorithm 1 step 1 (Y_k), Corollary 10.
+
+        Examples
+        --------
+        >>> MissRateLaw(num_classes=3, tops=((2, 0),), inside=(0.5, 0.5)).top_mask().tolist()
+        [[True, False, True]]
+        """
         return self._inside_matrix(np.ones(self.k)) > 0
 
     def eta(self) -> np.ndarray:
-        """η_q, shape (m, K): row x is the law of y given cell x."""
+        """The label law of every cell, η_q(x) = (1 - q) a_x + q · uniform(outside Y_k^x).
+
+        Returns
+        -------
+        ndarray of float64, shape (m, K)
+            Row x is the law of y given cell x (rows sum to 1).
+
+        References
+        ----------
+        004 Corollary 10 (the miss rate Pr[y ∉ Y_k^x] = q).
+
+        Examples
+        --------
+        >>> MissRateLaw(num_classes=3, tops=((0, 1),), inside=(0.5, 0.5), miss_rate=0.2).eta().round(12).tolist()
+        [[0.4, 0.4, 0.2]]
+        """
         A = self._inside_matrix(self.inside)
         out = ~self.top_mask() / max(self.num_classes - self.k, 1)
         return (1.0 - self.miss_rate) * A + self.miss_rate * out
 
     def xi_eta(self) -> np.ndarray:
-        """η' of P' = ξ(P) (004 proof of Corollary 10), shape (m, K)."""
+        """The label law of P' = ξ(P): the missed mass moved uniformly onto Y_k^x.
+
+        Returns
+        -------
+        ndarray of float64, shape (m, K)
+            η'(x) = (1 - q) a_x + q · uniform(Y_k^x); zero outside Y_k^x.
+
+        References
+        ----------
+        004 proof of Corollary 10 (ξ, P'), Lemma 20.
+
+        Examples
+        --------
+        >>> MissRateLaw(num_classes=3, tops=((0, 1),), inside=(0.5, 0.5), miss_rate=0.2).xi_eta().round(12).tolist()
+        [[0.5, 0.5, 0.0]]
+        """
         A = self._inside_matrix(self.inside)
         return (1.0 - self.miss_rate) * A + self.miss_rate * self._inside_matrix(np.full(self.k, 1.0 / self.k))
 
     def prior(self) -> np.ndarray:
-        """The priors handed to RRTop-k, shape (m, K): ``PRIOR_WEIGHT · a_x + (1 - PRIOR_WEIGHT)/K``."""
+        """The priors handed to RRTop-k: ``PRIOR_WEIGHT · a_x + (1 - PRIOR_WEIGHT)/K``.
+
+        Returns
+        -------
+        ndarray of float64, shape (m, K)
+            One probability vector per cell; its k largest entries are Y_k^x.
+
+        References
+        ----------
+        004 Algorithm 1 (the prior p_x), Corollary 10.
+
+        Examples
+        --------
+        >>> MissRateLaw(num_classes=4, tops=((2, 3),), inside=(0.75, 0.25)).prior().round(4).tolist()
+        [[0.025, 0.025, 0.7, 0.25]]
+        """
         return PRIOR_WEIGHT * self._inside_matrix(self.inside) + (1.0 - PRIOR_WEIGHT) / self.num_classes
 
     def exact_miss_rate(self) -> float:
-        """Σ_x P(x) η_q(x)(labels outside Y_k^x), computed from :meth:`eta` (= q up to rounding)."""
+        """Σ_x P(x) η_q(x)(labels outside Y_k^x), from :meth:`eta` (P(x) = 1/m).
+
+        Returns
+        -------
+        float
+            Equal to ``miss_rate`` up to rounding (the tests check it in fractions).
+
+        References
+        ----------
+        004 eq. (8), (18): Pr_{(x,y)~P}[y ∉ Y_k^x].
+
+        Examples
+        --------
+        >>> round(MissRateLaw(num_classes=4, tops=((0, 1), (1, 2)), inside=(0.6, 0.4), miss_rate=0.05).exact_miss_rate(), 12)
+        0.05
+        """
         return float((self.eta() * ~self.top_mask()).sum(axis=1).mean())
 
     def sample(self, n: int, rng) -> tuple[np.ndarray, np.ndarray]:
-        """n i.i.d. pairs: (cells (n,), labels (n,)), both int64.
+        """n i.i.d. pairs: x uniform on the cells, then y ~ η_q(x).
 
         Parameters
         ----------
         n : int >= 0
+            Number of pairs.
         rng : numpy.random.Generator
             The DATA stream.
 
         Returns
         -------
         cells, labels : ndarray of int64, shape (n,)
+
+        Raises
+        ------
+        ValueError
+            If ``n`` is not an integer >= 0 or ``rng`` is not a Generator.
+
+        References
+        ----------
+        004 Appendix G (n i.i.d. samples from P).
+
+        Examples
+        --------
+        >>> law = MissRateLaw(num_classes=4, tops=((0, 1),), inside=(0.75, 0.25))
+        >>> x, y = law.sample(5, np.random.default_rng(0))
+        >>> x.tolist(), bool(np.isin(y, [0, 1]).all())
+        ([0, 0, 0, 0, 0], True)
         """
         n = check_int("n", n, low=0)
         rng = check_generator(rng)
