@@ -25,7 +25,10 @@ from scipy.special import gammaln
 
 from .validation import check_int, check_positive, check_probability_vector, check_real
 
-__all__ = ["corollary10_bound", "debiased_loss_constants", "rademacher_all_functions", "theorem17_bound"]
+__all__ = ["MAX_N", "corollary10_bound", "debiased_loss_constants", "rademacher_all_functions", "theorem17_bound"]
+
+#: largest n :func:`rademacher_all_functions` sums over (n terms per point)
+MAX_N = 10**7
 
 
 def debiased_loss_constants(k: int, epsilon: float) -> tuple[float, float, float]:
@@ -62,8 +65,12 @@ def debiased_loss_constants(k: int, epsilon: float) -> tuple[float, float, float
     """
     k = check_int("k", k, low=1)
     epsilon = check_positive("epsilon", epsilon)
-    p = 1.0 / (math.expm1(epsilon) + k)
-    one_minus = math.expm1(epsilon) / (math.expm1(epsilon) + k)  # 1 - kp without cancellation
+    if epsilon <= 700.0:
+        p = 1.0 / (math.expm1(epsilon) + k)
+        one_minus = math.expm1(epsilon) / (math.expm1(epsilon) + k)  # 1 - kp without cancellation
+    else:  # e^ε overflows: p = e^-ε/(1 + (k - 1)e^-ε) underflows to 0 and 1 - kp to 1
+        e = math.exp(-epsilon)
+        p, one_minus = e / (1.0 + (k - 1) * e), 1.0 / (1.0 + (k - 1) * e)
     return p, (1.0 + k * p) / one_minus, (1.0 + (k - 2) * p) / one_minus
 
 
@@ -100,6 +107,8 @@ def rademacher_all_functions(n: int, probs) -> float:
     0.25
     """
     n = check_int("n", n, low=1)
+    if n > MAX_N:
+        raise ValueError(f"n must be <= {MAX_N} (the sum has n terms per point), got n={n}")
     P = check_probability_vector("probs", probs)
     N = np.arange(1, n + 1, dtype=float)
     h = np.floor((N - 1) / 2)
