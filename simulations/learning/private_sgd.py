@@ -10,6 +10,9 @@
   ``method="rr"`` is 004 Algorithm 5 (steps η_t = Dε / (6 K L √t), Theorem 9), ``"normal"`` is
   Algorithm 6 (Gaussian noise projected on L_t = span{∇ℓ(w, (x_t, k))}, steps
   η_t = D / √((L² + K σ²) t), Proposition 11) and ``"nonprivate"`` plain SGD (η_t = D / (L √t)).
+  ``method="rr"`` with ``prior`` and ``k`` is the algorithm of 004 Corollary 10: RRTop-k labels, eq. (7)
+  over each example's top-k set Y_k^x (``Σ_{k∈Y}(s - e_k) = |Y| s - 1_Y``) and Theorem 9's steps with k in
+  place of K.
 
 For the logistic loss ∇_W ℓ(W, (x, k)) = (s - e_k) xᵀ with s = softmax(W x), so L_t = {v xᵀ :
 Σ_k v_k = 0} and the projection of a Gaussian matrix B ~ N(0, σ² I) onto L_t is C (B x̂) x̂ᵀ with
@@ -24,7 +27,7 @@ Gaussian noise scale of Algorithm 6: 004 leaves the constant C of σ = C L √(l
 the classical Gaussian mechanism on the label-dependent part, whose L2 sensitivity is
 max ||∇ℓ(w, (x, y)) - ∇ℓ(w, (x, y'))|| = √2 ||x|| <= L: σ = L √(2 ln(1.25/δ)) / ε (ε < 1).
 
-References: 004 Algorithm 5, eq. (7), Theorem 9; Algorithm 6, Proposition 11; eq. (17), Lemma 18.
+References: 004 Algorithm 5, eq. (7), Theorem 9; Algorithm 6, Proposition 11; eq. (17), Lemma 18; Corollary 10.
 """
 
 from __future__ import annotations
