@@ -108,9 +108,9 @@ TEXT_FINDINGS = (
                 "[−(k−1)p/(1−kp), (1−p)/(1−kp)], of width W = (1 + (k−2)p)/(1 − kp) > 1 (k ≥ 2), so the "
                 "confidence term must be W·√(log(2/β)/(2n)) (bounded differences W/n). As printed, (18) fails: for "
                 "F = {f ≡ 0} (R_n = 0), K = k = 2, y uniform, ℓ(t, y) = (t − y)², ε = 1, n = 1000, β = 0.05 it is "
-                "violated with probability 0.2174 (0.5067 at ε = 0.5), exactly; with W it holds (0.0072). (Lemma 21's "
-                "own term √(ln(2/β)/n) is also not the (18)'s √(log(2/β)/(2n)); the latter is the standard one "
-                "for [0, 1] classes.)",
+                "violated with probability 0.2174 (0.5067 at ε = 0.5), exactly; with W it holds (0.0072). (Lemma 21 as "
+                "printed gives √(ln(2/β)/n), not (18)'s √(log(2/β)/(2n)); the latter is the standard term for "
+                "[0, 1]-valued classes.)",
      "evidence": "tests/proofs_checks/test_findings.py::test_004_thm17_debiased_loss_range (exact binomial tails in "
                  "fractions; the range of ℓ̃ by enumeration); experiment debiased_erm_topk (measured violation "
                  "frequencies)",
