@@ -138,7 +138,7 @@ def theorem17_bound(n, *, k: int, epsilon: float, lipschitz: float, rademacher, 
     n : int or array_like of int
         Sample size(s), >= 1.
     k : int >= 1
-        |Y_k|.
+        The size of Y_k.
     epsilon : float > 0
         ε of RRTop-k.
     lipschitz : float > 0
@@ -197,7 +197,7 @@ def corollary10_bound(n, *, k: int, epsilon: float, diameter: float, lipschitz: 
     n : int or array_like of int
         Sample size(s) (one SGD step each), >= 2.
     k : int >= 1
-        |Y_k|.
+        The size of Y_k.
     epsilon : float > 0
         ε.
     diameter : float > 0

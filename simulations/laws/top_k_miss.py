@@ -84,7 +84,7 @@ class MissRateLaw:
 
     @property
     def k(self) -> int:
-        """k = |Y_k^x|, the length of ``inside``.
+        """k, the size of every Y_k^x (the length of ``inside``).
 
         Returns
         -------

@@ -18,7 +18,7 @@ first two moments of c_y under η(x). Their difference D_x(t) is a quadratic in 
 * the ERM is ``f̂(x) = clip(M_x / N_x, 0, 1)`` (1/2 on a cell without data) and its excess population
   risk ``Σ_x P(x)(f̂(x) - μ_x)²`` is exact (the minimizer over F is μ_x ∈ [0, 1]).
 
-``deviation_at_zero`` is |L̃ - L| for the one function f ≡ 0 (the class {f ≡ 0}, whose Rademacher
+``deviation_at_zero`` is ``|L̃ - L|`` for the one function f ≡ 0 (the class {f ≡ 0}, whose Rademacher
 complexity is 0: the case where 004 eq. (18)'s confidence term alone must hold).
 
 References: 004 eq. (17), (18), Theorem 17, Lemmas 18-20.
@@ -85,8 +85,8 @@ def debiased_erm_scores(cells, noisy, law: MissRateLaw, epsilon: float) -> dict:
     Returns
     -------
     dict
-        ``uniform_deviation`` (sup_f |L̃(f; S̃) - L(f; P)| over all f: cells -> [0, 1]),
-        ``erm_excess`` (L(f̂; P) - min_f L(f; P)), ``deviation_at_zero`` (|L̃(0; S̃) - L(0; P)|), floats.
+        ``uniform_deviation`` (``sup_f |L̃(f; S̃) - L(f; P)|`` over all f: cells -> [0, 1]),
+        ``erm_excess`` (L(f̂; P) - min_f L(f; P)), ``deviation_at_zero`` (``|L̃(0; S̃) - L(0; P)|``), floats.
 
     Raises
     ------
@@ -135,7 +135,7 @@ def debiased_erm_scores(cells, noisy, law: MissRateLaw, epsilon: float) -> dict:
 
 
 def population_gaps(law: MissRateLaw) -> tuple[float, float]:
-    """The limits n → ∞ of the two scores: sup_f |L(f; P) - L(f; P')| and L(f*_{P'}; P) - L(f*_P; P).
+    """The limits n → ∞ of the two scores: ``sup_f |L(f; P) - L(f; P')|`` and ``L(f*_{P'}; P) - L(f*_P; P)``.
 
     P' = ξ(P) is what the debiased risk estimates (004 Lemma 20 and the proof of Corollary 10: a label
     outside Y_k^x becomes uniform on Y_k^x), so the uniform deviation of :func:`debiased_erm_scores`
@@ -174,7 +174,7 @@ def population_gaps(law: MissRateLaw) -> tuple[float, float]:
 
 
 def one_function_violation_probability(n: int, epsilon: float, beta: float, *, corrected: bool = False) -> float:
-    """Exact Pr[|L̃(f₀; S̃) - L(f₀; P)| > RHS of 004 eq. (18)] for the class F = {f₀ ≡ 0} (R_n = 0).
+    """Exact ``Pr[|L̃(f₀; S̃) - L(f₀; P)| > RHS]`` (004 eq. (18)) for the class F = {f₀ ≡ 0} (R_n = 0).
 
     Law: K = k = 2 (RRTop-2 on two labels is randomized response), y uniform, ℓ(t, y) = (t - y)², so
     ℓ(f₀, y) = y and no label is missed; the released labels are i.i.d. uniform, Z = Σ ỹ_i ~ Bin(n, 1/2),

@@ -131,7 +131,7 @@ def features() -> np.ndarray:
 
     References
     ----------
-    004 Theorem 9 (an L-Lipschitz loss: ||x|| = 1 gives L = √2).
+    004 Theorem 9 (an L-Lipschitz loss: ``||x|| = 1`` gives L = √2).
 
     Examples
     --------
