@@ -15,6 +15,8 @@ The public names, by topic:
 * :mod:`limits.symbols`: the sympy symbols N, epsilon, beta, gamma, d, p, K (and h, k, T);
 * :func:`lower_bound`, :class:`LowerBound`, :mod:`limits.lower_bounds`: the explicit lower bounds of
   003 Theorems 1, 3, 5, 7, 9, 11 as numbers.
+* :mod:`limits.generalization`: 004 Theorem 17's bound (18) (with the exact Rademacher complexity of all
+  [0, 1]-valued functions on a finite domain) and Corollary 10's bound (8).
 
 Examples
 --------

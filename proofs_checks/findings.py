@@ -15,7 +15,7 @@ them, and ``tests/proofs_checks/test_findings.py`` checks the substance of each 
 sympy, closed forms); the experiments ``pcl2_partition_conditions`` and ``stability_histogram_accuracy``
 measure two of them.
 
-References: 003 Table 1, Theorems 7-12 and their proofs; 000 eq. (33); 004 eq. (7), (17); 001 Algorithm 2,
+References: 003 Table 1, Theorems 7-12 and their proofs; 000 eq. (33); 004 eq. (7), (17), (18); 001 Algorithm 2,
 Theorem 2.4, proof of Theorem 3.2 and eq. (1), Lemma A.8, Theorem 1.7; 004 Algorithm 3.
 """
 
@@ -100,6 +100,21 @@ TEXT_FINDINGS = (
      "evidence": "tests/proofs_checks/test_findings.py::test_004_alg3_stage1_prior_is_m0 (with M(0)'s uniform "
                  "prior RRWithPrior is exactly randomized response, so LP-1ST = RR as 004 states)",
      "severity": "typo", "topic": "004 alg3 model index"},
+    {"source": "004 Theorem 17, eq. (18), and its proof (eq. (24): Lemma 21 applied to ℓ̃ ∘ F)",
+     "printed": "|L̃(f; S̃) − L(f; P)| ≤ 2L·(1 + k·p_{k,ε})/(1 − k·p_{k,ε})·R_{n,P_X}(F) + √(log(2/β)/(2n)) + "
+                "Pr[y ∉ Y_k^x]; the proof applies Lemma 21 (stated for F ⊆ {f : V → [0, 1]}) to "
+                "'ℓ̃ ∘ F := {g : X × Y → [0, 1], ...}'",
+     "derived": "ℓ̃ of eq. (17) does not map into [0, 1]: with ℓ ∈ [0, 1] and ỹ ∈ Y_k it ranges over "
+                "[−(k−1)p/(1−kp), (1−p)/(1−kp)], of width W = (1 + (k−2)p)/(1 − kp) > 1 (k ≥ 2), so the "
+                "confidence term must be W·√(log(2/β)/(2n)) (bounded differences W/n). As printed, (18) fails: for "
+                "F = {f ≡ 0} (R_n = 0), K = k = 2, y uniform, ℓ(t, y) = (t − y)², ε = 1, n = 1000, β = 0.05 it is "
+                "violated with probability 0.2174 (0.5067 at ε = 0.5), exactly; with W it holds (0.0072). (Lemma 21 as "
+                "printed gives √(ln(2/β)/n), not (18)'s √(log(2/β)/(2n)); the latter is the standard term for "
+                "[0, 1]-valued classes.)",
+     "evidence": "tests/proofs_checks/test_findings.py::test_004_thm17_debiased_loss_range (exact binomial tails in "
+                 "fractions; the range of ℓ̃ by enumeration); experiment debiased_erm_topk (measured violation "
+                 "frequencies)",
+     "severity": "constant", "topic": "004 thm17 debiased loss range"},
     {"source": "003 proof of Theorem 2, line 543 (before eq. (74))",
      "printed": "From Assumption 1(c), p(B_l) ≥ cNh^d",
      "derived": "p(B_l) ≥ c·h^d: a cube of side h holds mass at least c·h^d where f ≥ c; cNh^d is the expected "

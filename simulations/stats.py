@@ -16,7 +16,7 @@ from limits.validation import check_int, check_real
 from simulations.engine import config_fields
 from simulations.seeding import check_generator
 
-__all__ = ["BOUND_SIDES", "EXCLUDED", "HOLDS", "INCONCLUSIVE", "SlopeFit", "bound_verdict", "fit_loglog_slope",
+__all__ = ["BOUND_SIDES", "EXCLUDED", "HOLDS", "INCONCLUSIVE", "SlopeFit", "bound_verdict", "clopper_pearson", "fit_loglog_slope",
            "holds_from", "interval_verdict", "ratio_interval", "summarize", "t_interval"]
 
 
@@ -116,6 +116,50 @@ def ratio_interval(numerator, denominator, confidence: float = 0.95):
     se = float(np.sqrt(a.var(ddof=1) / (a.size * a.mean() ** 2) + b.var(ddof=1) / (b.size * b.mean() ** 2)))
     half = float(sps.t.ppf(0.5 + confidence / 2, df=min(a.size, b.size) - 1)) * se
     return ratio, ratio * float(np.exp(-half)), ratio * float(np.exp(half))
+
+
+def clopper_pearson(successes, trials, confidence: float = 0.95):
+    """Exact (Clopper-Pearson) interval for a binomial proportion.
+
+    Parameters
+    ----------
+    successes : int
+        Number of events, 0 <= successes <= trials.
+    trials : int
+        Number of independent trials, >= 1.
+    confidence : float in (0, 1), default 0.95
+
+    Returns
+    -------
+    fraction, low, high : float
+        ``successes / trials`` and the beta-quantile interval (0 and 1 at the ends).
+
+    Raises
+    ------
+    ValueError
+        If the counts are out of range or ``confidence`` is not in (0, 1).
+
+    References
+    ----------
+    docs/design.md "The decision rule" (every verdict from an interval); Clopper and Pearson (1934).
+
+    Examples
+    --------
+    No event in 100 trials: the upper end is 1 - 0.025^(1/100) = 0.036217:
+
+    >>> f, lo, hi = clopper_pearson(0, 100)
+    >>> f, lo, round(hi, 6)
+    (0.0, 0.0, 0.036217)
+    """
+    confidence = _check_confidence(confidence)
+    n = check_int("trials", trials, low=1)
+    k = check_int("successes", successes, low=0)
+    if k > n:
+        raise ValueError(f"successes must be <= trials={n}, got successes={successes}")
+    a = (1.0 - confidence) / 2
+    lo = 0.0 if k == 0 else float(sps.beta.ppf(a, k, n - k + 1))
+    hi = 1.0 if k == n else float(sps.beta.ppf(1 - a, k + 1, n - k))
+    return k / n, lo, hi
 
 
 def _cell(value):

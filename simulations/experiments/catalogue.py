@@ -184,6 +184,18 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "excess population loss vs n and vs dimension p",
         compute=_ref("learning.lp_rr_sgd", "compute"), plot=_ref("learning.lp_rr_sgd", "plot"), order=62),
     Experiment(
+        name="debiased_erm_topk",
+        reproduces="004 Theorem 17 (eq. 18) and the debiased loss (eq. 17): ERM on RRTop-k labels, uniform deviation "
+                   "and excess risk vs n and vs the prior's miss rate Pr[y ∉ Y_k]",
+        compute=_ref("learning.debiased_erm_topk", "compute"), plot=_ref("learning.debiased_erm_topk", "plot"),
+        order=62),
+    Experiment(
+        name="prior_quality_sgd",
+        reproduces="004 Corollaries 6 and 10 (eq. 8-10): LP-RR-SGD on RRTop-k labels with priors of controlled top-k "
+                   "miss rate, excess population loss vs n, ε and Pr[y ∉ Y_k], against plain LP-RR-SGD (Theorem 9)",
+        compute=_ref("learning.prior_quality_sgd", "compute"), plot=_ref("learning.prior_quality_sgd", "plot"),
+        order=62),
+    Experiment(
         name="cnn_benchmarks",
         reproduces="000 Section 5.2 / Tables 1-3 and 004 Tables 1, 2, 4, 5 (optional torch path): CNNs trained on "
                    "RR, LP-2ST, ALIBI and vector-approximation labels; bundled digits on CPU, published vs measured "

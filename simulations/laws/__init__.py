@@ -6,6 +6,8 @@
   (asymmetric) noise;
 * :mod:`~simulations.laws.circle` — K Gaussian classes on the unit circle (000 Section 5.1);
 * :mod:`~simulations.laws.base` — uniform features, grid convention, the risk formulas.
+* :mod:`~simulations.laws.top_k_miss` — a finite law whose top-k priors miss the label with a chosen
+  probability (004 Corollary 10, Theorem 17).
 
 Every law: ``sample(n, rng) -> (X (n, d), Y (n,))``, ``eta(X)``, ``bayes_risk()``,
 ``excess_risk_partition(values, bins)`` (exact) and ``excess_risk_points(values, X)``.

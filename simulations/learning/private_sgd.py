@@ -10,6 +10,9 @@
   ``method="rr"`` is 004 Algorithm 5 (steps η_t = Dε / (6 K L √t), Theorem 9), ``"normal"`` is
   Algorithm 6 (Gaussian noise projected on L_t = span{∇ℓ(w, (x_t, k))}, steps
   η_t = D / √((L² + K σ²) t), Proposition 11) and ``"nonprivate"`` plain SGD (η_t = D / (L √t)).
+  ``method="rr"`` with ``prior`` and ``k`` is the algorithm of 004 Corollary 10: RRTop-k labels, eq. (7)
+  over each example's top-k set Y_k^x (``Σ_{k∈Y}(s - e_k) = |Y| s - 1_Y``) and Theorem 9's steps with k in
+  place of K.
 
 For the logistic loss ∇_W ℓ(W, (x, k)) = (s - e_k) xᵀ with s = softmax(W x), so L_t = {v xᵀ :
 Σ_k v_k = 0} and the projection of a Gaussian matrix B ~ N(0, σ² I) onto L_t is C (B x̂) x̂ᵀ with
@@ -24,7 +27,7 @@ Gaussian noise scale of Algorithm 6: 004 leaves the constant C of σ = C L √(l
 the classical Gaussian mechanism on the label-dependent part, whose L2 sensitivity is
 max ||∇ℓ(w, (x, y)) - ∇ℓ(w, (x, y'))|| = √2 ||x|| <= L: σ = L √(2 ln(1.25/δ)) / ε (ε < 1).
 
-References: 004 Algorithm 5, eq. (7), Theorem 9; Algorithm 6, Proposition 11; eq. (17), Lemma 18.
+References: 004 Algorithm 5, eq. (7), Theorem 9; Algorithm 6, Proposition 11; eq. (17), Lemma 18; Corollary 10.
 """
 
 from __future__ import annotations
@@ -35,8 +38,9 @@ import numpy as np
 from numba import njit
 
 from limits.validation import check_choice, check_int, check_positive, check_real
-from simulations.mechanisms import RandomizedResponse
-from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon
+from simulations.mechanisms import RandomizedResponse, RRTopK
+from simulations.mechanisms.labels import check_labels, check_num_classes_epsilon, check_priors
+from simulations.mechanisms.randomized_response import top_k_order
 from simulations.seeding import check_generator
 
 __all__ = ["debiased_gradient", "debiased_loss", "gaussian_sigma", "gradient_span_projector", "logistic_lipschitz",
@@ -305,13 +309,15 @@ def step_sizes(method: str, n: int, *, D: float, L: float, num_classes: int, eps
 
 
 @njit(cache=True)
-def _sgd_kernel(X, labels, noise, eta, mode, E, radius, W0):  # pragma: no cover - compiled
+def _sgd_kernel(X, labels, noise, eta, mode, E, radius, W0, cand):  # pragma: no cover - compiled
+    # cand: (n, K) 0/1 mask of each example's candidate set Y_k (RRTop-k, 004 Corollary 10), or
+    # shape (0, K) for all K labels (plain RR, Algorithm 5)
     n, p = X.shape
     K = W0.shape[0]
     W = W0.copy()
     s = np.empty(K)
     v = np.empty(K)
-    c = (E + K - 1.0) / (E - 1.0) if mode == 1 else 0.0
+    full = cand.shape[0] == 0
     for t in range(n):
         x = X[t]
         m = -np.inf
@@ -329,9 +335,16 @@ def _sgd_kernel(X, labels, noise, eta, mode, E, radius, W0):  # pragma: no cover
         for k in range(K):
             s[k] /= tot
         z = labels[t]
-        if mode == 1:  # 004 eq. (7) for the logistic loss: Σ_k (s - e_k) = K s - 1
+        if mode == 1:  # 004 eq. (7) for the logistic loss: Σ_{k∈Y} (s - e_k) = |Y| s - 1_Y
+            kk = float(K)
+            if not full:
+                kk = 0.0
+                for k in range(K):
+                    kk += cand[t, k]
+            c = (E + kk - 1.0) / (E - 1.0)
             for k in range(K):
-                v[k] = c * ((s[k] - (1.0 if k == z else 0.0)) - (K * s[k] - 1.0) / (E + K - 1.0))
+                ind = 1.0 if full else cand[t, k]
+                v[k] = c * ((s[k] - (1.0 if k == z else 0.0)) - (kk * s[k] - ind) / (E + kk - 1.0))
         else:
             for k in range(K):
                 v[k] = s[k] - (1.0 if k == z else 0.0)
@@ -364,8 +377,11 @@ def _sgd_kernel(X, labels, noise, eta, mode, E, radius, W0):  # pragma: no cover
 _MODES = {"nonprivate": 0, "rr": 1, "normal": 2}
 
 
-def _prepare(X, y, num_classes, method, epsilon, delta, radius, rng):
+def _prepare(X, y, num_classes, method, epsilon, delta, radius, rng, prior=None, k=None):
     check_choice("method", method, tuple(_MODES))
+    if (prior is None) != (k is None) or (prior is not None and method != "rr"):
+        raise ValueError(f"prior and k go together and only with method='rr', got method={method!r}, "
+                         f"prior {'given' if prior is not None else 'None'}, k={k!r}")
     K = check_int("num_classes", num_classes, low=2)
     radius = check_positive("radius", radius)
     rng = check_generator(rng)
@@ -385,19 +401,30 @@ def _prepare(X, y, num_classes, method, epsilon, delta, radius, rng):
     E = 1.0
     sigma = None
     labels = y
-    if method == "rr":
+    cand = np.zeros((0, K))
+    k_steps = K
+    if method == "rr" and prior is not None:  # 004 Corollary 10: RRTop-k labels, candidate sets Y_k
+        mech = RRTopK(num_classes=K, epsilon=check_positive("epsilon", epsilon), k=k)
+        pri = check_priors(prior, K, n=n)
+        order = top_k_order(np.broadcast_to(pri, (n, K)))[:, :mech.k]
+        cand = np.zeros((n, K))
+        np.put_along_axis(cand, order, 1.0, axis=1)
+        labels = mech.sample(y, rng, pri)
+        E, k_steps = math.exp(epsilon), mech.k
+    elif method == "rr":
         check_positive("epsilon", epsilon)
         labels = RandomizedResponse(num_classes=K, epsilon=epsilon).sample(y, rng)  # step 2(b)
         E = math.exp(epsilon)
     elif method == "normal":
         sigma = gaussian_sigma(L, epsilon, delta)
         noise = rng.normal(0.0, sigma, size=(n, K))
-    eta = step_sizes(method, n, D=D, L=L, num_classes=K, epsilon=epsilon, sigma=sigma)
-    return X, labels, noise, eta, _MODES[method], E, radius, np.zeros((K, X.shape[1]))
+    eta = step_sizes(method, n, D=D, L=L, num_classes=k_steps, epsilon=epsilon, sigma=sigma)
+    return X, labels, noise, eta, _MODES[method], E, radius, np.zeros((K, X.shape[1])), cand
 
 
 def lp_sgd_logistic(X, y, *, num_classes: int, method: str, radius: float, rng: np.random.Generator,
-                    epsilon: float | None = None, delta: float | None = None) -> np.ndarray:
+                    epsilon: float | None = None, delta: float | None = None, prior=None,
+                    k: int | None = None) -> np.ndarray:
     """One pass of projected SGD for multiclass logistic regression; returns ŵ = w_{n+1}, shape (K, p).
 
     Parameters
@@ -418,6 +445,13 @@ def lp_sgd_logistic(X, y, *, num_classes: int, method: str, radius: float, rng: 
         ε ("rr" and "normal").
     delta : float in (0, 1) or None, optional
         δ ("normal").
+    prior : array_like of float, shape (K,) or (n, K), optional
+        With ``k``, "rr" only: 004 Corollary 10's algorithm. Each label is privatized by RRTop-k on
+        the top-k set :math:`Y_k^x` of its prior (a label outside goes uniformly to :math:`Y_k^x`, the
+        map ξ of the proof), the gradient is eq. (7) over :math:`Y_k^x` (k in place of K) and the steps
+        are Theorem 9's with k in place of K, ``η_t = Dε/(6kL√t)``.
+    k : int in [1, K], optional
+        Size of the candidate sets (with ``prior``).
 
     Returns
     -------
@@ -428,11 +462,11 @@ def lp_sgd_logistic(X, y, *, num_classes: int, method: str, radius: float, rng: 
     ------
     ValueError
         If ``method`` is unknown, K < 2, R <= 0, the privacy parameters are missing or out of range,
-        or X / y are malformed.
+        X / y / ``prior`` are malformed, or ``prior`` and ``k`` are not given together with "rr".
 
     References
     ----------
-    004 Algorithms 5-6, Theorem 9, Proposition 11.
+    004 Algorithms 5-6, Theorem 9, Proposition 11; Corollary 10 and its proof (``prior``, ``k``).
 
     Examples
     --------
@@ -443,11 +477,12 @@ def lp_sgd_logistic(X, y, *, num_classes: int, method: str, radius: float, rng: 
     >>> W.shape, bool(np.linalg.norm(W) <= 1.0 + 1e-12)
     ((2, 3), True)
     """
-    return _sgd_kernel(*_prepare(X, y, num_classes, method, epsilon, delta, radius, rng))
+    return _sgd_kernel(*_prepare(X, y, num_classes, method, epsilon, delta, radius, rng, prior, k))
 
 
 def lp_sgd_logistic_reference(X, y, *, num_classes: int, method: str, radius: float, rng: np.random.Generator,
-                              epsilon: float | None = None, delta: float | None = None) -> np.ndarray:
+                              epsilon: float | None = None, delta: float | None = None, prior=None,
+                              k: int | None = None) -> np.ndarray:
     """The plain numpy loop of :func:`lp_sgd_logistic` (test oracle).
 
     Written with the generic :func:`debiased_gradient` and per-label gradients; same randomness, same
@@ -455,7 +490,7 @@ def lp_sgd_logistic_reference(X, y, *, num_classes: int, method: str, radius: fl
 
     Parameters
     ----------
-    X, y, num_classes, method, radius, rng, epsilon, delta
+    X, y, num_classes, method, radius, rng, epsilon, delta, prior, k
         As in :func:`lp_sgd_logistic`.
 
     Returns
@@ -481,7 +516,8 @@ def lp_sgd_logistic_reference(X, y, *, num_classes: int, method: str, radius: fl
     >>> bool(np.allclose(a, b, rtol=0, atol=1e-10))
     True
     """
-    X, labels, noise, eta, mode, E, radius, W = _prepare(X, y, num_classes, method, epsilon, delta, radius, rng)
+    X, labels, noise, eta, mode, E, radius, W, cand = _prepare(X, y, num_classes, method, epsilon, delta, radius, rng,
+                                                               prior, k)
     K = W.shape[0]
     for t in range(X.shape[0]):
         x = X[t]
@@ -489,7 +525,10 @@ def lp_sgd_logistic_reference(X, y, *, num_classes: int, method: str, radius: fl
         s = np.exp(u - u.max())
         s /= s.sum()
         grads = np.stack([np.outer(s - np.eye(K)[k], x) for k in range(K)])  # ∇ℓ(W, (x, k))
-        if mode == 1:
+        if mode == 1 and cand.shape[0]:  # eq. (7) over Y_k (004 Corollary 10)
+            Y = np.flatnonzero(cand[t])
+            g = debiased_gradient(grads[Y], int(np.searchsorted(Y, labels[t])), epsilon)
+        elif mode == 1:
             g = debiased_gradient(grads, int(labels[t]), epsilon)
         else:
             g = grads[labels[t]]

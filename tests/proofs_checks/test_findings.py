@@ -413,3 +413,35 @@ def test_every_text_finding_has_a_substance_test():
     for rec in TEXT_FINDINGS:
         name = rec["evidence"].split("test_findings.py::")[1].split()[0]
         assert name in here and callable(here[name]), rec["topic"]
+
+
+# ---- 004 Theorem 17 (issue 38) -----------------------------------------------------------------------------
+
+def test_004_thm17_debiased_loss_range():
+    """004 eq. (18) as printed fails with F = {f ≡ 0}: R_n(F) = 0, K = k = 2, y uniform, ℓ(t, y) = (t − y)²
+    (so ℓ(f, y) = y), no miss. The released labels are i.i.d. uniform, Z = Σ ỹ_i ~ Bin(n, 1/2) and
+    L̃ = (Z/n − p)/(1 − 2p) against L = 1/2; (18) claims |Z/n − 1/2| <= (1 − 2p)√(log(2/β)/(2n)) w.p. >= 1 − β.
+    The exact probability of the complement (integer binomial sums) is 0.2174 at ε = 1, n = 1000, β = 0.05;
+    with the range width 1/(1 − 2p) of ℓ̃ on the confidence term it is 0.0072 <= β."""
+    from fractions import Fraction
+
+    from limits.generalization import debiased_loss_constants
+
+    n, beta = 1000, 0.05
+    for eps, printed_prob in ((1.0, 0.2174), (0.5, 0.5067)):
+        p = 1 / (math.exp(eps) + 1)
+        rhs = math.sqrt(math.log(2 / beta) / (2 * n))
+        for scale, expect_fail in ((1 - 2 * p, True), (1.0, False)):  # printed, then corrected (width × (1 − 2p) = 1)
+            bad = sum(math.comb(n, z) for z in range(n + 1) if abs(z / n - 0.5) > scale * rhs)
+            prob = float(Fraction(bad, 2 ** n))
+            if expect_fail:
+                assert prob > beta and round(prob, 4) == printed_prob
+            else:
+                assert prob <= beta and round(prob, 4) == 0.0072
+    # the range of ℓ̃ (eq. (17)) over ℓ ∈ {0, 1}², ỹ ∈ Y_2 = {0, 1} is [−p/(1−2p), (1−p)/(1−2p)]: width 1/(1 − 2p) > 1
+    p = Fraction(1, 4)  # e^ε = 3
+    vals = [(l[z] - p * (l[0] + l[1])) / (1 - 2 * p) for l in ((0, 0), (0, 1), (1, 0), (1, 1)) for z in (0, 1)]
+    assert max(vals) - min(vals) == 2 and min(vals) < 0 < 1 < max(vals)
+    assert debiased_loss_constants(2, math.log(3))[2] == pytest.approx(2.0, rel=1e-13)
+    topics = {f["topic"] for f in findings()}
+    assert "004 thm17 debiased loss range" in topics

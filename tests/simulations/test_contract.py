@@ -59,6 +59,8 @@ SAMPLERS = {
     "LocationMixture": lambda rng: LocationMixture(kind="cauchy", means=[[0.0], [1.5]], prior1=0.4).sample(3, rng),
     "MulticlassBumps": lambda rng: importlib.import_module("simulations.laws.multiclass").MulticlassBumps(
         d=1, g=2, beta=0.5, gamma=2.0, num_classes=3, classes=np.array([2, -1])).sample(3, rng),
+    "MissRateLaw": lambda rng: importlib.import_module("simulations.laws.top_k_miss").MissRateLaw(
+        num_classes=4, tops=((0, 1), (2, 3)), inside=(0.75, 0.25), miss_rate=0.2).sample(5, rng),
 }
 
 
