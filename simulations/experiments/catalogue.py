@@ -105,6 +105,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "of the vector approximation vs their bounds, over K and N",
         compute=_ref("vector.theorem2", "compute"), plot=_ref("vector.theorem2", "plot"), order=63),
     Experiment(
+        name="vector_nn_approximation",
+        reproduces="000 Appendix B.2 (eq. (39), (43)) and Section 4.2: Δ(x) of a sigmoid/BCE network trained on the "
+                   "vector mechanism's bits against K and N, beside kNN's (Appendix B.1); needs torch",
+        compute=_ref("vector.neural_network", "compute"), plot=_ref("vector.neural_network", "plot"), order=64),
+    Experiment(
         name="bayes_consistency",
         reproduces="001 Theorems 1.5 / 3.2: PCL (Algorithm 2) is universally consistent; excess error -> 0 on "
                    "smooth, discontinuous and rough η, d = 1..3, ε ∈ {0.1, 1}, vs the non-private histogram rule",
