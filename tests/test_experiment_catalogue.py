@@ -51,6 +51,7 @@ ORDERS = {
     "remark18_classifier": 64, "delta_decaying": 64,
     "semi_supervised_learning": 64,
     "stability_histogram_accuracy": 64, "pcl2_partition_conditions": 65,
+    "pcl_partition_conditions": 65,
 }
 
 
