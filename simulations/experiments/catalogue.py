@@ -142,6 +142,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "non-private rule on the same laws; exact excess risk vs n at δ = n^-2",
         compute=_ref("consistency.remark18", "compute"), plot=_ref("consistency.remark18", "plot"), order=64),
     Experiment(
+        name="pcde_error_terms",
+        reproduces="001 eq. (5)-(7) (proof of Theorem 4.3): PCDE's privacy error inside the cube 𝒯 against "
+                   "T^d ln(1/δ)/(ε√n) and outside it against τ/ε, exact in the noise, normal and Cauchy laws, d = 1, 2",
+        compute=_ref("consistency.pcde_terms", "compute"), plot=_ref("consistency.pcde_terms", "plot"), order=62),
+    Experiment(
         name="delta_decaying",
         reproduces="001 Section 4 (δ ≪ 1/n): PCDE and PCL2b with δ = n^(−a), a ∈ {1.5, 2}, beside fixed δ: still "
                    "consistent (Theorem 1.7, Remark 1.8, Theorem A.13), release threshold (2/ε)ln(2/δ)+1 of "
