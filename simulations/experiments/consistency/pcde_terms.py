@@ -156,9 +156,12 @@ def terms_trial(cfg: TermPoint, t: int, root_seed: int) -> dict:
 
     Examples
     --------
+    At n = 400 no cube reaches the release threshold ≈ 30, so (almost) the whole sample is the error, here
+    all inside 𝒯 (E|ĉ − c| can exceed c slightly: a released count carries the noise):
+
     >>> r = terms_trial(TermPoint("normal", 1, 400), 0, 1)
-    >>> bool(0 <= r["inside"] <= 1 and r["outside"] == 0.0), bool(0 <= r["out_core"] <= 1)
-    (True, True)
+    >>> round(r["inside"], 3), r["outside"], bool(0 <= r["out_core"] <= 1)
+    (1.0, 0.0, True)
     """
     data, _, _ = trial_streams(cfg, t, root_seed)
     X = ProductDensity(cfg.d, cfg.kind).sample(cfg.n, data)
