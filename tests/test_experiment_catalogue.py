@@ -49,7 +49,7 @@ ORDERS = {
     "rates_lower_bounds": 30,
     "rates_data_driven": 28, "rates_k_gamma": 29,
     "remark18_classifier": 64, "delta_decaying": 64, "pcde_error_terms": 62,
-    "semi_supervised_learning": 64,
+    "semi_supervised_learning": 64, "semi_supervised_halfplanes": 64,
     "stability_histogram_accuracy": 64, "pcl2_partition_conditions": 65,
     "pcl_partition_conditions": 65,
 }

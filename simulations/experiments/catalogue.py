@@ -147,6 +147,12 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "T^d ln(1/δ)/(ε√n) and outside it against τ/ε, exact in the noise, normal and Cauchy laws, d = 1, 2",
         compute=_ref("consistency.pcde_terms", "compute"), plot=_ref("consistency.pcde_terms", "plot"), order=62),
     Experiment(
+        name="semi_supervised_halfplanes",
+        reproduces="001 Theorem 4.11 beyond R: the private CSSL (PCDE in d = 2, synthetic points, exponential "
+                   "mechanism over the exact half-plane dichotomies) on half-planes of R² (VC 3), exact in the mechanism",
+        compute=_ref("consistency.semi_supervised_2d", "compute"), plot=_ref("consistency.semi_supervised_2d", "plot"),
+        order=64),
+    Experiment(
         name="delta_decaying",
         reproduces="001 Section 4 (δ ≪ 1/n): PCDE and PCL2b with δ = n^(−a), a ∈ {1.5, 2}, beside fixed δ: still "
                    "consistent (Theorem 1.7, Remark 1.8, Theorem A.13), release threshold (2/ε)ln(2/δ)+1 of "
