@@ -30,7 +30,7 @@ Claims (the decision rule of :mod:`simulations.stats`, intervals over trials):
 * beyond (not in the paper): at the largest N, relative to kNN on the same data, the network's Δ grows
   with K (paired per-trial ratio Δ_net/Δ_kNN at K_max against K_min; the other N in the detail).
 
-Cost (this machine, shared): quick ~3 min, paper ~10 min (one thread per torch fit, --jobs 1). Without torch
+Cost: quick ~2 CPU min, paper ~4 CPU min (one thread per torch fit; wall times on the shared machine were 3-10x that). Without torch
 :func:`compute` raises :class:`~simulations.experiments.base.ExperimentSkipped` with the install line.
 
 References: 000 Section 4.2-4.3, Section 5.1-5.2, Appendix B.1 eq. (29)-(34), Appendix B.2 eq. (35)-(43).
@@ -96,7 +96,7 @@ class Profile:
 
 PROFILES = {"smoke": Profile(n_trials=2, M=40, K_grid=(2, 5), N_grid=(400, 800), k=20),
             "quick": Profile(n_trials=6, M=400, K_grid=(2, 10, 100), N_grid=(2500, 10000)),
-            "paper": Profile(n_trials=8, M=1000, K_grid=(2, 5, 10, 20, 50, 100), N_grid=(2500, 10000))}
+            "paper": Profile(n_trials=6, M=1000, K_grid=(2, 5, 10, 20, 50, 100), N_grid=(2500, 10000))}
 
 
 @dataclass(frozen=True, slots=True)
