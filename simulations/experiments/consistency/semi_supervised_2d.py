@@ -40,7 +40,7 @@ from simulations.plotting import band, figure
 from simulations.seeding import stable_key
 from simulations.stats import bound_verdict, fit_loglog_slope, holds_from, t_interval
 
-__all__ = ["ATOMS", "PROFILES", "HalfplanePoint", "Profile", "halfplane_trial", "target_labels"]
+__all__ = ["PROFILES", "HalfplanePoint", "Profile", "halfplane_trial", "target_labels"]
 
 ATOM_SEED, N_ATOMS = 20260338, 2048
 ATOMS = np.random.default_rng(ATOM_SEED).normal(size=(N_ATOMS, 2))  # the law's support (fixed, uniform weights)
