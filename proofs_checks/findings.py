@@ -41,7 +41,8 @@ _SEVERITY_OF_AFFECTS = {"rate": "rate", "tuning": "tuning", "mechanism": "privac
 #: topics whose printed claim holds but is conservative (kind "loose"); every other finding is an error.
 #: 001 Algorithm 1's δ: the exact δ(ε) is δ/4, so Theorem 2.4's (ε, δ) is valid, 4x conservative;
 #: 003 eq. (126): the factor ½ could be 1 (conservative by 2).
-LOOSE_TOPICS = frozenset({"stability histogram delta", "003 eq126 factor half"})
+#: 001 Theorem A.13: its δ(n) = ω(2^(−n^(1/4))) is stricter than its proof needs (footnote 3: ω(2^(−√n))).
+LOOSE_TOPICS = frozenset({"stability histogram delta", "003 eq126 factor half", "001 thmA13 delta range"})
 
 #: Discrepancies read off the text (001, 003, 004): exact quote, place, correction (substance tested in
 #: tests/proofs_checks/test_findings.py).
@@ -92,6 +93,20 @@ TEXT_FINDINGS = (
      "evidence": "tests/proofs_checks/test_findings.py::test_001_thm17_delta_condition_too_weak (exact threshold "
                  "vs the largest expected cube count); experiment delta_decaying (measured TV ½ up to n = 3.2e6)",
      "severity": "domain", "topic": "001 thm1.7 delta condition"},
+    {"source": "001 Theorem A.13 (hypothesis on δ) and footnote 3 (in the proof of Theorem A.15)",
+     "printed": "Theorem A.13: δ(n) = ω(2^(−n^(1/4))); footnote 3, on the same proof: 'δ can decay exponentially "
+                "fast as a function of M and hence also as a function of n, allowing the same δ(n) = ω(2^(−√n)) "
+                "dependency as in Theorem 1.7'",
+     "derived": "the two ranges differ: δ = 2^(−√n/2) is ω(2^(−√n)) but not ω(2^(−n^(1/4))). The footnote's is the "
+                "one the proof supports: (12) needs Pr[N(x) <= k(n)] -> 0 with k(n) ∝ ln(1/δ), and Lemma A.9's "
+                "bound (2k+4)(4θ)^d/n^(3/4) + Pr(T̄) with θ = n^(1/(2d)) gives k = o(n^(1/4)) (the theorem's range), "
+                "but any θ -> ∞ works, and θ = n^(1/(8d)) gives k = o(n^(5/8)), covering ln(1/δ) ∝ √n. Theorem "
+                "A.13 holds as printed with a stricter hypothesis than needed; PCL2b is measured consistent at "
+                "δ = 2^(−√n/2) and at δ = 2^(−n^(1/4)/2)",
+     "evidence": "tests/proofs_checks/test_findings.py::test_001_thmA13_delta_range_is_footnote3s (sympy limits "
+                 "of the δ ratios and of Lemma A.9's bound at k ∝ √n for both θ); experiment delta_decaying "
+                 "(PCL2b at both δ)",
+     "severity": "domain", "topic": "001 thmA13 delta range"},
     {"source": "004 Algorithm 3 (LP-MST), step 3(b)i",
      "printed": "Let p = (p1, ..., pK) be the probabilities predicted by M(t) on x_i",
      "derived": "M(t−1): M(t) is trained in step 3(c), after the labels of stage t are randomized (and stage 1 "
@@ -221,7 +236,7 @@ def findings(profile: str = "smoke") -> list[dict]:
     References
     ----------
     003 Table 1, Theorems 7-12 and their proofs; 000 eq. (33); 004 eq. (7), (17), Algorithm 3;
-    001 Algorithm 1-2, Theorems 1.7, 2.4, 3.2, Lemma A.8.
+    001 Algorithm 1-2, Theorems 1.7, 2.4, 3.2, A.13, Lemma A.8, footnote 3.
 
     Examples
     --------

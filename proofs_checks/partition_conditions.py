@@ -41,8 +41,8 @@ from scipy.spatial import SphericalVoronoi, cKDTree
 from limits.validation import check_int, check_positive
 from simulations.metric_spaces import fibonacci_sphere, sphere_points
 
-__all__ = ["lattice_cell_diameter", "normal_lattice_cell_probabilities", "prob_few_points", "sampled_cell_diameters",
-           "sphere_cell_geometry"]
+__all__ = ["lattice_cell_diameter", "normal_lattice_cell_probabilities", "pcl_cube_probabilities", "prob_few_points",
+           "sampled_cell_diameters", "sphere_cell_geometry"]
 
 NORMAL_REACH = 12.0
 
@@ -263,3 +263,54 @@ def prob_few_points(probabilities, n: int, k: int) -> float:
         raise ValueError(f"probabilities must be non-negative and sum to at most 1, got sum={p.sum()!r}")
     n, k = check_int("n", n, low=1), check_int("k", k, low=0)
     return float(np.sum(p * stats.binom.cdf(k, n, p)))
+
+
+def pcl_cube_probabilities(side: float, d: int, cdf=None) -> np.ndarray:
+    """``P(C)`` of PCL's cubes of side r over ``[0, 1]^d`` for a product law with marginal cdf F (001 Algorithm 2).
+
+    The cubes start at 0 on every axis (``[k r, (k + 1) r)``, the last cut at 1, as
+    :func:`simulations.laws.consistency.cube_edges`), so an axis contributes ``F(hi_k) − F(lo_k)`` and a
+    cube the product over its axes.
+
+    Parameters
+    ----------
+    side : float in (0, 1]
+        The cube side r (PCL: ``n^{-1/(2d)}``).
+    d : int >= 1
+        Dimension.
+    cdf : callable or None, default None
+        The marginal cdf F on [0, 1], vectorized; None: uniform (F(t) = t).
+
+    Returns
+    -------
+    numpy.ndarray, shape (m^d,)
+        The cube probabilities (C order), summing to 1 up to rounding.
+
+    Raises
+    ------
+    ValueError
+        On ``side`` outside (0, 1] or ``d < 1``.
+
+    References
+    ----------
+    001 Algorithm 2 (cubes of side r), Lemma 3.3.
+
+    Examples
+    --------
+    Side 0.4 on [0, 1]: cubes [0, 0.4), [0.4, 0.8), [0.8, 1] (the last cut at 1); in d = 2 the corner cube
+    has mass 0.2² = 0.04:
+
+    >>> p = pcl_cube_probabilities(0.4, 2)
+    >>> p.size, round(float(p[-1]), 12), round(float(p.sum()), 12)
+    (9, 0.04, 1.0)
+    """
+    from simulations.laws.consistency import cube_edges
+
+    d = check_int("d", d, low=1)
+    lo, hi = cube_edges(side)
+    F = (lambda t: t) if cdf is None else cdf
+    axis = np.asarray(F(hi), dtype=float) - np.asarray(F(lo), dtype=float)
+    out = axis
+    for _ in range(d - 1):
+        out = np.multiply.outer(out, axis)
+    return np.ascontiguousarray(out).ravel()

@@ -62,6 +62,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "Pr[N(x) <= k] -> 0; Lemma A.9's bound) on the suite's packings of S² and r Z², exact geometry",
         compute=_ref("pcl2_partition", "compute"), plot=_ref("pcl2_partition", "plot"), order=65),
     Experiment(
+        name="pcl_partition_conditions",
+        reproduces="001 Lemma 3.3 (Pr[N(x) <= k] -> 0) on PCL's cubes of side n^(-1/(2d)) over [0, 1]^d, exact "
+                   "(uniform and Beta(2,5) product marginals, d = 1, 2, 3)",
+        compute=_ref("pcl_partition", "compute"), plot=_ref("pcl_partition", "plot"), order=65),
+    Experiment(
         name="rates_lower_bounds",
         reproduces="003 Theorems 1, 3, 5, 7, 9, 11: the proofs' explicit lower bounds (Appendices B, D, F, H, J, L) "
                    "evaluated on the packing family, beside the measured risk of Theorems 2, 4, 6, 8, 10, 12 there",

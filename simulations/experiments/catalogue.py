@@ -115,6 +115,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "of the vector approximation vs their bounds, over K and N",
         compute=_ref("vector.theorem2", "compute"), plot=_ref("vector.theorem2", "plot"), order=63),
     Experiment(
+        name="vector_nn_approximation",
+        reproduces="000 Appendix B.2 (eq. (39), (43)) and Section 4.2: Δ(x) of a sigmoid/BCE network trained on the "
+                   "vector mechanism's bits against K and N, beside kNN's (Appendix B.1); needs torch",
+        compute=_ref("vector.neural_network", "compute"), plot=_ref("vector.neural_network", "plot"), order=64),
+    Experiment(
         name="bayes_consistency",
         reproduces="001 Theorems 1.5 / 3.2: PCL (Algorithm 2) is universally consistent; excess error -> 0 on "
                    "smooth, discontinuous and rough η, d = 1..3, ε ∈ {0.1, 1}, vs the non-private histogram rule",
@@ -146,6 +151,17 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "Theorem 1.7's density estimator (PCDE plug-in on the joint (x, y) cells), beside PCL2b and the "
                    "non-private rule on the same laws; exact excess risk vs n at δ = n^-2",
         compute=_ref("consistency.remark18", "compute"), plot=_ref("consistency.remark18", "plot"), order=64),
+    Experiment(
+        name="pcde_error_terms",
+        reproduces="001 eq. (5)-(7) (proof of Theorem 4.3): PCDE's privacy error inside the cube 𝒯 against "
+                   "T^d ln(1/δ)/(ε√n) and outside it against τ/ε, exact in the noise, normal and Cauchy laws, d = 1, 2",
+        compute=_ref("consistency.pcde_terms", "compute"), plot=_ref("consistency.pcde_terms", "plot"), order=62),
+    Experiment(
+        name="semi_supervised_halfplanes",
+        reproduces="001 Theorem 4.11 beyond R: the private CSSL (PCDE in d = 2, synthetic points, exponential "
+                   "mechanism over the exact half-plane dichotomies) on half-planes of R² (VC 3), exact in the mechanism",
+        compute=_ref("consistency.semi_supervised_2d", "compute"), plot=_ref("consistency.semi_supervised_2d", "plot"),
+        order=64),
     Experiment(
         name="delta_decaying",
         reproduces="001 Section 4 (δ ≪ 1/n): PCDE and PCL2b with δ = n^(−a), a ∈ {1.5, 2}, beside fixed δ: still "

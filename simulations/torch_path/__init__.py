@@ -13,6 +13,8 @@ whose message says which extra to install (:data:`INSTALL_HINT`).
 * :mod:`.methods` -- the four label treatments: RR and LP-2ST (cross-entropy + mixup; LP-2ST through
   :class:`simulations.learning.LPMST`), ALIBI (soft-label cross-entropy), vector approximation
   (sigmoid + BCE on Z, debiased arg-max, 000 eq. (12)-(16)).
+* :mod:`.mlp` -- a small ReLU network on R^d features with K sigmoid outputs trained with BCE on the
+  vector mechanism's bits, its epoch chosen on a validation part (000 Section 4.3, Appendix B.2).
 """
 
 from __future__ import annotations

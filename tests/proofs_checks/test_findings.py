@@ -263,6 +263,23 @@ def test_001_thm17_delta_condition_too_weak():
         assert threshold > math.log(2) * math.sqrt(n) > f_max * math.sqrt(n)
 
 
+def test_001_thmA13_delta_range_is_footnote3s():
+    """001 Theorem A.13 (δ = ω(2^(−n^(1/4)))) vs footnote 3 (δ = ω(2^(−√n))): δ = 2^(−√n/2) is in the footnote's
+    range, not the theorem's; in the proof, (12) needs Pr[N(x) <= k] -> 0 at k ∝ ln(1/δ) ∝ √n, which Lemma A.9's
+    bound (2k + 4)(4θ)^d / n^(3/4) + Pr(T̄) gives with θ = n^(1/(8d)) but not with the printed θ = n^(1/(2d))."""
+    n = sp.Symbol("n", positive=True)
+    delta = 2 ** (-sp.sqrt(n) / 2)
+    assert sp.limit(delta / 2 ** (-sp.sqrt(n)), n, sp.oo) == sp.oo  # ω(2^-√n): footnote 3's range
+    assert sp.limit(delta / 2 ** (-n ** sp.Rational(1, 4)), n, sp.oo) == 0  # not ω(2^-n^(1/4)): Theorem A.13's
+    k = sp.sqrt(n)  # k(n) ∝ ln(1/δ) = (√n/2) ln 2, up to the constant
+    for d in (1, 2, 3):
+        printed = (2 * k + 4) * (4 * n ** sp.Rational(1, 2 * d)) ** d / n ** sp.Rational(3, 4)
+        slower = (2 * k + 4) * (4 * n ** sp.Rational(1, 8 * d)) ** d / n ** sp.Rational(3, 4)
+        assert sp.limit(printed, n, sp.oo) == sp.oo and sp.limit(slower, n, sp.oo) == 0
+        # the printed θ is exactly the k = o(n^(1/4)) of Lemma A.9: (2k + 4) 4^d / n^(1/4)
+        assert sp.simplify(printed - (2 * k + 4) * 4 ** d / n ** sp.Rational(1, 4)) == 0
+
+
 def test_004_alg3_stage1_prior_is_m0():
     """Stage 1 can only use the trivial M(0) (uniform): RRWithPrior on the uniform prior is exactly RR,
     which is 004's 'LP-1ST is equivalent to vanilla RR' — with the printed M(1) stage 1 would need a model

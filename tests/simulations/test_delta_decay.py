@@ -13,8 +13,8 @@ import pytest
 from scipy import stats
 
 from simulations.estimators.pcl2 import PCL2b
-from simulations.experiments.consistency.delta_decay import (EDGE, SCHEDULES, crossing, delta_at, half_mass_density,
-                                                 predicted_onset, threshold_closed_form)
+from simulations.experiments.consistency.delta_decay import (EDGE, QUARTER, SCHEDULES, crossing, delta_at,
+                                                             half_mass_density, predicted_onset, threshold_closed_form)
 from simulations.mechanisms import StabilityHistogram
 from simulations.metric_spaces import LatticePacking
 
@@ -46,7 +46,7 @@ def test_fixed_delta_threshold_and_pcl2b_histograms():
     est = PCL2b(space=LatticePacking(1, 0.5), epsilon=0.5, delta=0.5e-6)
     est.set_params(random_state=0).fit(np.array([[0.0], [0.1]]), np.array([0, 1]))
     assert StabilityHistogram(est.epsilon, est.delta).threshold == pytest.approx(4 * math.log(4e6) + 1, rel=1e-15)
-    assert [name for name, _ in SCHEDULES] == ["fixed", "a1.5", "a2", "edge"]
+    assert [name for name, _ in SCHEDULES] == ["fixed", "a1.5", "a2", "edge", "quarter"]
 
 
 def test_edge_schedule_inside_theorem_1_7_never_releases_a_cube():
@@ -60,6 +60,18 @@ def test_edge_schedule_inside_theorem_1_7_never_releases_a_cube():
         assert threshold_closed_form(n, EDGE) == pytest.approx(float(ref), rel=1e-15)
         assert math.sqrt(n) / math.sqrt(2 * math.pi) < float(ref)
     assert predicted_onset("normal", EDGE) == math.inf and predicted_onset("cauchy", EDGE) == math.inf
+
+
+def test_quarter_schedule_is_theorem_a13s_and_pcl2b_cells_outgrow_its_threshold():
+    """δ = 2^(-n^(1/4)/2) is ω(2^-n^(1/4)) (001 Theorem A.13); PCL2b's two histograms (ε/2, δ/2) then have threshold
+    4 (ln 4 + (n^(1/4)/2) ln 2) + 1, far below the n^(3/4) f points of a cell of side n^(-1/4) where f = φ(0)."""
+    for n in (10 ** 4, 10 ** 6, 10 ** 8):
+        assert delta_at(n, QUARTER) == pytest.approx(2.0 ** (-(n ** 0.25) / 2), rel=1e-14)
+        with mpmath.workdps(60):
+            ref = 4 * (mpmath.log(4) + mpmath.root(n, 4) / 2 * mpmath.log(2)) + 1
+        assert threshold_closed_form(n, QUARTER, epsilon=0.5, delta_factor=0.5) == pytest.approx(float(ref), rel=1e-15)
+        assert StabilityHistogram(0.5, delta_at(n, QUARTER) / 2).threshold == pytest.approx(float(ref), rel=1e-13)
+        assert float(ref) < 0.1 * n ** 0.75 / math.sqrt(2 * math.pi)
 
 
 def test_half_mass_density_and_predicted_onset():
@@ -87,11 +99,15 @@ def test_crossing_interpolates_the_first_passage():
 def test_smoke_claims_well_formed(smoke_run):
     run = smoke_run("delta_decaying")
     claims = run.record["claims"]
-    assert len(claims) == 12 + 1 + 2  # consistency (3 targets × 4 schedules), threshold, onset (2 laws)
+    assert len(claims) == 15 + 1 + 2  # consistency (3 targets × 5 schedules), threshold, onset (2 laws)
     for c in claims:
         assert c["verdict"] in ("holds", "fails", "inconclusive")
         assert c["holds"] is None if c["verdict"] == "inconclusive" else c["holds"] == (c["verdict"] == "holds")
-    threshold = claims[12]
+    # PCL2b (last target): the edge δ = 2^(-√n/2) is footnote 3's range, outside Theorem A.13's (an erratum); the
+    # quarter δ = 2^(-n^(1/4)/2) is Theorem A.13's own (paper)
+    assert [c["kind"] for c in claims[10:15]] == ["paper", "paper", "paper", "erratum", "paper"]
+    assert claims[13]["finding"] == "001 thmA13 delta range" and "Theorem A.13" in claims[14]["claim"]
+    threshold = claims[15]
     assert "threshold" in threshold["claim"] and threshold["holds"] is True  # exact arithmetic: any seed
     assert threshold["measured"] <= 8 * 2.0 ** -52
     header = (run.folder / "decay_vs_n.csv").read_text().splitlines()[0]

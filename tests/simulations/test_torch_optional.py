@@ -1,4 +1,4 @@
-"""Without torch: the suite imports, cnn_benchmarks is skipped with the install line, the torch path says so in one line.
+"""Without torch: the suite imports, cnn_benchmarks and vector_nn_approximation are skipped with the install line, the torch path says so in one line.
 
 Runs whether or not torch is installed: a subprocess hides torch with an import finder that refuses it
 (``import torch`` raises ModuleNotFoundError, as on a machine without it).
@@ -33,6 +33,11 @@ try:
     cb.compute(RunContext(profile="smoke", progress=False))
 except ExperimentSkipped as exc:
     print("SKIPPED:", exc)
+import simulations.experiments.vector.neural_network as nnx  # 000 App. B.2's network: torch only inside its trials
+try:
+    nnx.compute(RunContext(profile="smoke", progress=False))
+except ExperimentSkipped as exc:
+    print("SKIPPED_NN:", exc)
 try:
     tp.fit_classifier
 except ImportError as exc:
@@ -51,5 +56,6 @@ def test_without_torch_everything_imports_and_cnn_benchmarks_says_what_to_instal
     hint = "torch is not installed: pip install -e '.[torch]'"
     lines = out.stdout.splitlines()
     assert any(line.startswith("SKIPPED: " + hint) for line in lines)
+    assert any(line.startswith("SKIPPED_NN: " + hint) for line in lines)
     assert any(line.startswith("ERROR: " + hint) for line in lines)
     assert any(line.startswith("ERROR2: " + hint) for line in lines)

@@ -29,6 +29,15 @@ normal, 0.399, and Cauchy, 0.318) stays below the threshold, PCDE releases nothi
 Theorem 1.7 can be kept with a coarser side (``n r^d ≫ ln(1/δ)``), e.g. PCL2b's cells, which hold
 ``n^{3/4} f`` points and stay consistent at this δ (shown beside).
 
+Theorem A.13 against footnote 3. For PCL2b (001 Algorithm 5, unbounded metric spaces) Theorem A.13 asks
+``δ(n) = ω(2^{-n^{1/4}})`` while footnote 3, in the proof of Theorem A.15, says the proof allows "the same
+``δ(n) = ω(2^{-√n})`` dependency as in Theorem 1.7". PCL2b therefore runs at a fifth schedule,
+``δ = 2^(-n^{1/4}/2)`` (inside Theorem A.13's range: its paper claim), and at the edge ``δ = 2^(-√n/2)``
+(inside the footnote's range, outside the theorem's): consistency there confirms the finding
+``001 thmA13 delta range`` (the theorem's hypothesis is stricter than its proof needs; PCL2b's cells hold
+``n^{3/4} f`` points, far above the threshold ``≈ (ln 2/ε)√n``). PCDE runs at the fifth schedule too
+(``ln(1/δ) = o(√n)``: a paper claim of Theorem 1.7).
+
 Claims: (i) consistency under every schedule -- the log-log slope of the mean TV (PCDE) / excess risk
 (PCL2b) over the last decade of n, bootstrap 95% CI, at most ``SLOPE_BOUND``
 (:func:`simulations.stats.bound_verdict`, the one-sided ``interval_verdict``); (ii) the code's threshold
@@ -37,7 +46,7 @@ measured onset moves later from a = 1.5 to a = 2 (the log10 ratio's 95% CI above
 ratio and every onset reported.
 
 References: 001 Section 1.2.1, Theorem 1.7, Algorithm 1, Theorem 2.4, Algorithm 3, Theorem 4.3 and
-eq. (5), Algorithm 5, Theorems A.13-A.15.
+eq. (5), Algorithm 5, Theorems A.13-A.15 and footnote 3.
 """
 
 from __future__ import annotations
@@ -65,9 +74,11 @@ from simulations.stats import bound_verdict, fit_loglog_slope, t_interval
 EPSILON = 1.0
 FIXED_DELTA = 1e-6
 EDGE = "sqrt"  # δ(n) = 2^(-√n/2): inside Theorem 1.7's δ(n) = ω(2^-√n), outside ln(1/δ) = o(√n)
-SCHEDULES = (("fixed", None), ("a1.5", 1.5), ("a2", 2.0), ("edge", EDGE))
+QUARTER = "quarter"  # δ(n) = 2^(-n^(1/4)/2): inside Theorem A.13's δ(n) = ω(2^(-n^(1/4)))
+# appended last: the earlier schedules draw their noise first, so their numbers do not change
+SCHEDULES = (("fixed", None), ("a1.5", 1.5), ("a2", 2.0), ("edge", EDGE), ("quarter", QUARTER))
 SCHED_LABEL = {"fixed": "δ = 1e-6 (fixed)", "a1.5": "δ = n^-1.5", "a2": "δ = n^-2",
-               "edge": "δ = 2^(-√n/2), Thm 1.7's ω(2^-√n)"}
+               "edge": "δ = 2^(-√n/2), Thm 1.7's ω(2^-√n)", "quarter": "δ = 2^(-n^(1/4)/2), Thm A.13's ω(2^-n^(1/4))"}
 TARGETS = ("pcde_normal", "pcde_cauchy", "pcl2b_normal")
 TARGET_LABEL = {"pcde_normal": "PCDE, standard normal on R (TV)", "pcde_cauchy": "PCDE, standard Cauchy on R (TV)",
                 "pcl2b_normal": "PCL2b, normal mixture (excess risk)"}
@@ -133,13 +144,13 @@ class DecayPoint:
 
 
 def delta_at(n: int, a) -> float:
-    """δ(n): the fixed 1e-6 (``a=None``), n^-a, or 2^(-√n/2) (``a=EDGE``).
+    """δ(n): the fixed 1e-6 (``a=None``), n^-a, 2^(-√n/2) (``a=EDGE``) or 2^(-n^(1/4)/2) (``a=QUARTER``).
 
     Parameters
     ----------
     n : int >= 1
         Sample size.
-    a : None, float > 0 or :data:`EDGE`
+    a : None, float > 0, :data:`EDGE` or :data:`QUARTER`
         The schedule (the second entries of :data:`SCHEDULES`). Not checked.
 
     Returns
@@ -149,22 +160,26 @@ def delta_at(n: int, a) -> float:
 
     References
     ----------
-    001 Section 1.2.1 (δ ≪ 1/n), Theorem 1.7 (δ(n) = ω(2^{-√n})).
+    001 Section 1.2.1 (δ ≪ 1/n), Theorem 1.7 (δ(n) = ω(2^{-√n})), Theorem A.13 (δ(n) = ω(2^{-n^{1/4}})).
 
     Examples
     --------
     >>> delta_at(100, None), round(delta_at(100, 1.5), 12), delta_at(100, EDGE), round(delta_at(10, 2.0), 12)
     (1e-06, 0.001, 0.03125, 0.01)
+    >>> delta_at(256, QUARTER)  # 2^(-4/2)
+    0.25
     """
     if a is None:
         return FIXED_DELTA
     if a == EDGE:
         return 2.0 ** (-math.sqrt(n) / 2)
+    if a == QUARTER:
+        return 2.0 ** (-(float(n) ** 0.25) / 2)
     return float(n) ** -a
 
 
 def log_inv_delta(n, a):
-    """``ln(1/δ(n))`` in closed form, in mpmath (at the caller's precision): −ln 1e-6, a ln n or (√n/2) ln 2.
+    """``ln(1/δ(n))`` in closed form, in mpmath (at the caller's precision): −ln 1e-6, a ln n, (√n/2) ln 2 or (n^(1/4)/2) ln 2.
 
     Parameters
     ----------
@@ -193,6 +208,8 @@ def log_inv_delta(n, a):
         return -mpmath.log(mpmath.mpf(FIXED_DELTA))
     if a == EDGE:
         return mpmath.sqrt(n) / 2 * mpmath.log(2)
+    if a == QUARTER:
+        return mpmath.root(n, 4) / 2 * mpmath.log(2)
     return mpmath.mpf(a) * mpmath.log(n)
 
 
@@ -343,7 +360,7 @@ def decay_trial(cfg: DecayPoint, t: int, root_seed: int) -> dict:
     -------
     dict of str to float
         ``tv_<schedule>`` (PCDE, in [0, 1]) or ``excess_<schedule>`` (PCL2b, >= 0), and
-        ``released_<schedule>`` in [0, 1], for the four schedules "fixed", "a1.5", "a2", "edge".
+        ``released_<schedule>`` in [0, 1], for the five schedules "fixed", "a1.5", "a2", "edge", "quarter".
 
     Raises
     ------
@@ -520,7 +537,7 @@ def compute(ctx) -> ExperimentResult:
     logn, n_trials = prof.log10_n, prof.n_trials
     ns = [int(round(10 ** x)) for x in logn]
     points = [DecayPoint(tg, n) for tg in TARGETS for n in ns]
-    res = run_trials(decay_trial, points, n_trials, version="delta_decaying/v2", **engine_options(ctx))
+    res = run_trials(decay_trial, points, n_trials, version="delta_decaying/v3", **engine_options(ctx))
     table, curves, claims, onsets = _consistency(res, points, ns, n_trials, ctx.seed)
     claims.append(_threshold_claim(ns))
     onset_claims, onset_lines = _onset_claims(onsets)
@@ -571,7 +588,9 @@ def _decay_claim(tg, name, fit, st, ns, last, n_trials) -> Claim:
 
     At the edge schedule δ = 2^(-√n/2) the statement about PCDE (001 Algorithm 3) is the erratum
     ``001 thm1.7 delta condition``: with its stated cube side it releases nothing, so it is *not*
-    consistent (confirmed when the CI excludes the fall). PCL2b at that δ is a question beyond 001."""
+    consistent (confirmed when the CI excludes the fall). PCL2b at that δ is the erratum ``001 thmA13 delta
+    range`` (footnote 3's range, outside Theorem A.13's: confirmed when it falls); PCL2b at δ = 2^(-n^(1/4)/2)
+    is Theorem A.13's own claim."""
     verdict = "inconclusive" if fit is None else bound_verdict(SLOPE_BOUND, fit.ci_low, fit.ci_high, 0.0,
                                                                 side="at_most")
     falls = None if verdict == "inconclusive" else verdict == "holds"
@@ -580,19 +599,28 @@ def _decay_claim(tg, name, fit, st, ns, last, n_trials) -> Claim:
               + f"; fall over the last decade: {verdict} (margin 0); value at n_max {st[-1][0]:.4g} "
                 f"[{st[-1][3]:.3g}, {st[-1][4]:.3g}]; {n_trials} trials")
     measured = None if fit is None else fit.slope
-    if name != "edge":
+    pcde = tg.startswith("pcde")
+    if name == "quarter" and not pcde:
+        return Claim(claim=f"001 Theorems A.13 and A.15: {TARGET_LABEL[tg]} at δ = 2^(-n^(1/4)/2), inside Theorem A.13's "
+                           f"δ(n) = ω(2^-n^(1/4)), is consistent: the mean falls over the last decade of n (log-log "
+                           f"slope <= {SLOPE_BOUND})", holds=falls, expected=SLOPE_BOUND, measured=measured,
+                     detail=detail, kind="paper")
+    if name not in ("edge", "quarter") or (name == "quarter" and pcde):
         return Claim(claim=f"{TARGET_LABEL[tg]}, {SCHED_LABEL[name]}: still consistent, the mean falls over the "
                            f"last decade of n (log-log slope <= {SLOPE_BOUND}; 001 Theorem 1.7's δ = 2^(-o(√n)))",
                      holds=falls, expected=SLOPE_BOUND, measured=measured, detail=detail, kind="paper")
-    if tg.startswith("pcde"):
+    if pcde:
         return Claim(claim=f"001 Theorem 1.7's proof needs ln(1/δ) = o(√n), not δ = ω(2^-√n): at δ = 2^(-√n/2) "
                            f"Algorithm 3 with its stated cube side releases nothing and {TARGET_LABEL[tg]} does not "
                            f"fall over the last decade of n (log-log slope > {SLOPE_BOUND})",
                      holds=None if falls is None else not falls, expected=SLOPE_BOUND, measured=measured,
                      detail=detail, kind="erratum", finding="001 thm1.7 delta condition")
-    return Claim(claim=f"{TARGET_LABEL[tg]} at δ = 2^(-√n/2) (an algorithm Theorem 1.7 does not cover) is still "
-                       f"consistent: the mean falls over the last decade of n (log-log slope <= {SLOPE_BOUND})",
-                 holds=falls, expected=SLOPE_BOUND, measured=measured, detail=detail, kind="beyond")
+    return Claim(claim=f"001 footnote 3 against Theorem A.13: {TARGET_LABEL[tg]} at δ = 2^(-√n/2), in footnote 3's "
+                       f"δ(n) = ω(2^-√n) but outside Theorem A.13's ω(2^-n^(1/4)), is still consistent (the theorem's "
+                       f"hypothesis is stricter than its proof needs): the mean falls over the last decade of n "
+                       f"(log-log slope <= {SLOPE_BOUND})",
+                 holds=falls, expected=SLOPE_BOUND, measured=measured, detail=detail, kind="erratum",
+                 finding="001 thmA13 delta range")
 
 
 def _threshold_claim(ns) -> Claim:
@@ -697,7 +725,7 @@ def plot(result: ExperimentResult) -> dict:
     """
     curves, onsets = result.data["curves"], result.data["onsets"]
     fig, axes = figure(2, 3, width=3.9, height=3.1,
-                       title="PCDE / PCL2b at δ = 1e-6, n^-1.5, n^-2, 2^(-√n/2) (ε = 1): exact error vs n "
+                       title="PCDE / PCL2b at δ = 1e-6, n^-1.5, n^-2, 2^(-√n/2), 2^(-n^(1/4)/2) (ε = 1): exact error vs n "
                              "(top, 95% CI bands)\nand fraction of the sample in released cells (bottom; dotted: "
                              "predicted onset)")
     for c, tg in enumerate(TARGETS):
