@@ -1,0 +1,92 @@
+"""Experiment vector_crossover (beyond the papers: from which K the symmetric vector mechanism of 000 eq.
+(12)-(13) and the asymmetric one of 002's Limitations paragraph beat RR, 004 eq. (1))."""
+
+import math
+
+import numpy as np
+import pytest
+
+from simulations.engine import trial_streams
+from simulations.experiments.vector import crossover as vc
+from simulations.mechanisms import AsymmetricVectorMechanism, RandomizedResponse, VectorMechanism
+
+
+def test_crossover_k_is_the_start_of_the_last_run_of_wins():
+    grid = [2, 5, 10, 20, 50]
+    assert vc.crossover_k(grid, ["excluded", "excluded", "holds", "holds", "holds"]) == 10
+    assert vc.crossover_k(grid, ["holds", "excluded", "holds", "inconclusive", "holds"]) == 50
+    assert vc.crossover_k(grid, ["holds"] * 5) == 2
+    assert vc.crossover_k(grid, ["holds", "holds", "holds", "holds", "inconclusive"]) is None
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.0, 2.0, 4.0])
+def test_noise_to_signal_closed_forms(eps):
+    # written from the bit probabilities: Vector a = e^{ε/2}/(1 + e^{ε/2}), b = 1 - a;
+    # asymmetric p = 1/2, q = 1/(e^ε + 1) (000 eq. (24) inverted: Var[(Z - b)/(a - b)] = b(1-b)/(a-b)^2)
+    t = math.exp(eps / 2)
+    q = 1 / (math.exp(eps) + 1)
+    v = vc.noise_to_signal(eps)
+    assert v["Vector off"] == pytest.approx(t / (t - 1) ** 2, rel=1e-12)
+    assert v["Vector on"] == pytest.approx(t / (t - 1) ** 2, rel=1e-12)
+    assert v[f"{vc.ASYMMETRIC} off"] == pytest.approx(4 * math.exp(eps) / math.expm1(eps) ** 2, rel=1e-12)
+    assert v[f"{vc.ASYMMETRIC} on"] == pytest.approx(0.25 / (0.5 - q) ** 2, rel=1e-12)
+    assert v["Vector off"] / v[f"{vc.ASYMMETRIC} off"] == pytest.approx(math.cosh(eps / 4) ** 2, rel=1e-12)
+    assert v[f"{vc.ASYMMETRIC} on"] > v["Vector on"]  # the price on the label's bit
+
+
+def test_trial_draws_the_three_mechanisms_in_order_from_one_privacy_stream():
+    # an independent re-run of the trial: brute-force neighbours, plain argmax votes, the mechanisms drawn in the
+    # documented order (RR, Vector, asymmetric) from the privacy stream; accuracies = mean of η at the predictions
+    from simulations.estimators.private_knn import brute_force_neighbours
+    cfg = vc.CrossoverPoint(num_classes=4, epsilon=1.0, k=7, N=300, M=40)
+    a = vc.crossover_trial(cfg, 2, 9)
+    assert a == vc.crossover_trial(cfg, 2, 9) and list(a) == [f"acc_{m}" for m in vc.METHODS]
+    data, privacy, evaluation = trial_streams(cfg, 2, 9)
+    law = vc.CircleMixture(4, cfg.sigma)
+    X, Y = law.sample(cfg.N, data)
+    Xe, _ = law.sample(cfg.M, evaluation)
+    jitter = evaluation.random((cfg.M, 4))
+    idx = brute_force_neighbours(X, Xe, cfg.k)
+    rr = RandomizedResponse(4, 1.0).sample(Y, privacy)
+    scores = {"RR": np.stack([np.bincount(rr[i], minlength=4) for i in idx]),
+              "Vector": VectorMechanism(4, 1.0).sample(Y, privacy).astype(np.int64)[idx].sum(axis=1),
+              vc.ASYMMETRIC: AsymmetricVectorMechanism(4, 1.0).sample(Y, privacy).astype(np.int64)[idx].sum(axis=1)}
+    eta = law.posterior(Xe)
+    for m, sc in scores.items():
+        pred = np.argmax(sc + 0.5 * jitter, axis=1)
+        assert a[f"acc_{m}"] == pytest.approx(eta[np.arange(cfg.M), pred].mean(), rel=1e-12), m
+
+
+@pytest.mark.parametrize("kw,match", [(dict(num_classes=1), "num_classes"), (dict(epsilon=0.0), "epsilon"),
+                                      (dict(k=300), "k must be <= N=200"), (dict(M=0), "M")])
+def test_point_guards(kw, match):
+    base = dict(num_classes=4, epsilon=1.0, k=5, N=200, M=30)
+    base.update(kw)
+    with pytest.raises(ValueError, match=match):
+        vc.CrossoverPoint(**base)
+
+
+def test_claims_read_the_largest_K_by_the_one_rule():
+    prof = vc.Profile(trials=30, N=100, M=10, K_grid=(2, 10), epsilons=(1.0,))
+    s = {(1.0, 10, f"{vc.VECTORS[0]}-RR"): (0.05, 0.01, 0.09), (1.0, 2, f"{vc.VECTORS[0]}-RR"): (-0.01, -0.02, 0.0),
+         (1.0, 10, f"{vc.VECTORS[1]}-RR"): (-0.03, -0.05, -0.01),
+         (1.0, 10, f"{vc.ASYMMETRIC}-Vector"): (0.0, -0.01, 0.01),
+         (1.0, "crossover", vc.VECTORS[0]): 10, (1.0, "crossover", vc.VECTORS[1]): None}
+    claims = vc._claims(s, prof)
+    assert [c.holds for c in claims] == [True, False, None]
+    assert all(c.kind == "beyond" for c in claims)
+    assert "crossover K* = 10" in claims[0].detail and "no crossover in grid" in claims[1].detail
+
+
+def test_smoke_run(smoke_run):
+    import csv
+    run = smoke_run("vector_crossover")
+    rec = run.record
+    assert rec["claims"] and all(c["kind"] == "beyond" for c in rec["claims"])
+    with open(run.folder / "crossover.csv", newline="") as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(rows) == 2 * len(vc.PROFILES["smoke"].epsilons)
+    with open(run.folder / "differences.csv", newline="") as fh:
+        diffs = list(csv.DictReader(fh))
+    assert all(float(d["ci_low"]) <= float(d["difference"]) <= float(d["ci_high"]) for d in diffs)
+    assert (run.folder / "difference.png").exists()
