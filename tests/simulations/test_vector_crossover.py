@@ -32,6 +32,25 @@ def test_noise_to_signal_closed_forms(eps):
     assert v[f"{vc.ASYMMETRIC} on"] == pytest.approx(0.25 / (0.5 - q) ** 2, rel=1e-12)
     assert v["Vector off"] / v[f"{vc.ASYMMETRIC} off"] == pytest.approx(math.cosh(eps / 4) ** 2, rel=1e-12)
     assert v[f"{vc.ASYMMETRIC} on"] > v["Vector on"]  # the price on the label's bit
+    # two-class boundary efficiency: (t-1)^2/(t^2+1) and (t^2-1)^2/(2(t^2+1)^2), ratio 2(e^ε+1)/(e^{ε/2}+1)^2 >= 1
+    assert v["Vector boundary"] == pytest.approx((t - 1) ** 2 / (t * t + 1), rel=1e-12)
+    assert v[f"{vc.ASYMMETRIC} boundary"] == pytest.approx((t * t - 1) ** 2 / (2 * (t * t + 1) ** 2), rel=1e-12)
+    ratio = v["Vector boundary"] / v[f"{vc.ASYMMETRIC} boundary"]
+    assert ratio == pytest.approx(2 * (math.exp(eps) + 1) / (t + 1) ** 2, rel=1e-12) and ratio > 1
+
+
+def test_boundary_efficiency_by_enumeration():
+    # one neighbour at a two-class boundary: label y or j w.p. 1/2 each; D = Z(y) - Z(j); efficiency = E[D | η]^2
+    # per unit of η_y - η_j over Var D, enumerated over (label, Z(y), Z(j)) with the mechanisms' bit probabilities
+    for eps in (0.5, 4.0):
+        for name, mech in (("Vector", VectorMechanism(2, eps)), (vc.ASYMMETRIC, AsymmetricVectorMechanism(2, eps))):
+            P = mech.channel_matrix()  # columns: (Z0, Z1) = (0,0), (1,0), (0,1), (1,1)
+            d = np.array([0, 1, -1, 0])
+            mean = {y: P[y] @ d for y in (0, 1)}
+            m2 = 0.5 * (P[0] + P[1]) @ d ** 2
+            var = m2 - (0.5 * (mean[0] + mean[1])) ** 2
+            slope = (mean[0] - mean[1]) / 2  # d E[D] / d(η_y - η_j) at η_y = η_j = 1/2
+            assert slope ** 2 / var == pytest.approx(vc.noise_to_signal(eps)[f"{name} boundary"], rel=1e-10)
 
 
 def test_trial_draws_the_three_mechanisms_in_order_from_one_privacy_stream():

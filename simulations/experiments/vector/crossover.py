@@ -21,7 +21,14 @@ Closed-form companion (table ``noise_to_signal``, no randomness): the variance o
 ``(Z(j) − b)/(a − b)`` (000 eq. (24) inverted), is ``b(1 − b)/(a − b)^2`` off the label for both
 mechanisms ((a, b) = each one's ``flip_probabilities``): ``e^{ε/2}/(e^{ε/2} − 1)^2`` for Vector and
 ``4e^ε/(e^ε − 1)^2`` for the asymmetric one, smaller by the factor ``cosh^2(ε/4)`` (1.03 at ε = 0.5,
-2.38 at ε = 4), while on the label's bit the asymmetric one's ``(1/4)/(1/2 − q)^2`` is larger.
+2.38 at ε = 4), while on the label's bit the asymmetric one's ``(1/4)/(1/2 − q)^2`` is larger. What decides
+a vote is the comparison of two classes' bit sums where their probabilities are close; at a two-class
+boundary (η_y = η_j = 1/2, the other classes absent) one neighbour adds ``(a − b)(η_y − η_j)`` to the mean of
+``Z(y) − Z(j)`` and ``a(1 − a) + b(1 − b) + (a − b)^2`` to its variance (the bits are independent given the
+label; the label makes them covary by ``−(a − b)^2 η_y η_j``), an efficiency ``(a − b)^2/(a(1 − a) + b(1 − b)
++ (a − b)^2)``: ``(t − 1)^2/(t^2 + 1)`` for Vector (t = e^{ε/2}) and ``(t^2 − 1)^2/(2(t^2 + 1)^2)`` for the
+asymmetric one, whose ratio ``2(e^ε + 1)/(e^{ε/2} + 1)^2 >= 1`` (1.02 at ε = 0.5, 1.58 at ε = 4): at the
+boundaries where kNN errs, the symmetric mechanism's vote is the more efficient one at every ε.
 
 References: 000 Section 5.1 (setting), eq. (12)-(13), (16), (24); 002 Limitations paragraph; 004 eq. (1).
 """
@@ -219,7 +226,8 @@ def noise_to_signal(epsilon: float) -> dict:
     Returns
     -------
     dict
-        ``{"<method> off": b(1-b)/(a-b)^2, "<method> on": a(1-a)/(a-b)^2}`` for Vector and the asymmetric one.
+        ``{"<method> off": b(1-b)/(a-b)^2, "<method> on": a(1-a)/(a-b)^2, "<method> boundary":
+        (a-b)^2/(a(1-a) + b(1-b) + (a-b)^2)}`` for Vector and the asymmetric one (module docstring).
 
     References
     ----------
@@ -230,13 +238,19 @@ def noise_to_signal(epsilon: float) -> dict:
     At ε = 2 ln 3: Vector has a = 3/4, b = 1/4, both variances (3/16)/(1/4) = 3/4; the asymmetric one
     has p = 1/2, q = 1/10: (9/100)/(16/100) = 9/16 off the label and (1/4)/(16/100) = 25/16 on it:
 
-    >>> {k: round(v, 12) for k, v in noise_to_signal(2 * np.log(3)).items()}
+    >>> {k: round(v, 12) for k, v in noise_to_signal(2 * np.log(3)).items() if not k.endswith("boundary")}
     {'Vector off': 0.75, 'Vector on': 0.75, 'Vector (asymmetric) off': 0.5625, 'Vector (asymmetric) on': 1.5625}
+
+    At a boundary: (1/4)/(3/8 + 1/4) = 2/5 for Vector, (4/25)/(1/4 + 9/100 + 4/25) = 8/25 for the asymmetric one:
+
+    >>> [round(v, 12) for k, v in noise_to_signal(2 * np.log(3)).items() if k.endswith("boundary")]
+    [0.4, 0.32]
     """
     out = {}
     for name, mech in (("Vector", VectorMechanism(2, epsilon)), (ASYMMETRIC, AsymmetricVectorMechanism(2, epsilon))):
         a, b = mech.flip_probabilities()
         out[f"{name} off"], out[f"{name} on"] = b * (1 - b) / (a - b) ** 2, a * (1 - a) / (a - b) ** 2
+        out[f"{name} boundary"] = (a - b) ** 2 / (a * (1 - a) + b * (1 - b) + (a - b) ** 2)
     return out
 
 
@@ -313,10 +327,11 @@ def compute(ctx) -> ExperimentResult:
             summary[(e, "crossover", m)] = star = crossover_k(prof.K_grid, v)
             for c, x in zip(cross, (e, m, "none in grid" if star is None else star)):
                 cross[c].append(x)
-    nts = {c: [] for c in ("eps", *noise_to_signal(1.0), "ratio_off")}
+    nts = {c: [] for c in ("eps", *noise_to_signal(1.0), "ratio_off", "ratio_boundary")}
     for e in prof.epsilons:
         row = noise_to_signal(e)
-        for c, x in zip(nts, (e, *row.values(), row["Vector off"] / row[f"{ASYMMETRIC} off"])):
+        for c, x in zip(nts, (e, *row.values(), row["Vector off"] / row[f"{ASYMMETRIC} off"],
+                              row["Vector boundary"] / row[f"{ASYMMETRIC} boundary"])):
             nts[c].append(x)
     notes = (f"K Gaussian classes on the unit circle, σ = 2/K (000 Fig. 2(b)), N = {prof.N}, M = {prof.M}, kNN k = "
              f"{prof.k}, {prof.trials} trials per point; paired 95% t-intervals (common data, neighbours, jitter). "
