@@ -109,3 +109,21 @@ def test_smoke_run(smoke_run):
         diffs = list(csv.DictReader(fh))
     assert all(float(d["ci_low"]) <= float(d["difference"]) <= float(d["ci_high"]) for d in diffs)
     assert (run.folder / "difference.png").exists()
+
+
+@pytest.mark.parametrize("eps", [0.5, 1.0, 4.0, 8.0])
+def test_symmetric_choice_maximizes_the_boundary_efficiency(eps):
+    # Among independent-bit mechanisms with P(Z(y)=1|y) = p, P(Z(j)=1|y) = q and loss ln[p(1-q)/(q(1-p))] = eps,
+    # the efficiency (p-q)^2/(p+q-2pq) is invariant under (p, q) -> (1-q, 1-p) (which keeps the loss); on a fine
+    # grid of p its maximum sits at that map's fixed point p = 1 - q, i.e. 000's a = e^{eps/2}/(1+e^{eps/2}),
+    # and the asymmetric mechanism's p = 1/2 is below it.
+    p = np.linspace(0.0005, 0.9995, 199801)
+    odds = p / (1 - p) * math.exp(-eps)
+    q = odds / (1 + odds)
+    eff = (p - q) ** 2 / (p + q - 2 * p * q)
+    a = math.exp(eps / 2) / (1 + math.exp(eps / 2))
+    assert p[np.argmax(eff)] == pytest.approx(a, abs=1e-5)
+    assert eff.max() == pytest.approx(vc.noise_to_signal(eps)["Vector boundary"], rel=1e-9)
+    assert np.interp(0.5, p, eff) == pytest.approx(vc.noise_to_signal(eps)[f"{vc.ASYMMETRIC} boundary"], rel=1e-6)
+    flipped = ((1 - q) - (1 - p)) ** 2 / ((1 - q) + (1 - p) - 2 * (1 - q) * (1 - p))
+    np.testing.assert_allclose(flipped, eff, rtol=1e-12)

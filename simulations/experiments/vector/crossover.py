@@ -28,7 +28,11 @@ boundary (η_y = η_j = 1/2, the other classes absent) one neighbour adds ``(a �
 label; the label makes them covary by ``−(a − b)^2 η_y η_j``), an efficiency ``(a − b)^2/(a(1 − a) + b(1 − b)
 + (a − b)^2)``: ``(t − 1)^2/(t^2 + 1)`` for Vector (t = e^{ε/2}) and ``(t^2 − 1)^2/(2(t^2 + 1)^2)`` for the
 asymmetric one, whose ratio ``2(e^ε + 1)/(e^{ε/2} + 1)^2 >= 1`` (1.02 at ε = 0.5, 1.58 at ε = 4): at the
-boundaries where kNN errs, the symmetric mechanism's vote is the more efficient one at every ε.
+boundaries where kNN errs, the symmetric mechanism's vote is the more efficient one at every ε. (The
+efficiency, ``(a − b)^2/(a + b − 2ab)``, is unchanged by ``(a, b) -> (1 − b, 1 − a)``, which keeps the loss
+``ln[a(1 − b)/(b(1 − a))]``; along the curve of loss ε it peaks at that map's fixed point a = 1 − b: 000's
+ε/2 per bit. The asymmetric choice p = 1/2 minimizes the variance of the debiased zero bits instead, the
+criterion of frequency estimation.)
 
 References: 000 Section 5.1 (setting), eq. (12)-(13), (16), (24); 002 Limitations paragraph; 004 eq. (1).
 """
