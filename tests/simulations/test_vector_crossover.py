@@ -86,13 +86,17 @@ def test_point_guards(kw, match):
 
 
 def test_claims_read_the_largest_K_by_the_one_rule():
-    prof = vc.Profile(trials=30, N=100, M=10, K_grid=(2, 10), epsilons=(1.0,))
-    s = {(1.0, 10, f"{vc.VECTORS[0]}-RR"): (0.05, 0.01, 0.09), (1.0, 2, f"{vc.VECTORS[0]}-RR"): (-0.01, -0.02, 0.0),
-         (1.0, 10, f"{vc.VECTORS[1]}-RR"): (-0.03, -0.05, -0.01),
-         (1.0, 10, f"{vc.ASYMMETRIC}-Vector"): (0.0, -0.01, 0.01),
-         (1.0, "crossover", vc.VECTORS[0]): 10, (1.0, "crossover", vc.VECTORS[1]): None}
+    prof = vc.Profile(trials=30, N=100, M=10, K_grid=(2, 10), epsilons=(1.0, 2.0))
+    s = {}
+    for e in (1.0, 2.0):
+        s.update({(e, 10, f"{vc.VECTORS[0]}-RR"): (0.05, 0.01, 0.09), (e, 2, f"{vc.VECTORS[0]}-RR"): (-0.01, -0.02, 0.0),
+                  (e, 10, f"{vc.VECTORS[1]}-RR"): (-0.03, -0.05, -0.01),
+                  (e, 10, f"{vc.ASYMMETRIC}-Vector"): (0.0, -0.01, 0.01),
+                  (e, "crossover", vc.VECTORS[0]): 10, (e, "crossover", vc.VECTORS[1]): None})
     claims = vc._claims(s, prof)
-    assert [c.holds for c in claims] == [True, False, None]
+    # asymmetric vs symmetric is claimed at ε in ASYM_CLAIM_EPS only (2 and 4), not at ε = 1
+    assert [c.holds for c in claims] == [True, False, True, False, None]
+    assert [c.claim.startswith("ε = 2") for c in claims] == [False, False, True, True, True]
     assert all(c.kind == "beyond" for c in claims)
     assert "crossover K* = 10" in claims[0].detail and "no crossover in grid" in claims[1].detail
 
