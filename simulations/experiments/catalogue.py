@@ -120,6 +120,11 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "vector mechanism's bits against K and N, beside kNN's (Appendix B.1); needs torch",
         compute=_ref("vector.neural_network", "compute"), plot=_ref("vector.neural_network", "plot"), order=64),
     Experiment(
+        name="vector_crossover",
+        reproduces="beyond the papers (002 Limitations: asymmetric flipping): from which K the symmetric (000 eq. "
+                   "(12)-(13)) and asymmetric vector mechanisms beat RR, ε ∈ {0.5, 1, 2, 4}, 000's circle classes",
+        compute=_ref("vector.crossover", "compute"), plot=_ref("vector.crossover", "plot"), order=64),
+    Experiment(
         name="bayes_consistency",
         reproduces="001 Theorems 1.5 / 3.2: PCL (Algorithm 2) is universally consistent; excess error -> 0 on "
                    "smooth, discontinuous and rough η, d = 1..3, ε ∈ {0.1, 1}, vs the non-private histogram rule",
