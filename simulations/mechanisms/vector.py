@@ -299,6 +299,33 @@ class VectorMechanism:
         s = self.bit_epsilon()
         return factorized_diagonal_loss(s, -s)
 
+    def debias(self, bit_means) -> np.ndarray:
+        r"""Unbiased estimate of the one-hot label / class probabilities: :math:`(\bar Z - b)/(a - b)`.
+
+        Parameters
+        ----------
+        bit_means : array_like of float, shape (..., K)
+            Means of released bit vectors (one row, or a neighbourhood's average :math:`g_j`).
+
+        Returns
+        -------
+        ndarray of float64, same shape
+            ``(bit_means - b) / (a - b)``.
+
+        References
+        ----------
+        000 eq. (24) inverted (:math:`\tilde\eta_j = b + (a - b)\eta_j`).
+
+        Examples
+        --------
+        At ε = 2 ln 3 (a = 3/4, b = 1/4), a mean of 1/2 debiases to 1/2 and 0 to -1/2:
+
+        >>> VectorMechanism(2, 2 * np.log(3)).debias([0.5, 0.0]).round(12).tolist()
+        [0.5, -0.5]
+        """
+        a, b = self.flip_probabilities()
+        return (np.asarray(bit_means, dtype=float) - b) / (a - b)
+
     def sample(self, labels, rng: np.random.Generator) -> np.ndarray:
         """Privatize N labels into N bit vectors.
 

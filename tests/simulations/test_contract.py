@@ -34,6 +34,8 @@ SAMPLERS = {
     "RRTopK": lambda rng: mechanisms.RRTopK(num_classes=3, epsilon=1.0, k=2).sample(np.array([0]), rng, prior=PRIOR),
     "RRWithPrior": lambda rng: mechanisms.RRWithPrior(num_classes=3, epsilon=1.0).sample(np.array([0]), rng, prior=PRIOR),
     "VectorMechanism": lambda rng: mechanisms.VectorMechanism(num_classes=3, epsilon=1.0).sample(np.array([1]), rng),
+    "AsymmetricVectorMechanism": lambda rng: mechanisms.AsymmetricVectorMechanism(num_classes=3, epsilon=1.0).sample(
+        np.array([1]), rng),
     "ALIBI": lambda rng: mechanisms.ALIBI(num_classes=3, epsilon=1.0).sample(np.array([1]), rng),
     "ExponentialMechanism": lambda rng: mechanisms.ExponentialMechanism(num_classes=3, epsilon=1.0).sample(
         np.array([[1, 2, 3]]), rng),
