@@ -39,7 +39,7 @@ ORDERS = {
     "rates_table": 0, "rates_local_classification": 20, "rates_central_classification": 21,
     "rates_local_regression": 22, "rates_central_regression": 23, "rates_heavy_tailed": 24,
     "rates_eps_collapse": 25, "rates_local_vs_central": 26, "rates_upper_bound": 27,
-    "vector_fig2": 60, "vector_fig3": 61, "vector_fig4": 62, "vector_theorem2": 63,
+    "vector_fig2": 60, "vector_fig3": 61, "vector_fig4": 62, "vector_theorem2": 63, "advisor_validation": 64,
     "bayes_consistency": 60, "thresholds_contrast": 61, "private_density_estimation": 62,
     "metric_space_consistency": 63, "lp_mst_digits": 60, "lp_mst_dynamics": 61, "cluster_priors_digits": 61, "lp_rr_sgd": 62,
     "cnn_benchmarks": 65, "movielens_table3": 66,

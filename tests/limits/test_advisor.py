@@ -110,10 +110,11 @@ def test_symmetric_minus_asymmetric_constant_is_at_most_one_half():
 
 def test_covariance_matches_the_suites_channel_matrices():
     """An independent float path: the simulations' exact channels (000 eq. (12)-(13), 004 eq. (1))."""
-    from simulations.mechanisms import RandomizedResponse, VectorMechanism, output_bits
+    from simulations.mechanisms import AsymmetricVectorMechanism, RandomizedResponse, VectorMechanism, output_bits
     eta = np.array([0.4, 0.3, 0.2, 0.1])
     K = eta.size
     for mechanism, P, T in (("vector", VectorMechanism(K, 1.3).channel_matrix(), output_bits(K)),
+                            ("vector_asymmetric", AsymmetricVectorMechanism(K, 1.3).channel_matrix(), output_bits(K)),
                             ("rr", RandomizedResponse(K, 1.3).channel_matrix(), np.eye(K))):
         a, b = signal_probabilities(mechanism, 1.3, K)
         pz = eta @ P
@@ -122,6 +123,16 @@ def test_covariance_matches_the_suites_channel_matrices():
         cov = (est - mean).T @ (pz[:, None] * (est - mean))
         np.testing.assert_allclose(mean, eta, atol=1e-12)
         np.testing.assert_allclose(debiased_covariance(mechanism, 1.3, eta), cov, atol=1e-10)
+
+
+def test_one_hot_eta_gives_the_asymmetric_mechanisms_conditional_variances():
+    """At η = e_y the diagonal is the variance of a debiased bit given Y (AsymmetricVectorMechanism's own)."""
+    from simulations.mechanisms import AsymmetricVectorMechanism
+    var_one, var_zero = AsymmetricVectorMechanism(3, EPS).debiased_variances()
+    np.testing.assert_allclose(np.diag(debiased_covariance("vector_asymmetric", EPS, [1.0, 0.0, 0.0])),
+                               [var_one, var_zero, var_zero], rtol=1e-12)
+    # exactly, e^ε = 9: a = 1/2, b = 1/10, c = 2/5: (1/4)/(4/25) = 25/16 and (9/100)/(4/25) = 9/16
+    assert (var_one, var_zero) == (pytest.approx(25 / 16, rel=1e-12), pytest.approx(9 / 16, rel=1e-12))
 
 
 def test_noise_to_signal_exact_values():
