@@ -64,9 +64,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .rates import minimax_rate
-from .validation import check_choice, check_int, check_positive, check_probability, check_probability_vector
+from .validation import check_choice, check_int, check_probability, check_probability_vector, check_real
 
-__all__ = ["AGGREGATED", "Advice", "EVALUATION_POINTS", "MECHANISMS", "MechanismRow", "USE_CASES", "advise",
+__all__ = ["AGGREGATED", "Advice", "EPS_MAX", "EVALUATION_POINTS", "MECHANISMS", "MechanismRow", "USE_CASES", "advise",
            "debiased_covariance", "delta_eps_factor", "noise_to_signal", "rr_with_prior_keep", "signal_probabilities"]
 
 #: the mechanisms the advisor ranks, in the order of its rows
@@ -81,6 +81,12 @@ USE_CASES = {
 }
 EVALUATION_POINTS = ("two_class_tie", "uniform")
 _SAME = 1e-12  # relative difference under which two proxies count as equal (the earlier mechanism is kept)
+#: the largest ε accepted: e^ε must be a finite double (e^709.78 overflows)
+EPS_MAX = 700.0
+
+
+def _check_epsilon(epsilon) -> float:
+    return check_real("epsilon", epsilon, low=0.0, low_open=True, high=EPS_MAX)
 
 
 def signal_probabilities(mechanism: str, epsilon: float, num_classes: int) -> tuple[float, float]:
@@ -120,7 +126,7 @@ def signal_probabilities(mechanism: str, epsilon: float, num_classes: int) -> tu
     [0.5, 0.25]
     """
     check_choice("mechanism", mechanism, AGGREGATED)
-    epsilon = check_positive("epsilon", epsilon)
+    epsilon = _check_epsilon(epsilon)
     K = check_int("num_classes", num_classes, low=2)
     if mechanism == "rr":
         e = math.exp(epsilon)
@@ -279,7 +285,7 @@ def rr_with_prior_keep(epsilon: float, prior=None, *, top_k_miss=None, num_class
     >>> round(rr_with_prior_keep(math.log(3), top_k_miss=(2, 0.1), num_classes=3), 12)
     0.675
     """
-    epsilon = check_positive("epsilon", epsilon)
+    epsilon = _check_epsilon(epsilon)
     e = math.exp(epsilon)
     if (prior is None) == (top_k_miss is None):
         raise ValueError(f"give exactly one of prior and top_k_miss, got prior={prior!r}, top_k_miss={top_k_miss!r}")
@@ -497,7 +503,7 @@ def advise(num_classes: int, epsilon: float, N: int, *, prior=None, top_k_miss=N
     'rr_with_prior'
     """
     K = check_int("num_classes", num_classes, low=2)
-    epsilon = check_positive("epsilon", epsilon)
+    epsilon = _check_epsilon(epsilon)
     N = check_int("N", N, low=1)
     check_choice("use_case", use_case, USE_CASES)
     check_choice("at", at, EVALUATION_POINTS)

@@ -175,6 +175,13 @@ def test_rr_with_prior_keep_exact_and_miss_rate_lower_bound():
     assert rr_with_prior_keep(math.log(e), top_k_miss=(1, 1.0), num_classes=10) == pytest.approx(0.25, rel=1e-13)
 
 
+def test_large_epsilon_stays_finite():
+    # ε = 600: every proxy is finite; RR keeps with probability 1 − (K−1)e^{−ε} ≈ 1
+    adv = advise(5, 600.0, 100)
+    assert all(math.isfinite(r.noise_to_signal) for r in adv.rows)
+    assert adv.row("rr").keep_probability == pytest.approx(1.0)
+
+
 def test_advise_rules_and_rows():
     adv = advise(10, 1.0, 10_000)
     assert [r.mechanism for r in adv.rows] == ["rr", "vector", "vector_asymmetric"]  # no prior: no RRWithPrior row
@@ -196,6 +203,7 @@ def test_advise_rules_and_rows():
     (dict(num_classes=1, epsilon=1.0, N=10), "num_classes"),
     (dict(num_classes=3, epsilon=0.0, N=10), "epsilon"),
     (dict(num_classes=3, epsilon=1.0, N=0), "N"),
+    (dict(num_classes=3, epsilon=800.0, N=10), "epsilon must be <= 700"),
     (dict(num_classes=3, epsilon=1.0, N=10, use_case="deep"), "use_case"),
     (dict(num_classes=3, epsilon=1.0, N=10, at="median"), "at"),
     (dict(num_classes=3, epsilon=1.0, N=10, prior=[0.5, 0.5]), "prior must have num_classes=3"),
