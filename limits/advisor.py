@@ -52,8 +52,8 @@ otherwise ``at="two_class_tie"`` (default: 000 Theorem 2 puts the excess risk wh
 there is between two classes at 1/2 each) or ``at="uniform"`` (a K-way tie). The proxies are closed forms:
 nothing here is random.
 
-References: 000 eq. (12)-(13), (21), (24), (29); 002 Limitations; 003 Table 1; 004 eq. (1), Algorithm 2,
-Theorem 3 (LP1).
+References: 000 eq. (12)-(13), (21), (24), (29) (in 002, the published version: eq. (14), (17), (25), (28));
+002 Limitations; 003 Table 1; 004 eq. (1), Algorithm 2, Theorem 3 (LP1).
 """
 
 from __future__ import annotations
