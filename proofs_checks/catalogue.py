@@ -196,6 +196,10 @@ class MechanismRecord:
         int outputs in [0, num_outputs)`` (prior-dependent mechanisms: at a fixed public prior).
     order : int
         Position in reports, smaller first.
+    suite_construction : bool, default False
+        True when the mechanism is the suite's own construction, not a paper's (e.g. the asymmetric vector
+        mechanism that 002's Limitations paragraph only suggests): ``paper_claim`` is then the suite's claim,
+        and ``dp_checks`` reports it as a "beyond" question, never as a verdict on a paper.
 
     Raises
     ------
@@ -226,6 +230,7 @@ class MechanismRecord:
     planted_bugs: tuple[PlantedBug, ...] = ()
     audit_sampler: Callable[[Any], tuple[Callable, int]] | None = None
     order: int = 1000
+    suite_construction: bool = False
 
     def __post_init__(self):
         if not isinstance(self.mechanism, type):

@@ -22,12 +22,12 @@ def _rows():
     """(MECHANISMS, BUGS, the (eps, delta) record) read from the catalogue (``proofs_checks.catalogue``).
 
     MECHANISMS: (name, source, factory(eps), checker kwargs, expected exact loss(eps) or None when the paper
-    claims only "<= eps"), for every pure-DP record; BUGS: (name, factory(eps), checker kwargs, exact wrong
+    claims only "<= eps", suite_construction), for every pure-DP record; BUGS: (name, factory(eps), checker kwargs, exact wrong
     loss(eps)) for every pure-DP planted bug, in the records' report order.
     """
     recs = records()
     mechanisms = [(r.name, r.source, r.headline.make, dict(r.headline.checker_kwargs),
-                   None if r.paper_claim == "at most" else r.headline.loss)
+                   None if r.paper_claim == "at most" else r.headline.loss, r.suite_construction)
                   for r in recs if r.paper_claim != "delta"]
     bugs = sorted(((b.order, b.name, b.make, dict(b.checker_kwargs), b.loss)
                    for r in recs for b in r.planted_bugs if b.loss is not None), key=lambda t: t[0])
@@ -58,7 +58,7 @@ def compute(ctx: RunContext) -> ExperimentResult:
     Returns
     -------
     ExperimentResult
-        Tables ``dp_checks`` (mechanism, kind paper/bug, ε claimed, loss found, loss expected (NaN when
+        Tables ``dp_checks`` (mechanism, kind paper/suite/bug, ε claimed, loss found, loss expected (NaN when
         the paper claims only <= ε), holds), ``stability_delta`` (exact δ(ε) per ε and variant against δ)
         and ``stability_profile`` (the δ(ε') curves); one claim per mechanism, one per planted bug and two
         for the stability histogram; notes listing the findings.
@@ -103,7 +103,7 @@ def compute(ctx: RunContext) -> ExperimentResult:
 def _paper_checks(MECHANISMS, grid) -> tuple[list, list[Claim]]:
     """Each mechanism's exact loss at every claimed ε against its paper's claim: the rows and one claim each."""
     found, claims = [], []
-    for name, source, make, kw, expected in MECHANISMS:
+    for name, source, make, kw, expected, suite in MECHANISMS:
         worst_gap, ok = 0.0, True
         for e in grid:
             r = check_label_dp(make(e), e, **kw)
@@ -111,12 +111,14 @@ def _paper_checks(MECHANISMS, grid) -> tuple[list, list[Claim]]:
             match = r.holds and (exp_e is None or is_tight(r.epsilon_actual, exp_e))
             ok &= match
             worst_gap = max(worst_gap, abs(r.epsilon_actual - (e if exp_e is None else exp_e)) / e)
-            found.append((name, "paper", e, r.epsilon_actual, exp_e, r.holds))
+            found.append((name, "suite" if suite else "paper", e, r.epsilon_actual, exp_e, r.holds))
         what = "= eps (tight)" if expected is not None and expected(1.0) == 1.0 else (
             "= closed form < eps" if expected is not None else "<= eps")
         claims.append(Claim(f"{name} ({source}) is eps-label DP, exact loss {what}, eps in {grid}", bool(ok),
                             expected=None, measured=worst_gap,
-                            detail="measured: max over the grid of |loss found - expected| / eps", kind="paper"))
+                            detail="measured: max over the grid of |loss found - expected| / eps"
+                                   + ("; the suite's own construction, not a paper's mechanism" if suite else ""),
+                            kind="beyond" if suite else "paper"))
     return found, claims
 
 
@@ -244,7 +246,7 @@ def plot(result: ExperimentResult) -> dict:
         jitter = 1 + 0.025 * (i - len(names) / 2)  # separate overlapping markers
         kw = dict(color=color(i), marker=MARKERS[i % len(MARKERS)], ms=5, lw=0.8,
                   ls="--" if bug else "-", mfc="none" if bug else color(i),
-                  label=("BUG " if bug else "") + name)
+                  label=("BUG " if bug else "") + name)  # a suite construction names itself in its name
         ax1.plot(e_all[sel] * jitter, found[sel], **kw)
         ax2.plot(e_all[sel] * jitter, found[sel] / e_all[sel], **kw)
     grid = np.unique(e_all)

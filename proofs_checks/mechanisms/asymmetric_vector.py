@@ -351,7 +351,7 @@ RECORDS = (
                   Example("K=2", lambda e: AsymmetricVectorMechanism(2, e), loss=lambda e: e),
                   Example("K=100 (closed form + factorization skipped)", lambda e: AsymmetricVectorMechanism(100, e),
                           loss=lambda e: e)),
-        paper_claim="tight", audit_sampler=_audit_bits, order=41,
+        paper_claim="tight", audit_sampler=_audit_bits, order=41, suite_construction=True,
         planted_bugs=(PlantedBug("asymmetric vector: q with e^(2 eps)", lambda e: AsymmetricVectorDoubleExponent(K, e),
                                  loss=asymmetric_double_exponent_loss, order=11,
                                  derivation="(1-q)/q = e^(2 eps), p/(1-p) = 1: loss 2 eps"),

@@ -26,6 +26,11 @@ neighbour list per point (common random numbers). Privatization (:func:`privatiz
 * **Vector** — the K-bit vector mechanism (000 eq. (12)-(13)); ``g_j(x) = (1/k) ∑ Z_i(j)`` (eq. (29));
   the debiased ``(g_j − b)/(a − b)`` estimates η_j (eq. (24)); prediction ``argmax_j g_j`` (eq. (16)),
   the same class since the debiasing is increasing.
+* **Vector (asymmetric)** (optional, ``asymmetric=True``; not a method of 000) — the asymmetric K-bit
+  mechanism that 002's Limitations paragraph suggests (:class:`~simulations.mechanisms.AsymmetricVectorMechanism`:
+  the label's bit 1 w.p. 1/2, the others w.p. 1/(e^ε + 1)); the same vote ``argmax_j g_j``, again the class
+  of the debiased ``(g_j − q)/(p − q)``. Its bits are drawn last from the privacy stream, so the other
+  methods' labels are the same with or without it.
 
 Votes over integer counts break ties uniformly at random with a caller-supplied jitter
 (:func:`simulations.kernels_knn.vote`); ALIBI's sums are continuous.
@@ -42,14 +47,16 @@ import numpy as np
 from limits.validation import check_choice, check_int, check_positive, check_real
 from simulations.estimators.grid_knn import GridIndex
 from simulations.kernels_knn import neighbour_label_counts, neighbour_row_sums, vote
-from simulations.mechanisms import ALIBI, RandomizedResponse, RRWithPrior, VectorMechanism, rr_probabilities
+from simulations.mechanisms import (ALIBI, AsymmetricVectorMechanism, RandomizedResponse, RRWithPrior, VectorMechanism,
+                                   rr_probabilities)
 
-__all__ = ["LP2ST_DEBIASED", "alt_method_name", "LP2ST_PRIORS", "METHODS", "PrivateLabels", "lp2st_recipe", "check_lp2st_options", "lp2st_prior", "lp2st_prior_from_counts",
+__all__ = ["ASYMMETRIC", "LP2ST_DEBIASED", "alt_method_name", "LP2ST_PRIORS", "METHODS", "PrivateLabels", "lp2st_recipe", "check_lp2st_options", "lp2st_prior", "lp2st_prior_from_counts",
            "brute_force_neighbours", "lp2st_prior_reference", "predict", "predict_reference", "privatize", "stage1_size", "vector_estimates"]
 
 METHODS = ("RR", "LP-2ST", "ALIBI", "Vector")
 LP2ST_PRIORS = ("model", "debiased")  # the default (004 Algorithm 3 as written) first
 LP2ST_DEBIASED = "LP-2ST (debiased prior)"  # method name of the variant when run beside the default
+ASYMMETRIC = "Vector (asymmetric)"  # method name of the asymmetric vector mechanism (002 Limitations), when asked for
 
 
 class PrivateLabels(NamedTuple):
@@ -69,6 +76,8 @@ class PrivateLabels(NamedTuple):
         LP-2ST with the other prior recipe, when asked for.
     alt_prior : str or None
         That recipe's name.
+    asymmetric : ndarray of uint8, shape (N, K), or None
+        Z of the asymmetric vector mechanism (002 Limitations), when asked for.
 
     References
     ----------
@@ -87,6 +96,7 @@ class PrivateLabels(NamedTuple):
     alibi: np.ndarray  # float64 (N, K): ALIBI soft labels
     lp2st_alt: np.ndarray | None = None  # int64 (N,): LP-2ST with the other prior recipe, when asked for
     alt_prior: str | None = None  # that recipe's name
+    asymmetric: np.ndarray | None = None  # uint8 (N, K): Z of the asymmetric vector mechanism, when asked for
 
 
 def alt_method_name(prior: str) -> str:
@@ -306,14 +316,16 @@ def _stage1_counts(X1, z1, X2, *, num_classes: int, prior_k: int) -> np.ndarray:
 
 
 def privatize(X, Y, rng: np.random.Generator, *, num_classes: int, epsilon: float, split_fraction: float,
-              prior_k: int, temperature: float, prior: str = "model", alt_prior: str | None = None) -> PrivateLabels:
+              prior_k: int, temperature: float, prior: str = "model", alt_prior: str | None = None,
+              asymmetric: bool = False) -> PrivateLabels:
     """Privatize the N labels once per method, drawing from ``rng`` in the order RR, RRWithPrior,
     vector, ALIBI (the order fixes the stream; each method's labels have its mechanism's law).
 
     ``prior`` is LP-2ST's recipe (see the module docstring). ``alt_prior`` (optional, another recipe)
     also privatizes the stage-2 labels with that recipe's prior, drawn last so the four methods'
     labels are the same with or without it; stage 1 and the neighbour counts are shared. (A
-    separate release: LP-2ST under either recipe is ε-label DP on its own.)
+    separate release: LP-2ST under either recipe is ε-label DP on its own.) ``asymmetric=True`` adds the
+    asymmetric vector mechanism's bits, drawn after everything else (the same holds).
 
     Parameters
     ----------
@@ -337,6 +349,8 @@ def privatize(X, Y, rng: np.random.Generator, *, num_classes: int, epsilon: floa
         LP-2ST's recipe.
     alt_prior : {"model", "debiased"} or None, default None
         A second recipe to run beside it.
+    asymmetric : bool, default False
+        Also privatize with :class:`~simulations.mechanisms.AsymmetricVectorMechanism`.
 
     Returns
     -------
@@ -377,7 +391,8 @@ def privatize(X, Y, rng: np.random.Generator, *, num_classes: int, epsilon: floa
     if alt_prior is not None:
         pri = lp2st_prior_from_counts(counts, epsilon=epsilon, temperature=temperature, prior=alt_prior)
         alt = np.concatenate([rr[:n1], rwp.sample(Y[n1:], rng, prior=pri)])
-    return PrivateLabels(rr, lp, Z, soft, alt, alt_prior)
+    asym = AsymmetricVectorMechanism(num_classes, epsilon).sample(Y, rng) if asymmetric else None
+    return PrivateLabels(rr, lp, Z, soft, alt, alt_prior, asym)
 
 
 def predict(idx, private: PrivateLabels, jitter, *, num_classes: int) -> dict[str, np.ndarray]:
@@ -398,7 +413,8 @@ def predict(idx, private: PrivateLabels, jitter, *, num_classes: int) -> dict[st
     -------
     dict of str to ndarray of int64, shape (M,)
         One entry per method of :data:`METHODS`, plus ``alt_method_name(private.alt_prior)`` (e.g.
-        :data:`LP2ST_DEBIASED`) when ``private.lp2st_alt`` is set.
+        :data:`LP2ST_DEBIASED`) when ``private.lp2st_alt`` is set, and :data:`ASYMMETRIC` when
+        ``private.asymmetric`` is set.
 
     References
     ----------
@@ -422,11 +438,13 @@ def predict(idx, private: PrivateLabels, jitter, *, num_classes: int) -> dict[st
     }
     if private.lp2st_alt is not None:
         out[alt_method_name(private.alt_prior)] = vote(neighbour_label_counts(private.lp2st_alt, idx, num_classes), jitter)
+    if private.asymmetric is not None:
+        out[ASYMMETRIC] = vote(neighbour_row_sums(private.asymmetric, idx), jitter)
     return out
 
 
 
-def vector_estimates(idx, Z, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]:
+def vector_estimates(idx, Z, *, epsilon: float, asymmetric: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """``g_j(x)`` of 000 eq. (29) and its debiased form ``(g − b)/(a − b)`` (eq. (24)).
 
     Parameters
@@ -437,6 +455,9 @@ def vector_estimates(idx, Z, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]
         Vector-mechanism bits of the training points.
     epsilon : float > 0
         ε of the mechanism (a, b are its keep / flip-on probabilities of a bit).
+    asymmetric : bool, default False
+        The bits are the asymmetric mechanism's (:class:`~simulations.mechanisms.AsymmetricVectorMechanism`,
+        a = 1/2, b = 1/(e^ε + 1)) instead of 000's.
 
     Returns
     -------
@@ -457,11 +478,17 @@ def vector_estimates(idx, Z, *, epsilon: float) -> tuple[np.ndarray, np.ndarray]
     >>> g, eta = vector_estimates(np.array([[0, 1]]), np.array([[1, 0], [0, 0]], np.uint8), epsilon=2 * np.log(3))
     >>> g.tolist(), eta.round(12).tolist()
     ([[0.5, 0.0]], [[0.5, -0.5]])
+
+    The asymmetric mechanism at ε = ln 3 (a = 1/2, b = 1/4) debiases the same g to (1, −1):
+
+    >>> vector_estimates(np.array([[0, 1]]), np.array([[1, 0], [0, 0]], np.uint8), epsilon=np.log(3),
+    ...                  asymmetric=True)[1].round(12).tolist()
+    [[1.0, -1.0]]
     """
     K = Z.shape[1]
-    a, b = VectorMechanism(K, epsilon).flip_probabilities()
+    mech = (AsymmetricVectorMechanism if asymmetric else VectorMechanism)(K, epsilon)
     g = neighbour_row_sums(Z, idx) / idx.shape[1]
-    return g, (g - b) / (a - b)
+    return g, mech.debias(g)
 
 
 # ------------------------------------------------------------------ plain reference (test oracle)
@@ -525,7 +552,7 @@ def predict_reference(X, Xq, private: PrivateLabels, jitter, *, num_classes: int
     Returns
     -------
     dict of str to ndarray of int64, shape (M,)
-        One entry per method of :data:`METHODS`.
+        One entry per method of :data:`METHODS`, and :data:`ASYMMETRIC` when ``private.asymmetric`` is set.
 
     References
     ----------
@@ -544,13 +571,16 @@ def predict_reference(X, Xq, private: PrivateLabels, jitter, *, num_classes: int
     idx = neighbours(X, Xq, k)
     K = num_classes
     jitter = np.asarray(jitter, dtype=float)
-    out = {m: np.empty(len(Xq), dtype=np.int64) for m in METHODS}
+    asym = private.asymmetric is not None
+    out = {m: np.empty(len(Xq), dtype=np.int64) for m in METHODS + ((ASYMMETRIC,) if asym else ())}
     for m in range(len(Xq)):
         nb = idx[m]
         out["RR"][m] = np.argmax(np.bincount(private.rr[nb], minlength=K) + 0.5 * jitter[m])
         out["LP-2ST"][m] = np.argmax(np.bincount(private.lp2st[nb], minlength=K) + 0.5 * jitter[m])
         out["ALIBI"][m] = np.argmax(private.alibi[nb].sum(axis=0))
         out["Vector"][m] = np.argmax(private.vector[nb].sum(axis=0, dtype=np.int64) + 0.5 * jitter[m])
+        if asym:
+            out[ASYMMETRIC][m] = np.argmax(private.asymmetric[nb].sum(axis=0, dtype=np.int64) + 0.5 * jitter[m])
     return out
 
 

@@ -39,7 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from limits.validation import check_int, check_positive, check_real
-from simulations.mechanisms import LaplaceLabels, VectorMechanism
+from simulations.mechanisms import AsymmetricVectorMechanism, LaplaceLabels, VectorMechanism
 from simulations.seeding import check_generator
 
 __all__ = ["ZERO_ONE_SENSITIVITY", "SelectionBudget", "clipped_squared_loss_sensitivity", "debiased_squared_risk",
@@ -96,7 +96,8 @@ def debiased_zero_one_risk(bit_sums, counts, predictions, mechanism: VectorMecha
     bit_sums : int array (G, K), ``S_{gc}``.
     counts : int array (G,), ``n_g`` (at least one positive).
     predictions : int array (G,), the class predicted on group g, in ``0..K-1``.
-    mechanism : VectorMechanism with ``num_classes = K``.
+    mechanism : VectorMechanism or AsymmetricVectorMechanism with ``num_classes = K`` ((a, b) its
+        ``flip_probabilities()``: (1/2, 1/(e^ε + 1)) for the asymmetric one).
 
     Returns
     -------
@@ -118,8 +119,8 @@ def debiased_zero_one_risk(bit_sums, counts, predictions, mechanism: VectorMecha
     >>> round(debiased_zero_one_risk([[3, 1]], [4], [0], mech), 12)  # E[S] = 4a - 0 when all labels are 0
     0.0
     """
-    if not isinstance(mechanism, VectorMechanism):
-        raise ValueError(f"mechanism must be a VectorMechanism, got mechanism={mechanism!r}")
+    if not isinstance(mechanism, (VectorMechanism, AsymmetricVectorMechanism)):
+        raise ValueError(f"mechanism must be a VectorMechanism or an AsymmetricVectorMechanism, got mechanism={mechanism!r}")
     S = np.asarray(bit_sums)
     n = np.asarray(counts)
     c = np.asarray(predictions)

@@ -105,12 +105,17 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "of the vector approximation vs their bounds, over K and N",
         compute=_ref("vector.theorem2", "compute"), plot=_ref("vector.theorem2", "plot"), order=63),
     Experiment(
+        name="vector_crossover",
+        reproduces="beyond the papers (002 Limitations: asymmetric flipping): from which K the symmetric (000 eq. "
+                   "(12)-(13)) and asymmetric vector mechanisms beat RR, ε ∈ {0.5, 1, 2, 4}, 000's circle classes",
+        compute=_ref("vector.crossover", "compute"), plot=_ref("vector.crossover", "plot"), order=64),
+    Experiment(
         name="advisor_validation",
         reproduces="beyond the papers: limits.advise's recommended mechanism (RR, symmetric or asymmetric vector; "
                    "000 eq. (12)-(13), (24), 004 eq. (1), 002 Limitations) against the kNN's measured best over "
                    "(K, ε, N) in 000 Section 5.1's synthetic setting",
         compute=_ref("vector.advisor_validation", "compute"), plot=_ref("vector.advisor_validation", "plot"),
-        order=64),
+        order=65),
     Experiment(
         name="bayes_consistency",
         reproduces="001 Theorems 1.5 / 3.2: PCL (Algorithm 2) is universally consistent; excess error -> 0 on "

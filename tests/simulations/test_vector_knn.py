@@ -140,7 +140,7 @@ def test_fast_trial_equals_plain_reference(K, sigma):
     _assert_no_near_ties(X, Xe, cfg.k)
     ref = pk.predict_reference(X, Xe, private, jitter, num_classes=K, k=cfg.k)
     # integer votes plus the same 0.5 · jitter in both: the same operations, exact on every CPU
-    for m in ("RR", "LP-2ST", "Vector"):
+    for m in ("RR", "LP-2ST", "Vector", pk.ASYMMETRIC):
         np.testing.assert_array_equal(preds[m], ref[m], err_msg=m)
     # ALIBI: arg-max of float sums of k soft labels in [0, 1]. The kernel adds ranks in order, the reference
     # with numpy's reduction (its order is numpy's business): each sum errs by at most γ_{k-1}·k, so the
@@ -195,18 +195,35 @@ def test_privatize_draws_exactly_the_checked_mechanisms():
     np.testing.assert_array_equal(both.lp2st_alt, np.concatenate([rr[:n1], RRWithPrior(7, 1.0).sample(Y[n1:], r,
                                                                                                       prior=prior_d)]))
     assert both.alt_prior == "debiased" and priv.lp2st_alt is None
+    # with the asymmetric vector mechanism (002 Limitations): the same five, then its bits from the same stream
+    from simulations.mechanisms import AsymmetricVectorMechanism
+    asym = pk.privatize(X, Y, np.random.default_rng(2), num_classes=7, epsilon=1.0, split_fraction=0.6, prior_k=40,
+                        temperature=0.5, alt_prior="debiased", asymmetric=True)
+    for f in ("rr", "lp2st", "vector", "alibi", "lp2st_alt"):
+        np.testing.assert_array_equal(getattr(asym, f), getattr(both, f))
+    np.testing.assert_array_equal(asym.asymmetric, AsymmetricVectorMechanism(7, 1.0).sample(Y, r))
+    assert priv.asymmetric is None and both.asymmetric is None
 
 
 def test_trial_reproducible_and_in_range():
     cfg = _cfg(10, 0.1)
     a, b = va.trial(cfg, 0, 5), va.trial(cfg, 0, 5)
-    assert a == b and set(a) == {f"acc_{m}" for m in pk.METHODS}
+    assert a == b and set(a) == {f"acc_{m}" for m in pk.METHODS + (pk.ASYMMETRIC,)}
     assert all(0.0 <= v <= 1.0 for v in a.values())
     s = va.trial(_cfg(10, 0.1, score="sampled"), 0, 5)
     assert all(v * cfg.M == round(v * cfg.M) for v in s.values())  # fractions of M sampled test labels
     # the debiased variant beside the default (its draws come last: test_privatize_draws_exactly_...)
     c = va.trial(_cfg(10, 0.1, alt_prior="debiased"), 0, 5)
     assert set(c) == set(a) | {"acc_LP-2ST (debiased prior)"} and all(0.0 <= v <= 1.0 for v in c.values())
+
+
+def test_vector_estimates_debias_asymmetric():
+    # p = 1/2, q = 1/(e^2 + 1) at ε = 2: g = (0, 1, 0) debiases to (-q, 1 - q, -q)/(p - q)
+    Z = np.zeros((4, 3), dtype=np.uint8)
+    Z[:, 1] = 1
+    g, eta_hat = pk.vector_estimates(np.array([[0, 1, 2, 3]]), Z, epsilon=2.0, asymmetric=True)
+    q = 1 / (np.exp(2.0) + 1)
+    np.testing.assert_allclose(eta_hat[0], np.array([-q, 1 - q, -q]) / (0.5 - q), rtol=1e-13)
 
 
 def test_vector_estimates_debias(rng):
@@ -240,7 +257,14 @@ def test_smoke_run_writes_accuracy_csv(name, smoke_run):
         rows = list(csv.DictReader(fh))
     need = {"panel", "K", "sigma", "eps", "k", "method", "mean_accuracy", "ci_low", "ci_high", "n_trials"}
     assert need <= set(rows[0])
-    assert {r["method"] for r in rows} == {"RR", "LP-2ST", "LP-2ST (debiased prior)", "ALIBI", "Vector", "Bayes"}
+    assert {r["method"] for r in rows} == {"RR", "LP-2ST", "LP-2ST (debiased prior)", "ALIBI", "Vector", "Bayes",
+                                           pk.ASYMMETRIC}
+    with open(run.folder / "asymmetric.csv", newline="") as fh:
+        asym = list(csv.DictReader(fh))
+    # the added curve's paired differences with Vector and RR, one row each per (panel, K); no claim reads it
+    assert len(asym) == 2 * len({(r["panel"], r["K"]) for r in rows}) and {r["comparison"] for r in asym} == {f"{pk.ASYMMETRIC} − Vector",
+                                                                          f"{pk.ASYMMETRIC} − RR"}
+    assert not any("asymmetric" in c["claim"] for c in record["claims"])
     lp = [r for r in rows if r["method"] == "LP-2ST"]
     assert all("004 Alg. 3 prior" in r["recipe"] and "split 0.65" in r["recipe"] for r in lp)  # the recipe is named
     with open(run.folder / "lp2st_recipes.csv", newline="") as fh:

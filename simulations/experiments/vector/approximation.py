@@ -37,6 +37,13 @@ temperature (``prior="debiased"``), runs beside it as the extra method "LP-2ST (
 same stage-1 labels and neighbour counts (its stage-2 labels are drawn last, so the four methods'
 numbers do not depend on it); the ``lp2st_recipes`` table gives the paired difference of the two.
 
+Added curve (not in 000): "Vector (asymmetric)", the asymmetric vector mechanism that 002's Limitations
+paragraph suggests (:class:`simulations.mechanisms.AsymmetricVectorMechanism`, the suite's construction:
+the label's bit 1 w.p. 1/2, the others w.p. 1/(e^ε + 1)), voted like Vector. Its bits are drawn last from
+the privacy stream, so the four methods of 000 get the same numbers as without it; no claim reads it (the
+claims are 000's); the table ``asymmetric`` gives its paired differences with Vector and RR, and the
+``vector_crossover`` experiment compares the two vector mechanisms with RR over K and ε.
+
 Claims: "Vector is the best method" is judged on the paired 95% interval of the per-trial difference
 (Vector − each other method): every method sees the same data and neighbour lists in a trial (common
 random numbers), so the paired interval is the test of the difference; whether the plotted per-method
@@ -55,8 +62,8 @@ import numpy as np
 from limits.validation import check_choice, check_int, check_positive
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.estimators.grid_knn import GridIndex
-from simulations.estimators.private_knn import (LP2ST_PRIORS, METHODS, alt_method_name, check_lp2st_options,
-                                                lp2st_recipe, predict, privatize)
+from simulations.estimators.private_knn import (ASYMMETRIC, LP2ST_PRIORS, METHODS, alt_method_name,
+                                                check_lp2st_options, lp2st_recipe, predict, privatize)
 from simulations.laws import CircleMixture
 from simulations.stats import bound_verdict, t_interval
 
@@ -179,23 +186,25 @@ class VectorPoint:
 
     @property
     def methods(self) -> tuple:
-        """The methods a trial scores: the four of 000, plus the LP-2ST variant when ``alt_prior`` is set.
+        """The methods a trial scores: the four of 000, the LP-2ST variant when ``alt_prior`` is set, and the
+        asymmetric vector mechanism (002 Limitations; an added curve).
 
         Returns
         -------
         tuple of str
-            ``("RR", "LP-2ST", "ALIBI", "Vector")``, then ``"LP-2ST (<alt_prior> prior)"`` if set.
+            ``("RR", "LP-2ST", "ALIBI", "Vector")``, then ``"LP-2ST (<alt_prior> prior)"`` if set, then
+            ``"Vector (asymmetric)"``.
 
         References
         ----------
-        000 Section 5.1 (the four methods of Figures 2-4).
+        000 Section 5.1 (the four methods of Figures 2-4); 002 Limitations paragraph (the added one).
 
         Examples
         --------
         >>> VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5, prior_k=5, alt_prior="debiased").methods
-        ('RR', 'LP-2ST', 'ALIBI', 'Vector', 'LP-2ST (debiased prior)')
+        ('RR', 'LP-2ST', 'ALIBI', 'Vector', 'LP-2ST (debiased prior)', 'Vector (asymmetric)')
         """
-        return METHODS + ((alt_method_name(self.alt_prior),) if self.alt_prior else ())
+        return METHODS + ((alt_method_name(self.alt_prior),) if self.alt_prior else ()) + (ASYMMETRIC,)
 
     def recipe(self, prior: str | None = None) -> str:
         """:func:`~simulations.estimators.private_knn.lp2st_recipe` of this point's LP-2ST.
@@ -316,7 +325,7 @@ def trial_predictions(cfg: VectorPoint, t: int, root_seed: int):
     >>> p = VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=4, prior_k=5)
     >>> law, X, Y, Xe, Ye, idx, private, jitter, preds = trial_predictions(p, 0, 1)
     >>> X.shape, Xe.shape, idx.shape, jitter.shape, sorted(preds)
-    ((100, 2), (4, 2), (4, 5), (4, 3), ['ALIBI', 'LP-2ST', 'RR', 'Vector'])
+    ((100, 2), (4, 2), (4, 5), (4, 3), ['ALIBI', 'LP-2ST', 'RR', 'Vector', 'Vector (asymmetric)'])
     """
     data, privacy, evaluation = trial_streams(cfg, t, root_seed)
     law = CircleMixture(cfg.num_classes, cfg.sigma)
@@ -326,14 +335,14 @@ def trial_predictions(cfg: VectorPoint, t: int, root_seed: int):
     _, idx = GridIndex(X, cfg.k).query(Xe, cfg.k)  # nearest first, the order of the reference's sums
     private = privatize(X, Y, privacy, num_classes=cfg.num_classes, epsilon=cfg.epsilon,
                         split_fraction=cfg.split_fraction, prior_k=cfg.prior_k, temperature=cfg.temperature,
-                        prior=cfg.prior, alt_prior=cfg.alt_prior)
+                        prior=cfg.prior, alt_prior=cfg.alt_prior, asymmetric=True)
     preds = predict(idx, private, jitter, num_classes=cfg.num_classes)
     return law, X, Y, Xe, Ye, idx, private, jitter, preds
 
 
 def trial(cfg: VectorPoint, t: int, root_seed: int) -> dict:
     """Accuracy of each method in one trial (keys ``acc_RR``, ``acc_LP-2ST``, ``acc_ALIBI``, ``acc_Vector``,
-    and ``acc_LP-2ST (debiased prior)`` when ``cfg.alt_prior`` is set).
+    ``acc_LP-2ST (debiased prior)`` when ``cfg.alt_prior`` is set, and ``acc_Vector (asymmetric)``).
 
     With ``cfg.score == "expected"`` a method's accuracy is the expected accuracy at the evaluation
     points given its predictions, ``(1/M) Σ_x η_ŷ(x)(x)`` (no test-label noise); with ``"sampled"``
@@ -367,7 +376,7 @@ def trial(cfg: VectorPoint, t: int, root_seed: int) -> dict:
     >>> p = VectorPoint(num_classes=3, sigma=0.1, epsilon=1.0, k=5, N=100, M=5, prior_k=5, alt_prior="debiased")
     >>> acc = trial(p, 0, 1)
     >>> list(acc), all(0.0 <= v <= 1.0 for v in acc.values())
-    (['acc_RR', 'acc_LP-2ST', 'acc_ALIBI', 'acc_Vector', 'acc_LP-2ST (debiased prior)'], True)
+    (['acc_RR', 'acc_LP-2ST', 'acc_ALIBI', 'acc_Vector', 'acc_LP-2ST (debiased prior)', 'acc_Vector (asymmetric)'], True)
     """
     law, _, _, Xe, Ye, _, _, _, preds = trial_predictions(cfg, t, root_seed)
     rows = np.arange(cfg.M)
@@ -406,7 +415,8 @@ def accuracy_experiment(ctx, *, epsilon: float, k: int, profile: Profile | None 
     -------
     ExperimentResult
         Tables ``accuracy`` (mean, 95% t-interval and std per panel, K and method, and the Bayes
-        accuracy) and ``lp2st_recipes`` (paired difference of LP-2ST's two prior recipes); the claims;
+        accuracy), ``lp2st_recipes`` (paired difference of LP-2ST's two prior recipes) and ``asymmetric``
+        (paired differences of the added asymmetric vector mechanism with Vector and RR); the claims;
         ``data`` for :func:`plot_figure`.
 
     Raises
@@ -433,7 +443,7 @@ def accuracy_experiment(ctx, *, epsilon: float, k: int, profile: Profile | None 
     """
     profile = profile or PROFILES[ctx.profile]
     pts = points(profile, epsilon=epsilon, k=k)
-    res = run_trials(trial, [p for _, p in pts], profile.n_trials, version="vector_approx.trial/v2",
+    res = run_trials(trial, [p for _, p in pts], profile.n_trials, version="vector_approx.trial/v3",
                      **engine_options(ctx))
     p0 = pts[0][1]
     alt = alt_method_name(ALT_PRIOR)
@@ -442,6 +452,7 @@ def accuracy_experiment(ctx, *, epsilon: float, k: int, profile: Profile | None 
                             "ci_high", "std", "n_trials", "recipe")}
     diff = {c: [] for c in ("panel", "K", "eps", "k", "difference", "ci_low", "ci_high", "n_trials", "minuend",
                             "subtrahend")}
+    asym = {c: [] for c in ("panel", "K", "eps", "k", "comparison", "difference", "ci_low", "ci_high", "n_trials")}
     summary = {}
     for (panel, p), per in zip(pts, res.per_config):
         entries = [(m, t_interval(per[f"acc_{m}"])) for m in p.methods]
@@ -460,6 +471,10 @@ def accuracy_experiment(ctx, *, epsilon: float, k: int, profile: Profile | None 
         summary[(panel, p.num_classes, "recipe-gap")] = (mean, lo, hi)
         for c, v in zip(diff, (panel, p.num_classes, epsilon, k, mean, lo, hi, n, recipes["LP-2ST"], recipes[alt])):
             diff[c].append(v)
+        for m in ("Vector", "RR"):  # the added curve against 000's vector mechanism and RR, trial by trial
+            mean, _, n, lo, hi = t_interval(per[f"acc_{ASYMMETRIC}"] - per[f"acc_{m}"])
+            for c, v in zip(asym, (panel, p.num_classes, epsilon, k, f"{ASYMMETRIC} − {m}", mean, lo, hi, n)):
+                asym[c].append(v)
     claims = accuracy_claims(summary, profile.K_grid, profile.n_trials, recipe=recipes["LP-2ST"])
     gap_rows = "\n".join(f"| ({diff['panel'][i]}) | {diff['K'][i]} | {diff['difference'][i]:+.4f} "
                          f"[{diff['ci_low'][i]:+.4f}, {diff['ci_high'][i]:+.4f}] |" for i in range(len(diff["K"])))
@@ -469,14 +484,26 @@ def accuracy_experiment(ctx, *, epsilon: float, k: int, profile: Profile | None 
              "Accuracy = expected accuracy Σ_x η_ŷ(x)/M at fresh evaluation points; 95% t-intervals over trials.\n\n"
              "LP-2ST's two prior recipes (004 Algorithm 3 as written minus the debiased variant; paired 95% t-CI "
              "over trials, common stage-1 labels and neighbour lists; table `lp2st_recipes`):\n\n"
-             "| panel | K | LP-2ST − LP-2ST (debiased prior) |\n|---|---|---|\n" + gap_rows + "\n")
-    return ExperimentResult(tables={"accuracy": cols, "lp2st_recipes": diff}, claims=claims, notes=notes,
+             "| panel | K | LP-2ST − LP-2ST (debiased prior) |\n|---|---|---|\n" + gap_rows + "\n\n"
+             f"Added curve, not in 000 (no claim reads it): {ASYMMETRIC}, the asymmetric vector mechanism of 002's "
+             "Limitations paragraph (the suite's construction: the label's bit 1 w.p. 1/2, the others w.p. "
+             "1/(e^ε + 1)); paired 95% t-CI over trials (table `asymmetric`):\n\n"
+             f"| panel | K | {ASYMMETRIC} − Vector | {ASYMMETRIC} − RR |\n|---|---|---|---|\n" + _asym_rows(asym) + "\n")
+    return ExperimentResult(tables={"accuracy": cols, "lp2st_recipes": diff, "asymmetric": asym}, claims=claims,
+                            notes=notes,
                             data={"summary": summary, "K_grid": list(profile.K_grid), "epsilon": epsilon, "k": k,
                                   "n_trials": profile.n_trials, "methods": list(p0.methods), "recipes": recipes})
 
 
 def _fmt(x):
     return f"{x[0]:.4f} [{x[1]:.4f}, {x[2]:.4f}]"
+
+
+def _asym_rows(asym) -> str:
+    """Markdown rows of the ``asymmetric`` table: one per (panel, K), its two comparisons side by side."""
+    cells = [f"{d:+.4f} [{lo:+.4f}, {hi:+.4f}]" for d, lo, hi in zip(asym["difference"], asym["ci_low"], asym["ci_high"])]
+    return "\n".join(f"| ({asym['panel'][i]}) | {asym['K'][i]} | {cells[i]} | {cells[i + 1]} |"
+                     for i in range(0, len(cells), 2))
 
 
 def accuracy_claims(summary, K_grid, n_trials, *, recipe: str = "") -> list[Claim]:
@@ -536,7 +563,8 @@ def accuracy_claims(summary, K_grid, n_trials, *, recipe: str = "") -> list[Clai
 def plot_accuracy(result: ExperimentResult, title: str) -> dict:
     s, K_grid = result.data["summary"], result.data["K_grid"]
     methods = result.data.get("methods", METHODS)
-    labels = {"LP-2ST": "LP-2ST (004 Alg. 3 prior)", alt_method_name(ALT_PRIOR): "LP-2ST (debiased prior, suite variant)"}
+    labels = {"LP-2ST": "LP-2ST (004 Alg. 3 prior)", alt_method_name(ALT_PRIOR): "LP-2ST (debiased prior, suite variant)",
+              ASYMMETRIC: "Vector (asymmetric: 002 Limitations, suite construction)"}
     fig, axes = figure(1, 2, width=4.6, height=3.6, title=title)
     for ax, panel in zip(axes, PANELS):
         for i, m in enumerate(methods):
