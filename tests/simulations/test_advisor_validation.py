@@ -83,3 +83,11 @@ def test_advisor_agrees_with_the_committed_lp_mst_digits_ranking():
             decided.append((float(eps), measured, "rr" if v_rr < v_vec else "vector"))
     assert len(decided) >= 3, decided
     assert all(m == a for _, m, a in decided), decided
+
+
+def test_panels_are_those_of_figures_2_to_4():
+    """The local σ of each panel equals vector_fig2's (000 Section 5.1: (a) 0.05, (b) 2/K)."""
+    from simulations.experiments.vector import advisor_validation as av
+    from simulations.experiments.vector.approximation import PANELS, panel_sigma
+    assert av.PANELS == PANELS
+    assert all(av._sigma(p, K) == panel_sigma(p, K) for p in PANELS for K in (2, 5, 10, 20, 50, 100))

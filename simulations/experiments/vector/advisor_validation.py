@@ -41,7 +41,6 @@ from simulations.plotting import color, figure
 from simulations.stats import bound_verdict, holds_from, t_interval, wilson_interval
 
 from simulations.experiments.base import Claim, ExperimentResult
-from simulations.experiments.vector.approximation import PANELS, panel_sigma
 
 __all__ = ["AGREEMENT_FLOOR", "AdvisorPoint", "PROFILES", "Profile", "advisor_trial", "measured_best"]
 
@@ -52,6 +51,14 @@ K_PER_N = 50  # k = N // 50: 000 Section 5.1's k = 200 at N = 10000
 TIE = "tie"
 LABELS = {"rr": "RR", "vector": "vector (symmetric)", "vector_asymmetric": "vector (asymmetric)", TIE: "tie"}
 AT = ("two_class_tie", "uniform")  # the advisor's default η point first
+# 000 Section 5.1's panels, σ of each class: (a) 0.05, (b) 2/K (as vector.approximation.panel_sigma; not imported
+# from there, so that this experiment's configuration fingerprint does not follow Figures 2-4's LP-2ST settings)
+PANELS = ("a", "b")
+SIGMA_A = 0.05
+
+
+def _sigma(panel: str, K: int) -> float:
+    return SIGMA_A if panel == "a" else 2.0 / K
 
 
 @dataclass(frozen=True, slots=True)
@@ -227,7 +234,7 @@ def _above(mean, lo, hi) -> bool:
 
 
 def _settings(prof: Profile):
-    return [(panel, AdvisorPoint(K, panel_sigma(panel, K), e, N, prof.M, max(1, N // K_PER_N)))
+    return [(panel, AdvisorPoint(K, _sigma(panel, K), e, N, prof.M, max(1, N // K_PER_N)))
             for panel in PANELS for K in prof.K_grid for e in prof.eps_grid for N in prof.N_grid]
 
 
