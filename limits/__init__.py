@@ -14,9 +14,12 @@ The public names, by topic:
   (the derived forms are the default);
 * :mod:`limits.symbols`: the sympy symbols N, epsilon, beta, gamma, d, p, K (and h, k, T);
 * :func:`lower_bound`, :class:`LowerBound`, :mod:`limits.lower_bounds`: the explicit lower bounds of
-  003 Theorems 1, 3, 5, 7, 9, 11 as numbers.
+  003 Theorems 1, 3, 5, 7, 9, 11 as numbers;
 * :mod:`limits.generalization`: 004 Theorem 17's bound (18) (with the exact Rademacher complexity of all
-  [0, 1]-valued functions on a finite domain) and Corollary 10's bound (8).
+  [0, 1]-valued functions on a finite domain) and Corollary 10's bound (8);
+* :func:`advise`, :class:`Advice`, :mod:`limits.advisor`: closed-form utility proxies of RR, RRWithPrior
+  and the two vector mechanisms (keep probability, debiased noise-to-signal, 000 Theorem 2's factor) and
+  a recommended mechanism per use case.
 
 Examples
 --------
@@ -41,11 +44,13 @@ from .algorithms import ALGORITHMS, Algorithm, TuningRule
 from .tuning_rules import symbolic_tuning, tuning
 from . import lower_bounds
 from .lower_bounds import LowerBound, lower_bound
+from . import advisor
+from .advisor import Advice, advise
 
 __all__ = [
     "ALGORITHMS", "DISCREPANCIES", "PRIVACY", "TASKS", "VARIANTS",
     "Algorithm", "Cell", "Discrepancy", "RateTerms", "Term", "TuningRule",
     "cell", "crossover", "discrepancies", "minimax_rate", "printed_rate", "privacy_cost", "rate_exponent",
     "rate_terms", "sample_complexity", "symbolic_rate", "symbolic_tuning", "symbols", "tuning",
-    "LowerBound", "lower_bound", "lower_bounds",
+    "LowerBound", "lower_bound", "lower_bounds", "Advice", "advise", "advisor",
 ]

@@ -41,6 +41,7 @@ ORDERS = {
     "rates_eps_collapse": 25, "rates_local_vs_central": 26, "rates_upper_bound": 27,
     "vector_fig2": 60, "vector_fig3": 61, "vector_fig4": 62, "vector_theorem2": 63,
     "vector_nn_approximation": 64, "vector_crossover": 64,
+    "advisor_validation": 65,
     "bayes_consistency": 60, "thresholds_contrast": 61, "private_density_estimation": 62,
     "metric_space_consistency": 63, "lp_mst_digits": 60, "lp_mst_dynamics": 61, "cluster_priors_digits": 61, "lp_rr_sgd": 62, "debiased_erm_topk": 62, "prior_quality_sgd": 62,
     "cnn_benchmarks": 65, "movielens_table3": 66,

@@ -125,6 +125,13 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "(12)-(13)) and asymmetric vector mechanisms beat RR, ε ∈ {0.5, 1, 2, 4}, 000's circle classes",
         compute=_ref("vector.crossover", "compute"), plot=_ref("vector.crossover", "plot"), order=64),
     Experiment(
+        name="advisor_validation",
+        reproduces="beyond the papers: limits.advise's recommended mechanism (RR, symmetric or asymmetric vector; "
+                   "000 eq. (12)-(13), (24), 004 eq. (1), 002 Limitations) against the kNN's measured best over "
+                   "(K, ε, N) in 000 Section 5.1's synthetic setting",
+        compute=_ref("vector.advisor_validation", "compute"), plot=_ref("vector.advisor_validation", "plot"),
+        order=65),
+    Experiment(
         name="bayes_consistency",
         reproduces="001 Theorems 1.5 / 3.2: PCL (Algorithm 2) is universally consistent; excess error -> 0 on "
                    "smooth, discontinuous and rough η, d = 1..3, ε ∈ {0.1, 1}, vs the non-private histogram rule",

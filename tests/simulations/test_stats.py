@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import statistics
 from dataclasses import dataclass
 
@@ -296,3 +297,19 @@ def test_holds_from_maps_verdicts_to_claim_holds():
         holds_from("fails")
     with pytest.raises(ValueError, match="claim_is must be 'holds' or 'excluded', got claim_is='inconclusive'"):
         holds_from(HOLDS, claim_is=INCONCLUSIVE)
+
+
+def test_wilson_interval_by_hand_and_edges():
+    from simulations.stats import wilson_interval
+    # 8 of 10 at 95%: z = 1.959963984540054; centre (0.8 + z²/20)/(1 + z²/10), half-width
+    # z·sqrt(0.016 + z²/400)/(1 + z²/10), written out from Wilson (1927)
+    z = 1.959963984540054
+    centre, half = (0.8 + z * z / 20) / (1 + z * z / 10), z * math.sqrt(0.016 + z * z / 400) / (1 + z * z / 10)
+    share, lo, hi = wilson_interval(8, 10)
+    assert share == 0.8 and lo == pytest.approx(centre - half, rel=1e-12) and hi == pytest.approx(centre + half, rel=1e-12)
+    # at 0 of n the interval is [0, z²/(n + z²)]
+    assert wilson_interval(0, 20)[1:] == (0.0, pytest.approx(z * z / (20 + z * z), rel=1e-12))
+    assert wilson_interval(20, 20)[1:] == (pytest.approx(20 / (20 + z * z), rel=1e-12), 1.0)
+    for bad in ((11, 10), (-1, 10), (1, 0)):
+        with pytest.raises(ValueError):
+            wilson_interval(*bad)
