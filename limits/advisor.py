@@ -437,6 +437,38 @@ class Advice:
         names = [r.mechanism for r in self.rows]
         return self.rows[names.index(check_choice("mechanism", mechanism, names))]
 
+    def __str__(self) -> str:
+        """A table of the rows, the recommendation and its rule (what ``print(advice)`` shows).
+
+        Returns
+        -------
+        str
+            One line per mechanism (keep probability, noise-to-signal, Δ_ε factor, effective N), the
+            recommended one marked with ``*``, then the rule.
+
+        Examples
+        --------
+        >>> print(advise(10, 1.0, 10_000))  # doctest: +NORMALIZE_WHITESPACE +ELLIPSIS
+        K = 10, ε = 1, N = 10000, use case: aggregation
+        mechanism             keep P  noise/signal  Δ_ε factor  effective N
+          rr                   0.232          3.84        6.82          678
+        * vector                   -          2.97        4.08         1132
+          vector_asymmetric        -          3.06        4.33         1068
+        rule: smallest debiased noise-to-signal: reports averaged (kNN) and debiased ...
+        """
+        def cell(x, fmt):
+            return "-" if x is None else format(x, fmt)
+
+        lines = [f"K = {self.num_classes}, ε = {self.epsilon:g}, N = {self.N}, use case: {self.use_case}",
+                 f"{'mechanism':<19} {'keep P':>8} {'noise/signal':>13} {'Δ_ε factor':>11} {'effective N':>12}"]
+        for r in self.rows:
+            mark = "*" if r.mechanism == self.recommended else " "
+            lines.append(f"{mark} {r.mechanism:<17} {cell(r.keep_probability, '.3f'):>8} "
+                         f"{cell(r.noise_to_signal, '.3g'):>13} {cell(r.delta_eps_factor, '.3g'):>11} "
+                         f"{cell(r.effective_n, '.0f'):>12}")
+        lines.append(f"rule: {self.rule}")
+        return "\n".join(lines)
+
 
 def _eta(K, prior, at):
     if prior is not None:
