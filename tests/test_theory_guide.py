@@ -76,3 +76,23 @@ def test_no_handwritten_docs_page_is_too_long():
             continue
         words = len(path.read_text(encoding="utf-8").split())
         assert words <= 4000, f"docs/{path.relative_to(ROOT / 'docs')}: {words} words (at most about 4000)"
+
+
+def test_every_experiment_has_its_paper_profile_page(pages, tmp_path):
+    """Each experiment page links a page with its committed paper-profile claims (counted as the paper REPORT
+    counts them), or saying why there are none; a stale paper output is named, never counted."""
+    from simulations.experiments.board import kind_counts_text
+
+    pages.write_theory(tmp_path)
+    exp_dir = tmp_path / "theory" / "experiments"
+    for _, exp in pages.experiments():
+        page = (exp_dir / f"{exp.name}_paper.rst").read_text(encoding="utf-8")
+        assert f":doc:`{exp.name}_paper`" in (exp_dir / f"{exp.name}.rst").read_text(encoding="utf-8")
+        res = ROOT / "figures" / "paper" / exp.name / "results.json"
+        status, rec = pages._paper_status(exp.name)
+        if not res.is_file():
+            assert status == "not run" and "not run" in page, exp.name
+        elif rec is not None:
+            assert f"**Verdicts:** {kind_counts_text(rec['claims'])}" in page, exp.name
+        else:
+            assert status.startswith("stale") and "Verdicts" not in page, exp.name

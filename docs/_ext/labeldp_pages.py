@@ -12,6 +12,8 @@ from the code or the committed results):
   ``figures/<name>/results.json``, and the tests that read its smoke run; its ``notes`` (the results
   commentary the experiment writes) on ``<name>_notes*.md`` pages, cut so that no page exceeds
   :data:`PAGE_WORDS` words;
+  its committed paper-profile run (``figures/paper/<name>/results.json``: claims and verdicts, or why there is
+  none) on ``<name>_paper.rst``;
 * ``verdict_board.md``: the per-paper verdict board (:func:`write_board`);
 * ``findings.rst``: the committed ``figures/proof_checks/findings.csv`` (the table that the
   ``proof_checks`` experiment writes from :func:`proofs_checks.findings`) and
@@ -162,7 +164,6 @@ def _experiment_page(layer, exp, tests, seeds) -> tuple[str, dict]:
         if (folder / fig).is_file() and fig.endswith(".png"):
             rel = Path("../../../../figures") / exp.name / fig
             out.append(f".. figure:: {rel.as_posix()}\n   :width: 90%\n\n   ``figures/{exp.name}/{fig}``\n\n")
-    out.append(_paper_section(exp.name))
     return "".join(out), counts
 
 
@@ -206,16 +207,20 @@ def _paper_status(name: str) -> tuple[str, dict | None]:
     return "current", records[name]
 
 
-def _paper_section(name: str) -> str:
-    """RST: the committed paper-profile run's claims, or why there is none."""
+def _paper_page(name: str, theory: Path) -> str:
+    """Write ``experiments/<name>_paper.rst`` (the committed paper-profile run's claims, or why there is none, on
+    a page of its own so that no page doubles) and return the experiment page's paragraph that links to it."""
     status, rec = _paper_status(name)
-    out = [_title("At the paper profile", "-")]
+    out = [_title(f"{name} at the paper profile")]
     if rec is None:
         out.append(f"``figures/paper/{name}/``: {_esc(status)}.\n\n")
-        return "".join(out)
-    out.append(f"**Committed run:** ``figures/paper/{name}/results.json``, seed {rec.get('seed', '?')}\n\n")
-    out.append(_claims_block(rec.get("claims") or []))
-    return "".join(out)
+    else:
+        out.append(f"**Committed run:** ``figures/paper/{name}/results.json``, seed {rec.get('seed', '?')}\n\n")
+        out.append(_claims_block(rec.get("claims") or []))
+    (theory / "experiments" / f"{name}_paper.rst").write_text("".join(out), encoding="utf-8")
+    summary = _esc(status) if rec is None else kind_counts_text(rec.get("claims") or [])
+    return (f"**At the paper profile:** {summary} (:doc:`{name}_paper`)\n\n"
+            f".. toctree::\n   :hidden:\n\n   {name}_paper\n\n")
 
 
 def _paper_cell(name: str) -> str:
@@ -312,6 +317,7 @@ def write_theory(out_dir: Path) -> dict:
         if not seeds:
             other.append((layer, e))
         text, counts_of[e.name] = _experiment_page(layer, e, tests[e.name], seeds)
+        text += _paper_page(e.name, theory)
         notes = _notes_pages(e, theory)
         if notes:
             text += ("**Notes of the committed run:** " + ", ".join(f":doc:`{n}`" for n in notes) + "\n\n"
