@@ -81,7 +81,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         reproduces="per-label privacy ledger (simulations.accounting) vs exact enumeration: 004 Observation 4 (LP-MST "
                    "ε-label DP, parallel over stages), 004 Algorithm 4 (cluster priors ε_p + ε, sequential), 001 Theorem "
                    "A.14 (PCL2b (2ε, 2δ)); dp_accounting's PLD vs enumerated product channels",
-        compute=_ref("label_dp_accounting", "compute"), plot=_ref("label_dp_accounting", "plot"), order=66),
+        compute=_ref("label_dp_accounting", "compute"), plot=_ref("label_dp_accounting", "plot"), order=66,
+        skip=_ref("label_dp_accounting", "skip_reason")),
     Experiment(
         name="sgd_lower_bounds",
         reproduces="004 Propositions 12-13 and Lemmas 15-16 (lower bounds Ω(DL/√n), Ω̃(DL/√(εn)) for label-DP convex "

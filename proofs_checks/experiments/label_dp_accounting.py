@@ -334,6 +334,36 @@ def _composition_claims(profile, col) -> list[Claim]:
     return claims
 
 
+def skip_reason(ctx) -> str | None:
+    """Why :func:`compute` would be skipped here: dp_accounting (the ``accounting`` extra) is not installed.
+
+    Parameters
+    ----------
+    ctx : RunContext
+        The run's context (not read).
+
+    Returns
+    -------
+    str or None
+        The install hint, or None when ``import dp_accounting`` would succeed (checked without importing it).
+
+    References
+    ----------
+    docs/design.md, "Ecosystem notes" (optional extras, imported lazily).
+
+    Examples
+    --------
+    >>> import importlib.util
+    >>> (skip_reason(None) is None) == (importlib.util.find_spec("dp_accounting") is not None)
+    True
+    """
+    import importlib.util
+
+    from simulations.accounting import INSTALL_HINT
+
+    return None if importlib.util.find_spec("dp_accounting") is not None else INSTALL_HINT
+
+
 def compute(ctx) -> ExperimentResult:
     """The ledger's per-label totals against exact enumeration, per pipeline.
 
