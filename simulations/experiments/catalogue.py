@@ -118,7 +118,8 @@ EXPERIMENTS: tuple[Experiment, ...] = (
         name="vector_nn_approximation",
         reproduces="000 Appendix B.2 (eq. (39), (43)) and Section 4.2: Δ(x) of a sigmoid/BCE network trained on the "
                    "vector mechanism's bits against K and N, beside kNN's (Appendix B.1); needs torch",
-        compute=_ref("vector.neural_network", "compute"), plot=_ref("vector.neural_network", "plot"), order=64),
+        compute=_ref("vector.neural_network", "compute"), plot=_ref("vector.neural_network", "plot"), order=64,
+        skip=_ref("vector.neural_network", "skip_reason")),
     Experiment(
         name="vector_crossover",
         reproduces="beyond the papers (002 Limitations: asymmetric flipping): from which K the symmetric (000 eq. "

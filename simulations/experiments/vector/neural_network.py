@@ -234,6 +234,31 @@ def nn_trial(cfg: NNPoint, t: int, root_seed: int) -> dict:
             "epoch": float(model.best_epoch)}
 
 
+def skip_reason(ctx) -> str | None:
+    """Why :func:`compute` would be skipped here: torch is not installed (checked without importing it).
+
+    Parameters
+    ----------
+    ctx : RunContext
+        The run's context (not read).
+
+    Returns
+    -------
+    str or None
+        The install hint when ``import torch`` would fail, else None.
+
+    References
+    ----------
+    docs/design.md, "Ecosystem notes" (optional extras, imported lazily).
+
+    Examples
+    --------
+    >>> skip_reason(None) == (None if torch_available() else INSTALL_HINT)
+    True
+    """
+    return None if torch_available() else INSTALL_HINT
+
+
 def compute(ctx) -> ExperimentResult:
     """Entry point of ``vector_nn_approximation``: :func:`nn_trial` over K and N; table and claims.
 
