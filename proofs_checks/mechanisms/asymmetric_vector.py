@@ -37,16 +37,13 @@ import numpy as np
 
 from limits.validation import check_positive
 from proofs_checks.catalogue import Example, MechanismRecord, PlantedBug
-from proofs_checks.channels import DPCheckResult, is_tight, log_privacy_loss_witness, within
-from proofs_checks.mechanisms.vector import BRUTE_FORCE_MAX, FACTORIZED_MAX, _audit_bits, factorized_log_loss
+from proofs_checks.channels import DPCheckResult
+from proofs_checks.mechanisms.vector import _PAIR_ATOL, BRUTE_FORCE_MAX, FACTORIZED_MAX, _audit_bits, _cross_checked
 from simulations.mechanisms import AsymmetricVectorMechanism
 
 __all__ = ["AsymmetricVectorDoubleExponent", "AsymmetricVectorHalfExponent", "AsymmetricVectorKeepThreeQuarters",
            "RECORDS", "asymmetric_double_exponent_loss", "asymmetric_half_exponent_loss",
            "asymmetric_keep_three_quarters_loss", "verify_asymmetric_vector"]
-
-# |ln(p + (1 - p))| above which two log-probabilities are not the two outcomes of one bit.
-_PAIR_ATOL = 1e-12
 
 K = 5  # classes of the headline example (the dp_checks row)
 
@@ -100,32 +97,9 @@ def verify_asymmetric_vector(mech: AsymmetricVectorMechanism, epsilon, delta, br
     if not agree:
         lines.append(f"the log-probabilities are NOT the two outcomes of a bit: |ln(sum)| = {pairs:.3g}")
     witness = {"y": 0, "y_prime": 1, "closed_form": closed}
-    loss, K = closed, mech.num_classes
-    if K <= factorized_max:
-        gen, _ = factorized_log_loss(*_log_bit_tables(lp, l1p, lq, l1q, K))
-        witness["factorized_generic"] = gen
-        ok = is_tight(gen, closed)
-        agree &= ok
-        loss = closed if ok else gen
-        lines.append(f"generic factorization over all (y, y') of the per-bit table: {gen:.12g} "
-                     f"({'agrees' if ok else 'DISAGREES'})")
-    if K <= brute_force_max:
-        brute, _ = log_privacy_loss_witness(mech.log_channel_matrix())
-        witness["brute_force"] = brute
-        ok = is_tight(brute, closed)
-        agree &= ok
-        if not ok:
-            loss = brute
-        lines.append(f"brute force over all 2^{K} outputs of the channel (log space): loss {brute:.12g} "
-                     f"({'agrees' if ok else 'DISAGREES'})")
-    else:
-        lines.append(f"brute force skipped (K={K} > {brute_force_max})")
-    holds = agree and within(loss, epsilon)
-    expl = f"{'; '.join(lines)}; {'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g}"
-    return DPCheckResult(holds=holds, epsilon=epsilon, delta=delta, epsilon_actual=float(loss), delta_actual=0.0,
-                         method=f"two-bit closed form on the per-bit log-probabilities + generic factorization "
-                                f"(K <= {factorized_max}) + brute force (K <= {brute_force_max})",
-                         witness=witness, explanation=expl)
+    return _cross_checked(mech, epsilon, delta, closed=closed, tables=lambda K: _log_bit_tables(lp, l1p, lq, l1q, K),
+                          agree=agree, lines=lines, witness=witness, closed_name="two-bit closed form",
+                          factorized_max=factorized_max, brute_force_max=brute_force_max)
 
 
 # ---------------------------------------------------------------- planted bugs

@@ -173,10 +173,21 @@ def verify_vector(mech: VectorMechanism, epsilon, delta, brute_force_max=BRUTE_F
     agree = pair <= _PAIR_ATOL
     if not agree:
         lines.append(f"(ln a, ln b) are NOT the two outcomes of a bit: |ln(a + b)| = {pair:.3g}")
-    loss = closed
-    K = mech.num_classes
+    return _cross_checked(mech, epsilon, delta, closed=closed, tables=lambda K: _log_bit_tables(la, lb, K),
+                          agree=agree, lines=lines, witness=witness, closed_name="closed form 2 ln(a/b)",
+                          factorized_max=factorized_max, brute_force_max=brute_force_max)
+
+
+def _cross_checked(mech, epsilon, delta, *, closed, tables, agree, lines, witness, closed_name, factorized_max,
+                   brute_force_max) -> DPCheckResult:
+    """A bit-vector verifier's closed-form loss ``closed``, cross-checked by the generic factorization of the
+    per-bit table ``tables(K)`` (K <= ``factorized_max``) and by brute force over the 2^K outputs of
+    ``mech.log_channel_matrix()`` (K <= ``brute_force_max``); a route that disagrees supplies the loss and
+    clears ``holds``. ``lines`` and ``witness`` carry what the caller found so far (shared by
+    :func:`verify_vector` and the asymmetric mechanism's verifier)."""
+    loss, K = closed, mech.num_classes
     if K <= factorized_max:
-        gen, _ = factorized_log_loss(*_log_bit_tables(la, lb, K))
+        gen, _ = factorized_log_loss(*tables(K))
         witness["factorized_generic"] = gen
         ok = is_tight(gen, closed)
         agree &= ok
@@ -197,7 +208,7 @@ def verify_vector(mech: VectorMechanism, epsilon, delta, brute_force_max=BRUTE_F
     holds = agree and within(loss, epsilon)
     expl = f"{'; '.join(lines)}; {'<=' if within(loss, epsilon) else '>'} epsilon = {epsilon:g}"
     return DPCheckResult(holds=holds, epsilon=epsilon, delta=delta, epsilon_actual=float(loss), delta_actual=0.0,
-                         method=f"closed form 2 ln(a/b) on the per-bit log-probabilities + generic factorization "
+                         method=f"{closed_name} on the per-bit log-probabilities + generic factorization "
                                 f"(K <= {factorized_max}) + brute force (K <= {brute_force_max})",
                          witness=witness, explanation=expl)
 
