@@ -152,13 +152,21 @@ def test_fixed_bump_cases_get_the_longer_grid_and_more_trials():
             assert case_trials(c, sizes) == sizes.trials_counts
             assert span <= sizes.decades_counts + 0.75  # g rounded outwards at both ends
     knn_line, knn_plane = (c for c in rates_regression._local_cases() if c.beta == 0.5)  # d = 1, d = 2
-    assert not fixed_bump_count(knn_line) and case_trials(knn_line, sizes) == sizes.trials_line == 192
+    # issue 35: the d = 1 k-NN cells of local regression run 4x the line trials, at every profile
+    assert rates_regression.LOCAL_MORE_TRIALS == {(1, 0.5): 4, (1, 1.0): 4}
+    assert not fixed_bump_count(knn_line) and case_trials(knn_line, sizes) == 4 * sizes.trials_line == 4 * 192
     assert case_trials(knn_plane, sizes) == sizes.trials == 48
-    paper = PROFILES["paper"]  # the paper profile runs one trial count for every k-NN cell
-    assert case_trials(knn_line, paper) == case_trials(knn_plane, paper) == paper.trials
-    more = [c for c in rates_heavy_tailed._cases() if c.trials_factor > 1]  # the spread heavy-tailed central cells
+    paper = PROFILES["paper"]  # the paper profile runs one trial count per k-NN cell, times the cell's factor
+    assert case_trials(knn_line, paper) == 4 * paper.trials and case_trials(knn_plane, paper) == paper.trials
+    cases = rates_heavy_tailed._cases()
+    more = [c for c in cases if c.trials_factor > 1 and c.kind == "bins"]  # the spread heavy-tailed central cells
     assert {(c.d, c.beta, c.p) for c in more} == set(rates_heavy_tailed.CENTRAL_MORE_TRIALS)
     assert all(case_trials(c, sizes) == c.trials_factor * sizes.trials_counts for c in more)
+    local = {(c.d, c.beta, c.p): case_trials(c, sizes) for c in cases if c.kind != "bins"}
+    for key, n in local.items():  # issue 35: every d = 1 cell x8 (line trials), d = 2, β = 1, p = 2 x10
+        base = sizes.trials_line if key[0] == 1 else sizes.trials
+        assert n == rates_heavy_tailed.LOCAL_MORE_TRIALS.get(key, 1) * base
+    assert local[(1, 1.0, 2.0)] == 8 * 192 and local[(2, 1.0, 2.0)] == 480 and local[(2, 0.5, 2.0)] == 48
 
 
 def test_fixed_bump_verdict_is_the_same_at_two_seeds():

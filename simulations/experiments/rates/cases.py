@@ -195,9 +195,12 @@ class RateCase(AlgorithmFacts):
         Cap on the decades of N of a count-level grid (None: the profile's ``decades_counts``);
         the central cases stop at εN = 10^6, where the non-private share is still below 2%.
     trials_factor : int, default 1
-        Multiplies the count-level trials of the case (:func:`case_trials`), for cells whose
+        Multiplies the trials of the case at every profile (:func:`case_trials`), for cells whose
         per-trial risk is so spread that the profile's trials leave a slope CI near the margin band's
-        edge (e.g. heavy-tailed central cells with few atoms ±T per bin at the small-N end).
+        edge, so that the verdict would move with the root seed (e.g. heavy-tailed central cells with
+        few atoms ±T per bin at the small-N end; the k-NN cells listed in the seed record,
+        ``figures/seed_stability.json``). Set from the spread of the fits over root seeds, never from
+        which verdict they gave.
 
     References
     ----------

@@ -69,7 +69,9 @@ GAMMA, EPS, C_M = 1.0, 1.0, 2.0
 #: at d = 1, β = ½); 100 puts noise and bias at the same order, where the error is scale-free
 REGRESSION_C = 100.0
 #: per profile: (points, smallest g for d = 1 / d = 2, decades of N, trials) -- a count-level trial costs O(g^d)
-SIZES = {"smoke": (3, (4, 3), 1.0, 8), "quick": (6, (6, 4), 4.0, 300), "paper": (8, (6, 4), 6.0, 800)}
+#: quick and paper: 1200 trials (300 and 800 before issue 35: the k-ary RR slope at d = 1, β = 1, se 0.009, moved between holds and
+#: inconclusive over root seeds 0-4; 4x halves every slope's standard error, about 12 CPU s more)
+SIZES = {"smoke": (3, (4, 3), 1.0, 8), "quick": (6, (6, 4), 4.0, 1200), "paper": (8, (6, 4), 6.0, 1200)}
 
 
 @dataclass(frozen=True, slots=True)

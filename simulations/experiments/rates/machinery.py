@@ -446,8 +446,8 @@ def fixed_bump_count(case: RateCase) -> bool:
 def case_trials(case: RateCase, sizes: Profile) -> int:
     """Trials per grid point of a case: ``sizes.trials`` (kNN, point level; ``sizes.trials_line`` for d = 1
     when set), ``sizes.trials_fixed_bumps``
-    (a :func:`fixed_bump_count` case) or ``sizes.trials_counts`` (other count-level cases); count-level
-    trials times the case's ``trials_factor``.
+    (a :func:`fixed_bump_count` case) or ``sizes.trials_counts`` (other count-level cases), times the
+    case's ``trials_factor``.
 
     Parameters
     ----------
@@ -464,10 +464,15 @@ def case_trials(case: RateCase, sizes: Profile) -> int:
     >>> c = RateCase(algorithm="local_classification", d=1, beta=1.0, gamma=1.0, eps=1.0, n_start=300.0)
     >>> case_trials(c, PROFILES["quick"]), case_trials(replace(c, beta=0.5), PROFILES["quick"])
     (400, 100)
+    >>> k = RateCase(algorithm="local_regression", d=1, beta=1.0, eps=1.0, n_start=300.0, trials_factor=4)
+    >>> case_trials(k, PROFILES["quick"]), case_trials(k, PROFILES["paper"])   # 4 x 192 (d = 1 line), 4 x 100
+    (768, 400)
     """
     if case.kind != "bins":
-        return sizes.trials_line if case.d == 1 and sizes.trials_line is not None else sizes.trials
-    return case.trials_factor * (sizes.trials_fixed_bumps if fixed_bump_count(case) else sizes.trials_counts)
+        base = sizes.trials_line if case.d == 1 and sizes.trials_line is not None else sizes.trials
+    else:
+        base = sizes.trials_fixed_bumps if fixed_bump_count(case) else sizes.trials_counts
+    return case.trials_factor * base
 
 
 def grid_for_case(case: RateCase, sizes: Profile) -> list[RatePoint]:

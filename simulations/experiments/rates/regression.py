@@ -45,9 +45,16 @@ the local slope of its own three-term expected risk (bias² exact from the law, 
 """
 
 
+#: (d, β) of the local (k-NN) cells run with more trials (issue 35): the d = 1, β = 1 slope spread with standard
+#: error 0.009 over root seeds 0-4 and the committed seed, fits up to 0.015 inside the band's edge (±0.03), so its
+#: verdict moved between reproduced and inconclusive; x4 brings the standard error to about 0.0045. Chosen from the
+#: spread of the fits (all d = 1 cells: the sorted-line search costs milliseconds per trial), not their verdicts.
+LOCAL_MORE_TRIALS = {(1, 0.5): 4, (1, 1.0): 4}
+
+
 def _local_cases():
-    return [RateCase(algorithm="local_regression", d=d, beta=b, eps=1.0, n_start=300.0 if d == 1 else 1000.0)
-            for d, b in CASES_DB]
+    return [RateCase(algorithm="local_regression", d=d, beta=b, eps=1.0, n_start=300.0 if d == 1 else 1000.0,
+                     trials_factor=LOCAL_MORE_TRIALS.get((d, b), 1)) for d, b in CASES_DB]
 
 
 def _central_cases():
