@@ -67,3 +67,16 @@ def test_histograms_never_see_the_validation_labels(monkeypatch):
     n = lmd.digits_pool()[3]
     fit, val = lmd.validation_split(n, _PT.validation_fraction, np.random.default_rng(0))
     assert seen == [fit.size] * 2 and fit.size + val.size == n and val.size == round(0.2 * n)
+
+
+def test_each_trial_draws_its_own_kmeans_partition():
+    """issue 35: k-means' random start is part of the method, so each trial has its own partition (the CIs over
+    trials then cover it); the same (root seed, trial) gives the same partition in any process."""
+    a, b = cpd._partition(10, "train", 5, 0), cpd._partition(10, "train", 5, 1)
+    assert a.shape == b.shape == (1347,) and set(np.unique(a)) == set(range(10))
+    # two k-means partitions with 10 clusters agree on every pair of points only if they are the same partition
+    same_pair = lambda lab: lab[:300, None] == lab[None, :300]  # noqa: E731
+    assert (same_pair(a) != same_pair(b)).any()
+    cpd._partition.cache_clear()
+    assert np.array_equal(cpd._partition(10, "train", 5, 0), a)
+

@@ -221,3 +221,14 @@ def test_movielens_lp2st_split_follows_004():
     assert "stage split (0.65, 0.35) (004 App. D)" in movielens.lp2st_recipe(pt)
     alt = dataclasses.replace(pt, stage_fractions=LP2ST_SPLITS["60/40"])
     assert 'stage split (0.6, 0.4) (the "60/40" variant)' in movielens.lp2st_recipe(alt)
+
+
+def test_lp_mst_digits_claims_have_their_own_runs():
+    """issue 35: the paired claims are decided on runs of only the compared methods at the claim's ε (all five at
+    the thesis ε), with the profile's claim trials; every ε of a claim has a run."""
+    for name in ("quick", "paper"):
+        runs = dict(lmd.PROFILES[name].claim_trials)
+        assert set(runs) == {e for *_, e, _ in lmd.PAIRED_CLAIMS} | {lmd.THESIS_EPS}
+        assert min(runs.values()) >= 100
+    assert dict(lmd.PROFILES["quick"].claim_trials) == {0.5: 1000, 1.0: 600, 4.0: 100}
+    assert lmd.PROFILES["smoke"].claim_trials == ()

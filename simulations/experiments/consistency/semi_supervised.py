@@ -1189,13 +1189,13 @@ def _contrast_claim(r: _Runs, P: Profile, smoke: bool, opts: dict, m_w) -> tuple
     v_pcl = interval_verdict(0.5, plo, phi, 0.1)
     cssl_ok = all(f <= BETA for f in fail_at.values())
     claim = Claim(
-        claim=f"(iv) 001 Section 1 / thresholds_contrast: at the labeled size m* = {m_star} where the CSSL has "
+        claim=f"(iv) 001 Section 1 / thresholds_contrast: at the labeled size m* where the CSSL has "
               f"P(err > {alpha_b}) <= {BETA} on every law of the grid, PCL (ε = 1, labeled data only) has excess error "
               "1/2 on the worst member of the family {t in thresholds_contrast.LOCATIONS} x {w}: 1-D thresholds become "
               "privately learnable with a law-free labeled size only through the private unlabeled data, whose size "
               "depends on the law (iii-b)",
         holds=(_combine([v_pcl]) if cssl_ok else False), expected=0.5, measured=mean,
-        detail="PCL worst mean excess over the locations, per w: " + "; ".join(f"w = {w:g}: {pcl[w]:.3f}" for w in w_pts)
+        detail=f"m* = {m_star} (measured); PCL worst mean excess over the locations, per w: " + "; ".join(f"w = {w:g}: {pcl[w]:.3f}" for w in w_pts)
                + f"; worst member t = {pcl_pts[k_worst].threshold:.4f}, w = {pcl_pts[k_worst].spread:g}: {mean:.3f} "
                f"[{plo:.3f}, {phi:.3f}]; CSSL P(err > α) at m*: " + "; ".join(f"w = {w:g}: {f:.3f}"
                                                                            for w, f in fail_at.items())

@@ -26,7 +26,6 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 import numpy as np
-from scipy import stats
 
 from simulations.engine import engine_options, run_trials, trial_streams
 from simulations.experiments.base import Claim, ExperimentResult
@@ -65,11 +64,15 @@ class Profile:
     fractions: tuple[float, ...]  # training fractions of the learning curves (Figure 3)
 
 
+#: trials: quick 96 and paper 200 (12 and 40 before issue 35): with 12 the paired CIs of the stage-1 claim
+#: (difference about −0.024, per-trial sd about 0.02) met 0 at some root seeds, and Figure 5's per-trial
+#: differences (about +0.002 against the bound +MARGIN, per-trial sd about 0.009) need about 100 trials to lie
+#: 4 standard errors from it. Chosen from the spread over root seeds, not from the verdicts.
 PROFILES = {
     "smoke": Profile(trials=2, splits=(0.5, 0.65), temperatures=(0.5, 2.0), fractions=(0.3, 0.65, 1.0)),
-    "quick": Profile(trials=12, splits=(0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8), temperatures=(0.25, 0.5, 1.0, 2.0),
+    "quick": Profile(trials=96, splits=(0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8), temperatures=(0.25, 0.5, 1.0, 2.0),
                      fractions=(0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.75, 0.85, 1.0)),
-    "paper": Profile(trials=40, splits=(0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9),
+    "paper": Profile(trials=200, splits=(0.2, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.8, 0.9),
                      temperatures=(0.1, 0.25, 0.5, 1.0, 2.0, 4.0),
                      fractions=(0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1.0)),
 }
@@ -223,13 +226,6 @@ def dynamics_trial(pt: DynamicsPoint, trial: int, root_seed: int) -> dict:
             "grid_acc": grid_acc, "grid_topk": grid_topk, "grid_k": grid_k}
 
 
-def _welch(a, b):
-    """Mean difference a − b and its Welch 95 % interval."""
-    r = stats.ttest_ind(a, b, equal_var=False)
-    ci = r.confidence_interval(0.95)
-    return float(np.mean(a) - np.mean(b)), float(ci.low), float(ci.high)
-
-
 def compute(ctx) -> ExperimentResult:
     """Run the profile's trials and summarize Figures 3, 4(a) and 5: tables, claims, notes, plot data.
 
@@ -277,7 +273,7 @@ def compute(ctx) -> ExperimentResult:
     runs = {"topk_accuracy": gtopk.ravel(), "final_accuracy": gacc.ravel()}
     edges = TOPK_EDGES
     fig5, groups = _topk_table(runs, edges)
-    claims = [] if ctx.profile == "smoke" else _claims(f3, gacc, splits, temps, groups, edges, trials)
+    claims = [] if ctx.profile == "smoke" else _claims(f3, gacc, gtopk, splits, temps, groups, edges)
     return ExperimentResult(tables={"learning_curves": _curves_table(crr, clp, fractions),
                                     "split_temperature": _grid_table(gacc, gtopk, gk, splits, temps),
                                     "topk_vs_final": fig5},
@@ -307,6 +303,58 @@ def _grid_table(gacc, gtopk, gk, splits, temps) -> dict:
             for k, v in zip(grid, (s, t, mean, lo, hi, float(gk[:, a, b].mean()), float(gtopk[:, a, b].mean()), n)):
                 grid[k].append(v)
     return grid
+
+
+def _per_trial_bin_means(gacc, gtopk, edges, i) -> np.ndarray:
+    """Per trial, the mean final accuracy of its runs whose stage-1 top-k̄ accuracy falls in bin ``i`` (NaN: none)."""
+    bins = np.digitize(gtopk.reshape(gtopk.shape[0], -1), edges) - 1
+    acc = gacc.reshape(gacc.shape[0], -1)
+    hits = bins == i
+    with np.errstate(invalid="ignore"):
+        return np.where(hits.any(axis=1), (acc * hits).sum(axis=1) / hits.sum(axis=1), np.nan)
+
+
+def _peak_claim(gacc, gtopk, groups, edges) -> Claim:
+    """Figure 5's peak, decided per trial: an intermediate top-k̄ bin beats both end bins by more than MARGIN.
+
+    The runs of one trial share its data, so the unit is the trial: for each pair of bins, the paired
+    difference of the trial's mean final accuracies in them (trials with runs in both bins), with its
+    95% t-interval. An intermediate bin *peaks* when both its differences (against the lowest and the
+    highest kept bin) lie above MARGIN, is *excluded* when either lies below, else inconclusive. The
+    claim holds when some intermediate bin peaks, fails when every one is excluded, else inconclusive
+    (no bin is picked by its mean first).
+    """
+    lo_bin, hi_bin = groups[0][0], groups[-1][0]
+    ends = {b: _per_trial_bin_means(gacc, gtopk, edges, b) for b in (lo_bin, hi_bin)}
+    per = []
+    for mid, _ in groups[1:-1]:
+        m = _per_trial_bin_means(gacc, gtopk, edges, mid)
+        diffs = []
+        for b in (lo_bin, hi_bin):
+            d = (m - ends[b])[np.isfinite(m - ends[b])]
+            mean, _, n, lo, hi = t_interval(d) if d.size >= 2 else (float("nan"), 0.0, d.size, -np.inf, np.inf)
+            diffs.append((b, mean, lo, hi, n, bound_verdict(MARGIN, lo, hi, 0.0, side="at_least")))
+        vs = [x[-1] for x in diffs]
+        per.append((mid, diffs, "holds" if all(v == "holds" for v in vs) else
+                    ("excluded" if "excluded" in vs else "inconclusive")))
+    overall = [p[2] for p in per]
+    holds = True if "holds" in overall else (False if all(v == "excluded" for v in overall) else None)
+
+    def name(b):
+        return f"[{edges[b]:g}, {min(edges[b + 1], 1.0):g})"
+
+    return Claim(
+        claim=f"final LP-2ST accuracy peaks at an intermediate stage-1 top-k̄ accuracy, lower (by more than {MARGIN}) "
+              "both when it is too low and when it is too high (004 Appendix E, Fig. 5)",
+        holds=holds, measured=max((d[1] for p in per for d in p[1] if d[0] == hi_bin), default=float("nan")),
+        detail=("mean final accuracy per top-k̄ bin (all runs): "
+                + ", ".join(f"{name(g[0])}: {g[1].mean():.3f} (n={g[1].size})" for g in groups) + "; per intermediate "
+                "bin, its paired differences per trial (trials with runs in both bins; 95% t-CI): "
+                + "; ".join(f"{name(mid)} minus " + ", minus ".join(
+                    f"{name(b)} {mean:+.4f} [{lo:+.4f}, {hi:+.4f}] over {n} trials ({v})" for b, mean, lo, hi, n, v in d)
+                    + f" ({v_mid})" for mid, d, v_mid in per)
+                + f" (a bin peaks iff both CIs lie above +{MARGIN}, is excluded iff either lies below; the claim holds "
+                  "iff some bin peaks, fails iff every bin is excluded)"), kind="beyond")
 
 
 def _topk_table(runs, edges) -> tuple[dict, list]:
@@ -341,9 +389,7 @@ def _notes(f3, crr, gacc, splits, temps, fig5, trials) -> str:
         + [f"| [{lo:g}, {hi:g}) | {n} | {m:.3f} [{a:.3f}, {b:.3f}] |" for lo, hi, n, m, a, b in zip(*fig5.values())])
 
 
-def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
-    # Quick-profile verdicts (claims in order) at seeds 20261122, 0, 1, 2, 3, 4: H H H I I | I H H I I | H H H I I |
-    # H H H I F | I H H I I | H H H I I; no claim moves between holds and fails.
+def _claims(f3, gacc, gtopk, splits, temps, groups, edges) -> list[Claim]:
     claims = []
     final_lp, s1, rr_full = f3[:, 0], f3[:, 1], f3[:, 4]
     mean, _, n, lo, hi = t_interval(s1 - rr_full)
@@ -380,38 +426,25 @@ def _claims(f3, gacc, splits, temps, groups, edges, trials) -> list[Claim]:
         acc_s = gacc[:, np.arange(len(splits)), best_t]  # (trials, splits)
         ai = max(inner, key=lambda a: acc_s[:, a].mean())
         per = []
+        # "strike the right balance", decidable: no split outside the range is more accurate than the best inner
+        # split by more than MARGIN (with margin 0 the claim sat on its bound: the accuracy is flat between 0.65 and
+        # 0.8, a difference of about +0.003, and its verdict moved with the root seed at any trial count)
         for ae in ends:
-            mean, _, n, lo, hi = t_interval(acc_s[:, ai] - acc_s[:, ae])
-            per.append((splits[ae], mean, lo, hi, bound_verdict(0.0, lo, hi, 0.0, side="at_least")))
+            mean, _, n, lo, hi = t_interval(acc_s[:, ae] - acc_s[:, ai])
+            per.append((splits[ae], mean, lo, hi, bound_verdict(MARGIN, lo, hi, 0.0, side="at_most")))
         verdicts = [p[4] for p in per]
         holds = True if all(x == "holds" for x in verdicts) else (False if "excluded" in verdicts else None)
         claims.append(Claim(
-            claim=f"the best stage-1 split in [{lo_s:g}, {hi_s:g}] beats every split outside it (each at its best "
-                  "temperature) (004 Appendix E: 'ratios slightly higher than 50% for stage-1 strike the right "
-                  "balance')",
+            claim=f"no stage-1 split outside [{lo_s:g}, {hi_s:g}] is more accurate (by more than {MARGIN}) than the best "
+                  "split inside it (each at its best temperature) (004 Appendix E: 'ratios slightly higher than 50% for "
+                  "stage-1 strike the right balance')",
             holds=holds, measured=float(splits[ai]),
-            detail=(f"best inner split {splits[ai]:g}; its paired differences: "
-                    + "; ".join(f"vs {s:g}: {m:+.4f} [{lo:+.4f}, {hi:+.4f}] ({v})" for s, m, lo, hi, v in per)
+            detail=(f"best inner split {splits[ai]:g}; each outer split minus it, paired 95% t-CI over {n} trials "
+                    "(holds iff every CI lies below +" f"{MARGIN}, fails iff one lies above): "
+                    + "; ".join(f"{s:g}: {m:+.4f} [{lo:+.4f}, {hi:+.4f}] ({v})" for s, m, lo, hi, v in per)
                     + f"; split with the best mean overall: {splits[int(np.argmax(acc_s.mean(axis=0)))]:g}"), kind="beyond"))
     if len(groups) >= 3:
-        means = [g[1].mean() for g in groups]
-        top = int(np.argmax(means))
-        if 0 < top < len(groups) - 1:
-            d_lo, d_hi = _welch(groups[top][1], groups[0][1]), _welch(groups[top][1], groups[-1][1])
-            vs = [bound_verdict(0.0, d[1], d[2], 0.0, side="at_least") for d in (d_lo, d_hi)]
-            holds = True if all(x == "holds" for x in vs) else (False if "excluded" in vs else None)
-        else:
-            d_lo = d_hi = (float("nan"),) * 3
-            holds = False
-        claims.append(Claim(
-            claim="final LP-2ST accuracy peaks at an intermediate stage-1 top-k̄ accuracy, lower both when it is too low "
-                  "and when it is too high (004 Appendix E, Fig. 5)", holds=holds, measured=float(means[top]),
-            detail=("mean final accuracy per top-k̄ bin: "
-                    + ", ".join(f"[{edges[g[0]]:g}, {min(edges[g[0] + 1], 1.0):g}): {m:.3f} (n={g[1].size})"
-                                for g, m in zip(groups, means))
-                    + f"; best bin minus lowest bin {d_lo[0]:+.4f} [{d_lo[1]:+.4f}, {d_lo[2]:+.4f}], minus highest bin "
-                      f"{d_hi[0]:+.4f} [{d_hi[1]:+.4f}, {d_hi[2]:+.4f}] (Welch 95% CIs; the runs of one trial share "
-                      "its data, so these intervals are optimistic; a best bin at either end fails the claim)"), kind="beyond"))
+        claims.append(_peak_claim(gacc, gtopk, groups, edges))
     return [replace(c, claim=f"{c.claim} [{RECIPE}]") for c in claims]  # every claim is about LP-2ST
 
 
