@@ -17,8 +17,11 @@ Cache key
 ---------
 ``config_hash = sha256(canonical config, root_seed, version)`` where ``version`` defaults to the
 trial function's ``module.qualname``; pass ``version="my_trial/v2"`` to key it yourself and bump it
-whenever the trial's code changes. ``n_trials`` is *not* part of the key: raising it reuses the
-trials already stored and computes only the new ones. The stream key of a trial is derived from
+whenever the trial's code changes. The key also holds a digest of the trial function's own bytecode
+(:func:`trial_code_digest`), so an edited trial body never reads chunks of the old body even where the
+version was not bumped; a change in a function it *calls* is not seen, and still needs the bump.
+``n_trials`` is *not* part of the key: raising it reuses the trials already stored and computes only
+the new ones. The stream key of a trial is derived from
 the config alone (not seed or version), see :func:`config_key`.
 
 Example
@@ -48,6 +51,7 @@ import enum
 import hashlib
 import json
 import time
+import types
 from pathlib import Path
 from typing import Any, Callable, NamedTuple, Sequence
 
@@ -58,8 +62,8 @@ from simulations.cache import ChunkStore
 from simulations.executors import count_worker_cpu, open_executor, validate_scheduler
 from simulations.seeding import DATA, EVAL, PRIVACY, stream
 
-__all__ = ["RunInterrupted", "TrialResults", "TrialStreams", "canonical_json", "config_fields", "config_hash",
-           "config_key", "engine_options", "run_trials", "trial_streams"]
+__all__ = ["RunInterrupted", "TrialResults", "TrialStreams", "cache_version", "canonical_json", "config_fields",
+           "config_hash", "config_key", "engine_options", "run_trials", "trial_code_digest", "trial_streams"]
 
 # Chunk sizing (seconds of work per chunk). The floor keeps the per-chunk overhead (measured by
 # benchmarks/bench_engine.py on a busy 2-core machine: ~0.3 ms to write a chunk file, ~1 ms per
@@ -266,6 +270,87 @@ def config_key(config) -> int:
     True
     """
     return int.from_bytes(hashlib.sha256(canonical_json(config).encode()).digest()[:8], "little")
+
+
+def _const_repr(value) -> str:
+    """A process-independent repr of a code constant (set elements sorted: their order follows string hashing)."""
+    if isinstance(value, (frozenset, set)):
+        return "{" + ",".join(sorted(_const_repr(v) for v in value)) + "}"
+    if isinstance(value, tuple):
+        return "(" + ",".join(_const_repr(v) for v in value) + ")"
+    if isinstance(value, types.CodeType):
+        return trial_code_digest(value)
+    return repr(value)
+
+
+def trial_code_digest(trial_fn) -> str:
+    """Hex digest (16 characters) of a trial function's own bytecode, names and constants.
+
+    Part of the cache key of :func:`run_trials`: chunks computed by an earlier body of the function
+    are not reused. Nested functions and comprehensions are included; functions it calls are not.
+    The same source gives the same digest in every process of one Python version (set constants are
+    hashed in sorted order); another Python version may give another digest (the cache is then
+    recomputed, never misread). A callable without ``__code__`` (a ``functools.partial`` is unwrapped)
+    gives ``""``.
+
+    Parameters
+    ----------
+    trial_fn : callable or code object
+
+    Returns
+    -------
+    str
+
+    References
+    ----------
+    docs/design.md, "Randomness, reproducibility, parallelism": a changed configuration never
+    reuses stale results.
+
+    Examples
+    --------
+    >>> def f(cfg, t, s):
+    ...     return {"x": t}
+    >>> def g(cfg, t, s):
+    ...     return {"x": t + 1}
+    >>> len(trial_code_digest(f)), trial_code_digest(f) == trial_code_digest(g)
+    (16, False)
+    >>> trial_code_digest(print)   # no bytecode of its own
+    ''
+    """
+    code = trial_fn if isinstance(trial_fn, types.CodeType) else getattr(
+        getattr(trial_fn, "func", trial_fn), "__code__", None)
+    if code is None:
+        return ""
+    parts = [code.co_code.hex(), repr(code.co_names), repr(code.co_varnames)]
+    parts += [_const_repr(c) for c in code.co_consts]
+    return hashlib.sha256("\x1f".join(parts).encode()).hexdigest()[:16]
+
+
+def cache_version(version: str, trial_fn) -> str:
+    """The version part of :func:`config_hash` that :func:`run_trials` uses: ``version`` and the trial's
+    :func:`trial_code_digest`.
+
+    Parameters
+    ----------
+    version : str
+    trial_fn : callable
+
+    Returns
+    -------
+    str
+
+    References
+    ----------
+    docs/design.md, "Randomness, reproducibility, parallelism".
+
+    Examples
+    --------
+    >>> def f(cfg, t, s):
+    ...     return {"x": t}
+    >>> cache_version("v1", f) == "v1|code:" + trial_code_digest(f)
+    True
+    """
+    return f"{version}|code:{trial_code_digest(trial_fn)}"
 
 
 def config_hash(config, *, root_seed: int, version: str) -> str:
@@ -557,7 +642,8 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
         size chunks to ``0.1 .. 2`` s of work (``0.5 .. 2`` s on Dask) with ~4 chunks per worker
         when there is enough work.
     version : str or None
-        Part of the cache key; default ``trial_fn.__module__ + "." + trial_fn.__qualname__``.
+        Part of the cache key; default ``trial_fn.__module__ + "." + trial_fn.__qualname__``. The key
+        also holds the digest of the trial function's bytecode (:func:`cache_version`).
 
     Returns
     -------
@@ -610,7 +696,7 @@ def run_trials(trial_fn: Callable[[Any, int, int], dict], configs: Sequence, n_t
     if version is None:
         version = f"{getattr(trial_fn, '__module__', '')}.{getattr(trial_fn, '__qualname__', type(trial_fn).__qualname__)}"
 
-    plan = _plan(configs, n_trials, root_seed, version, cache_dir, force)
+    plan = _plan(configs, n_trials, root_seed, cache_version(version, trial_fn), cache_dir, force)
     n_todo = plan.n_todo()
     try:
         if n_todo:

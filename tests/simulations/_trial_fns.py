@@ -27,20 +27,17 @@ def three_stream_trial(config: Point, trial: int, root_seed: int) -> dict:
             "curve": test * x.mean()}
 
 
-def crashing_trial(config: Point, trial: int, root_seed: int) -> dict:
-    """Same numbers as :func:`three_stream_trial`, but the process dies at trial CRASH_AT."""
-    if trial == int(os.environ.get("ENGINE_TEST_CRASH_AT", "-1")):
-        os._exit(3)
-    return three_stream_trial(config, trial, root_seed)
-
-
 CALLS: list[int] = []  # trial indices computed in this process (serial runs only)
 RAISE_AT: int | None = None
 INTERRUPT_AT: int | None = None  # Ctrl-C stand-in: KeyboardInterrupt at this trial
 
 
 def counting_trial(config: Point, trial: int, root_seed: int) -> dict:
-    """Same numbers as :func:`three_stream_trial`; records calls and raises at RAISE_AT."""
+    """Same numbers as :func:`three_stream_trial`; records calls, raises at RAISE_AT, and the process dies at
+    trial ``$ENGINE_TEST_CRASH_AT`` (a killed run; the resume must be the same function: the cache key holds its
+    bytecode digest)."""
+    if trial == int(os.environ.get("ENGINE_TEST_CRASH_AT", "-1")):
+        os._exit(3)
     if RAISE_AT is not None and trial == RAISE_AT:
         raise RuntimeError(f"planned failure at trial {trial}")
     if INTERRUPT_AT is not None and trial == INTERRUPT_AT:

@@ -22,8 +22,8 @@ sys.path.insert(0, str(HERE))  # the workers unpickle the trial functions from t
 
 import _trial_fns as tf  # noqa: E402
 from _trial_fns import Point, counting_trial, three_stream_trial  # noqa: E402
-from simulations.engine import (RunInterrupted, TrialResults, canonical_json, config_hash, config_key,
-                                engine_options, run_trials, trial_streams)
+from simulations.engine import (RunInterrupted, TrialResults, cache_version, canonical_json, config_hash,
+                                config_key, engine_options, run_trials, trial_code_digest, trial_streams)
 from simulations.executors import open_executor
 from simulations.experiments.base import RunContext
 from simulations.experiments.runner import write_csv
@@ -201,9 +201,9 @@ def test_resume_after_a_killed_process(serial, tmp_path):
     script = textwrap.dedent(f"""
         import sys
         sys.path.insert(0, {str(HERE)!r})
-        from _trial_fns import Point, crashing_trial
+        from _trial_fns import Point, counting_trial
         from simulations.engine import run_trials
-        run_trials(crashing_trial, [Point(40, shift=1.5, label="b")], {N_TRIALS}, root_seed={SEED},
+        run_trials(counting_trial, [Point(40, shift=1.5, label="b")], {N_TRIALS}, root_seed={SEED},
                    chunk_size=3, cache_dir={str(tmp_path)!r}, progress=False, version="kill")
     """)
     env = dict(os.environ, ENGINE_TEST_CRASH_AT="7")
@@ -235,6 +235,33 @@ def test_default_version_is_the_trial_function_name(tmp_path):
     run_trials(counting_trial, [Point(5)], 4, root_seed=1, cache_dir=tmp_path, progress=False)
     r = run_trials(three_stream_trial, [Point(5)], 4, root_seed=1, cache_dir=tmp_path, progress=False)
     assert r.n_cached == 0  # another function: no reuse, though it draws the same numbers
+
+
+def _body_a(cfg, t, root_seed):
+    return {"x": np.array(float(t))}
+
+
+def _body_b(cfg, t, root_seed):
+    return {"x": np.array(float(t) + 1.0)}
+
+
+def test_an_edited_trial_body_never_reads_the_old_chunks(tmp_path):
+    """issue 35: cluster_priors_digits' trial changed (one k-means partition per trial) under the same version
+    string, and a rerun into figures/ read 20 trials of the old body from the cache. The key now holds the trial
+    function's bytecode digest: two bodies under one version and one config share no chunk."""
+    kw = dict(root_seed=1, cache_dir=tmp_path, progress=False, version="same")
+    a = run_trials(_body_a, [Point(5)], 4, **kw)
+    b = run_trials(_body_b, [Point(5)], 4, **kw)
+    assert b.n_cached == 0 and np.array_equal(b["x"], a["x"] + 1.0)
+    assert run_trials(_body_a, [Point(5)], 4, **kw).n_cached == 4  # the same body still resumes
+    assert trial_code_digest(_body_a) != trial_code_digest(_body_b)
+    # sets of strings are hashed in sorted order: the digest is the same in a process with another hash seed
+    src = "def f(c, t, s):\n    return {'x': t in {'alpha', 'beta', 'gamma', 'delta'}}\n"
+    cmd = ("import sys; ns = {}; exec(sys.argv[1], ns); "
+           "from simulations.engine import trial_code_digest; print(trial_code_digest(ns['f']))")
+    digests = {subprocess.run([sys.executable, "-c", cmd, src], capture_output=True, text=True, check=True,
+                              env={**os.environ, "PYTHONHASHSEED": seed}).stdout for seed in ("1", "2", "3")}
+    assert len(digests) == 1
 
 
 def test_force_recomputes_and_overwrites(tmp_path):
@@ -277,8 +304,9 @@ def test_chunk_copied_from_another_configuration_is_refused(serial, tmp_path):
     """issue 19: a well-formed chunk of config B placed in config A's folder was used silently."""
     kw = dict(root_seed=SEED, cache_dir=tmp_path, progress=False, version="copy")
     run_trials(counting_trial, CONFIGS[:2], N_TRIALS, **kw)
-    a = tmp_path / config_hash(CONFIGS[0], root_seed=SEED, version="copy")
-    b = tmp_path / config_hash(CONFIGS[1], root_seed=SEED, version="copy")
+    key = cache_version("copy", counting_trial)
+    a = tmp_path / config_hash(CONFIGS[0], root_seed=SEED, version=key)
+    b = tmp_path / config_hash(CONFIGS[1], root_seed=SEED, version=key)
     name = f"chunk_0_{N_TRIALS}.npz"
     (a / name).write_bytes((b / name).read_bytes())  # same metrics and shapes: only the key differs
     tf.CALLS.clear()
@@ -359,8 +387,9 @@ def test_config_json_describes_the_point(tmp_path):
     run_trials(three_stream_trial, [Point(5)], 2, root_seed=3, cache_dir=tmp_path, progress=False, version="d")
     desc = json.loads(next(tmp_path.rglob("config.json")).read_text())
     assert desc["config"] == {"__class__": "Point", "n": 5, "shift": 0.0, "label": "a"}
-    assert desc["root_seed"] == 3 and desc["version"] == "d"
-    assert desc["config_hash"] == config_hash(Point(5), root_seed=3, version="d")
+    key = cache_version("d", three_stream_trial)  # the version and the trial's bytecode digest
+    assert desc["root_seed"] == 3 and desc["version"] == key and key.startswith("d|code:")
+    assert desc["config_hash"] == config_hash(Point(5), root_seed=3, version=key)
 
 
 def test_engine_options_from_run_context(tmp_path):
