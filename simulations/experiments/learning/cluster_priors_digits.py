@@ -369,7 +369,8 @@ def compute(ctx) -> ExperimentResult:
     """
     prof = PROFILES[ctx.profile]
     pt = ClusterPoint(clusters=prof.clusters, eps_p=prof.eps_p, eps_total=prof.eps_total, eps_p_rr=prof.eps_p_rr)
-    res = run_trials(cluster_trial, [pt], prof.trials, version="cluster_priors_digits/v3", **engine_options(ctx))
+    # v4 (issue 35): one k-means partition per trial; a v3 chunk holds trials of the shared partition
+    res = run_trials(cluster_trial, [pt], prof.trials, version="cluster_priors_digits/v4", **engine_options(ctx))
     r = res.per_config[0]
     hist, acc, kc, by_k = r["hist_acc"], r["rr_acc"], r["rr_k"], r["rr_by_k"]
     claims = [] if ctx.profile == "smoke" else _histogram_claims(pt, hist) + _prior_claims(pt, acc, kc, by_k)
