@@ -1,11 +1,13 @@
-"""The committed seed-stability record (issue 35): made against today's committed quick run, and no verdict
-holds at one root seed and fails at another.
+"""The committed seed-stability record (issue 35): made against today's committed quick run, and every
+committed quick verdict is the verdict at root seeds 0-4.
 
 ``figures/seed_stability.json`` is written by ``python -m simulations.experiments.seed_stability figures
 RUN_0 ...`` from the committed quick run and runs at other seeds (``paper_repro.py --seed S --out RUN_S``).
-A verdict may move between holds (or fails) and inconclusive where an interval's end lies near its margin's
-edge: the record lists those, and the docs page shows them. What one decision rule must never allow is a
-claim that holds at one seed and is excluded at another.
+One decision rule must never let a claim hold at one seed and be excluded at another; beyond that, issue 35
+asks that no verdict move at all between the committed run and seeds 0-4 (a verdict moves between holds and
+inconclusive where the interval's end lies near its bound at the profile's trials: the remedy is trials sized
+from the spread, or an interval that covers all the randomness, never a margin tuned to the data). A claim whose
+text changes with the data cannot be compared, so that is refused too.
 """
 
 from __future__ import annotations
@@ -42,6 +44,18 @@ def test_the_record_was_made_against_the_committed_run(record):
 def test_no_claim_holds_at_one_seed_and_fails_at_another(record):
     flips = [c for c in record["changed"] if {"holds", "fails"} <= set(c["verdicts"])]
     assert not flips, "\n".join(f"{c['experiment']}: {c['claim'][:100]}: {c['verdicts']}" for c in flips)
+
+
+def test_seeds_0_to_4_give_the_committed_verdicts(record):
+    """issue 35, "Seeds 0-4 give the committed verdicts": no claim moves at all, and every compared experiment's
+    claims read the same at every seed (cnn_benchmarks is not in the sweep: its quick run is ~14 CPU-min)."""
+    assert [r["seeds"] for r in record["runs"][1:]] == [[0], [1], [2], [3], [4]]
+    moved = [f"{c['experiment']}: {c['claim'][:100]}: {c['verdicts']}" for c in record["changed"]]
+    assert not moved, "\n".join(moved)
+    unread = [p for p in record["problems"] if "reads differently" in p]
+    assert not unread, unread
+    skipped = {p.split(":")[0] for p in record["problems"]}
+    assert skipped <= {"cnn_benchmarks"}, skipped
 
 
 def test_the_comparison_sees_a_moved_verdict(tmp_path):
