@@ -65,9 +65,9 @@ class Profile:
 
 
 #: trials: quick 96 and paper 200 (12 and 40 before issue 35): with 12 the paired CIs of the stage-1 claim
-#: (difference about −0.024, per-trial sd about 0.02) met 0 at some root seeds, and Figure 5's per-trial
-#: differences (about +0.002 against the bound +MARGIN, per-trial sd about 0.009) need about 100 trials to lie
-#: 4 standard errors from it. Chosen from the spread over root seeds, not from the verdicts.
+#: (difference about −0.026, per-trial sd about 0.025) met 0 at some root seeds, and Figure 5's per-trial
+#: differences (middle minus highest bin about 0 against the bound +MARGIN, per-trial sd about 0.009) need about
+#: 100 trials to lie 4 standard errors from it. Chosen from the spread over root seeds, not from the verdicts.
 PROFILES = {
     "smoke": Profile(trials=2, splits=(0.5, 0.65), temperatures=(0.5, 2.0), fractions=(0.3, 0.65, 1.0)),
     "quick": Profile(trials=96, splits=(0.3, 0.4, 0.5, 0.6, 0.65, 0.7, 0.8), temperatures=(0.25, 0.5, 1.0, 2.0),
