@@ -46,16 +46,21 @@ def test_no_claim_holds_at_one_seed_and_fails_at_another(record):
     assert not flips, "\n".join(f"{c['experiment']}: {c['claim'][:100]}: {c['verdicts']}" for c in flips)
 
 
+#: experiments whose quick verdicts still move with the root seed, and why (issue 35 stays open for them)
+STILL_MOVING = {"cnn_benchmarks": "5 CNN training seeds per cell at the quick profile (11 min on 2 cores); its "
+                                  "paired claims need several times the seeds"}
+
+
 def test_seeds_0_to_4_give_the_committed_verdicts(record):
-    """issue 35, "Seeds 0-4 give the committed verdicts": no claim moves at all, and every compared experiment's
-    claims read the same at every seed (cnn_benchmarks is not in the sweep: its quick run is ~14 CPU-min)."""
+    """issue 35, "Seeds 0-4 give the committed verdicts": no claim moves outside STILL_MOVING, and every
+    experiment's claims read the same at every seed."""
     assert [r["seeds"] for r in record["runs"][1:]] == [[0], [1], [2], [3], [4]]
-    moved = [f"{c['experiment']}: {c['claim'][:100]}: {c['verdicts']}" for c in record["changed"]]
+    moved = [f"{c['experiment']}: {c['claim'][:100]}: {c['verdicts']}" for c in record["changed"]
+             if c["experiment"] not in STILL_MOVING]
     assert not moved, "\n".join(moved)
-    unread = [p for p in record["problems"] if "reads differently" in p]
-    assert not unread, unread
-    skipped = {p.split(":")[0] for p in record["problems"]}
-    assert skipped <= {"cnn_benchmarks"}, skipped
+    assert not record["problems"], record["problems"]
+    # an exemption that no longer moves must be removed
+    assert set(STILL_MOVING) <= {c["experiment"] for c in record["changed"]}
 
 
 def test_the_comparison_sees_a_moved_verdict(tmp_path):
