@@ -17,8 +17,7 @@ from simulations.engine import config_fields
 from simulations.seeding import check_generator
 
 __all__ = ["BOUND_SIDES", "EXCLUDED", "HOLDS", "INCONCLUSIVE", "SlopeFit", "bound_verdict", "clopper_pearson",
-           "fit_loglog_slope", "holds_from", "interval_verdict", "ratio_interval", "summarize", "t_interval",
-           "wilson_interval"]
+           "fit_loglog_slope", "holds_from", "interval_verdict", "ratio_interval", "summarize", "t_interval"]
 
 
 def _check_confidence(confidence):
@@ -70,57 +69,6 @@ def t_interval(values, confidence: float = 0.95):
     std = float(v.std(ddof=1))
     half = float(sps.t.ppf(0.5 + confidence / 2, df=n - 1)) * std / np.sqrt(n)
     return mean, std, n, mean - half, mean + half
-
-
-def wilson_interval(successes: int, n: int, confidence: float = 0.95):
-    r"""Share ``successes / n`` with its Wilson score interval (for a binomial proportion).
-
-    ``(p̂ + z²/(2n) ± z √(p̂(1−p̂)/n + z²/(4n²))) / (1 + z²/n)``, z the two-sided normal quantile: unlike
-    the Wald interval it stays inside [0, 1] and keeps its width at p̂ = 0 or 1.
-
-    Parameters
-    ----------
-    successes : int
-        Number of successes, ``0 <= successes <= n``.
-    n : int
-        Number of independent binary outcomes, >= 1.
-    confidence : float in (0, 1), default 0.95
-        Coverage of the two-sided interval.
-
-    Returns
-    -------
-    share, low, high : float
-        ``successes / n`` and the interval.
-
-    Raises
-    ------
-    ValueError
-        If ``n < 1``, ``successes`` is outside [0, n], or ``confidence`` is not in (0, 1).
-
-    References
-    ----------
-    E. B. Wilson (1927), "Probable inference, the law of succession, and statistical inference",
-    J. Amer. Statist. Assoc. 22: 209-212; docs/design.md, *The decision rule*.
-
-    Examples
-    --------
-    8 of 10 at 95% (z = 1.959964): centre (0.8 + 0.192074)/1.384146 = 0.716741, half-width
-    1.959964 · √(0.016 + 0.009604)/1.384146 = 0.226613:
-
-    >>> share, lo, hi = wilson_interval(8, 10)
-    >>> print(f"{share:.4f} {lo:.4f} {hi:.4f}")
-    0.8000 0.4902 0.9433
-    """
-    confidence = _check_confidence(confidence)
-    n = check_int("n", n, low=1)
-    successes = check_int("successes", successes, low=0)
-    if successes > n:
-        raise ValueError(f"successes must be <= n={n}, got successes={successes}")
-    z = float(sps.norm.ppf(0.5 + confidence / 2))
-    p = successes / n
-    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
-    half = z * np.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
-    return p, float(max(0.0, centre - half)), float(min(1.0, centre + half))
 
 
 def ratio_interval(numerator, denominator, confidence: float = 0.95):
@@ -210,7 +158,7 @@ def clopper_pearson(successes, trials, confidence: float = 0.95):
         raise ValueError(f"successes must be <= trials={n}, got successes={successes}")
     a = (1.0 - confidence) / 2
     lo = 0.0 if k == 0 else float(sps.beta.ppf(a, k, n - k + 1))
-    hi = 1.0 if k == n else float(sps.beta.ppf(1 - a, k + 1, n - k))
+    hi = 1.0 if k == n else float(sps.beta.isf(a, k + 1, n - k))  # isf: no cancellation in 1 - a
     return k / n, lo, hi
 
 

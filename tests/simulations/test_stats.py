@@ -299,17 +299,20 @@ def test_holds_from_maps_verdicts_to_claim_holds():
         holds_from(HOLDS, claim_is=INCONCLUSIVE)
 
 
-def test_wilson_interval_by_hand_and_edges():
-    from simulations.stats import wilson_interval
-    # 8 of 10 at 95%: z = 1.959963984540054; centre (0.8 + z²/20)/(1 + z²/10), half-width
-    # z·sqrt(0.016 + z²/400)/(1 + z²/10), written out from Wilson (1927)
-    z = 1.959963984540054
-    centre, half = (0.8 + z * z / 20) / (1 + z * z / 10), z * math.sqrt(0.016 + z * z / 400) / (1 + z * z / 10)
-    share, lo, hi = wilson_interval(8, 10)
-    assert share == 0.8 and lo == pytest.approx(centre - half, rel=1e-12) and hi == pytest.approx(centre + half, rel=1e-12)
-    # at 0 of n the interval is [0, z²/(n + z²)]
-    assert wilson_interval(0, 20)[1:] == (0.0, pytest.approx(z * z / (20 + z * z), rel=1e-12))
-    assert wilson_interval(20, 20)[1:] == (pytest.approx(20 / (20 + z * z), rel=1e-12), 1.0)
+def test_clopper_pearson_ends_solve_the_binomial_tails():
+    """The ends are defined by the binomial tails (Clopper and Pearson 1934): P(Bin(n, lo) >= k) = α/2 and
+    P(Bin(n, hi) <= k) = α/2, checked with scipy's binomial distribution, not the beta quantiles used inside;
+    at k = 0 the upper end solves (1 - p)^n = α/2 and at k = n the lower end p^n = α/2."""
+    from scipy.stats import binom
+
+    from simulations.stats import clopper_pearson
+    share, lo, hi = clopper_pearson(8, 10)
+    assert share == 0.8
+    assert binom.sf(7, 10, lo) == pytest.approx(0.025, rel=1e-9) and binom.cdf(8, 10, hi) == pytest.approx(0.025, rel=1e-9)
+    assert clopper_pearson(0, 20)[1:] == (0.0, pytest.approx(1 - 0.025 ** (1 / 20), rel=1e-12))
+    assert clopper_pearson(20, 20)[1:] == (pytest.approx(0.025 ** (1 / 20), rel=1e-12), 1.0)
+    # a tiny tail: the upper end at confidence 1 - 2e-12 keeps its relative accuracy
+    assert binom.cdf(3, 50, clopper_pearson(3, 50, confidence=1 - 2e-12)[2]) == pytest.approx(1e-12, rel=1e-6)
     for bad in ((11, 10), (-1, 10), (1, 0)):
         with pytest.raises(ValueError):
-            wilson_interval(*bad)
+            clopper_pearson(*bad)

@@ -19,7 +19,7 @@ identical accuracies in every trial, e.g. all three at 1.0, resolve nothing);
 when no mechanism is resolved above both others the setting is a **tie**, counted apart. **Advisor's
 pick**: ``limits.advise(K, ε, N)`` (use case ``"aggregation"``, η at a two-class tie, the default) and,
 beside it, ``at="uniform"``. The claims: the share of decided settings in which the pick is the measured
-best, with its Wilson 95% interval, is above :data:`AGREEMENT_FLOOR`.
+best, with its exact (Clopper-Pearson) 95% interval, is above :data:`AGREEMENT_FLOOR`.
 
 References: 000 Section 5.1, eq. (12)-(13), (21), (24), (29); 002 Limitations; 004 eq. (1), Theorem 3.
 """
@@ -38,7 +38,7 @@ from simulations.kernels_knn import neighbour_label_counts, neighbour_row_sums, 
 from simulations.laws import CircleMixture
 from simulations.mechanisms import AsymmetricVectorMechanism, RandomizedResponse, VectorMechanism
 from simulations.plotting import color, figure
-from simulations.stats import bound_verdict, holds_from, t_interval, wilson_interval
+from simulations.stats import bound_verdict, clopper_pearson, holds_from, t_interval
 
 from simulations.experiments.base import Claim, ExperimentResult
 
@@ -245,12 +245,12 @@ def _agreement_claim(table, at: str) -> Claim:
     if not decided:
         return Claim(f"advisor (at={at}) picks the measured best", None, AGREEMENT_FLOOR, float("nan"),
                      f"inconclusive: every one of the {n_tie} settings is a tie", kind="beyond")
-    share, lo, hi = wilson_interval(hits, len(decided))
+    share, lo, hi = clopper_pearson(hits, len(decided))
     verdict = bound_verdict(AGREEMENT_FLOOR, lo, hi, 0.0, side="at_least")
     return Claim(f"limits.advise (use case 'aggregation', η at {at.replace('_', ' ')}"
                  f"{' (default)' if at == AT[0] else ''}) picks the kNN's measured best mechanism in more than "
                  f"{AGREEMENT_FLOOR:g} of the decided settings (000's synthetic setting)", holds_from(verdict),
-                 AGREEMENT_FLOOR, share, f"{verdict}: {hits} of {len(decided)} decided settings, Wilson 95% CI "
+                 AGREEMENT_FLOOR, share, f"{verdict}: {hits} of {len(decided)} decided settings, Clopper-Pearson 95% CI "
                  f"[{lo:.3f}, {hi:.3f}]; {n_tie} ties (no mechanism resolved above both others) counted apart",
                  kind="beyond")
 
