@@ -63,7 +63,10 @@ from simulations.executors import count_worker_cpu, open_executor, validate_sche
 from simulations.seeding import DATA, EVAL, PRIVACY, stream
 
 __all__ = ["RunInterrupted", "TrialResults", "TrialStreams", "cache_version", "canonical_json", "config_fields",
-           "config_hash", "config_key", "engine_options", "run_trials", "trial_code_digest", "trial_streams"]
+           "config_hash", "config_key", "engine_options", "run_trials", "trial_code_digest", "trial_counts",
+           "trial_streams"]
+
+_TRIAL_COUNTS = [0, 0]  # trials computed / read from the cache by run_trials in this process (trial_counts)
 
 # Chunk sizing (seconds of work per chunk). The floor keeps the per-chunk overhead (measured by
 # benchmarks/bench_engine.py on a busy 2-core machine: ~0.3 ms to write a chunk file, ~1 ms per
@@ -802,8 +805,44 @@ def _collect(plan: _Plan, n_computed: int) -> TrialResults:
         per_hash[h] = _assemble(plan.n_trials, plan.chunks[h])
         if h in plan.stores and h in plan.computed:
             plan.stores[h].adopt(plan.n_trials, per_hash[h])  # consolidate; a forced run replaces the old
+    n_cached = len(plan.first) * plan.n_trials - n_computed
+    _TRIAL_COUNTS[0] += n_computed
+    _TRIAL_COUNTS[1] += n_cached
     return TrialResults(configs=plan.configs, n_trials=plan.n_trials, per_config=[per_hash[h] for h in plan.hashes],
-                        n_computed=n_computed, n_cached=len(plan.first) * plan.n_trials - n_computed)
+                        n_computed=n_computed, n_cached=n_cached)
+
+
+def trial_counts() -> tuple[int, int]:
+    """Trials :func:`run_trials` has computed and read from the cache in this process so far.
+
+    The runner takes the difference around an experiment's compute and records it in ``results.json``
+    (``trials``), so a run that read most of its trials from the cache is not taken for the cost of the
+    experiment (:func:`simulations.experiments.eta.recorded_cpu_seconds`).
+
+    Returns
+    -------
+    computed, cached : int
+        Running totals (distinct configs times trials, as :class:`TrialResults` counts them).
+
+    References
+    ----------
+    docs/design.md, "Randomness, reproducibility, parallelism" (the cache) and "The runner and its staging"
+    (time estimates).
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> def trial(cfg, t, root_seed):
+    ...     return {"u": trial_streams(cfg, t, root_seed).data.random()}
+    >>> cache = tempfile.mkdtemp()
+    >>> c0, k0 = trial_counts()
+    >>> _ = run_trials(trial, [1, 2], 3, root_seed=0, cache_dir=cache, progress=False)
+    >>> _ = run_trials(trial, [1, 2], 4, root_seed=0, cache_dir=cache, progress=False)
+    >>> c1, k1 = trial_counts()
+    >>> c1 - c0, k1 - k0
+    (8, 6)
+    """
+    return _TRIAL_COUNTS[0], _TRIAL_COUNTS[1]
 
 
 def engine_options(ctx) -> dict:

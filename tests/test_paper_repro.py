@@ -156,6 +156,36 @@ def test_eta_comes_from_the_previous_runs_cpu_seconds(tmp_path, monkeypatch):
     assert lines[0].endswith(", ETA ~5m00s"), lines[0]  # without the check both count (600 CPU-s on 2 cores)
 
 
+def _engine_compute(ctx):
+    from simulations.engine import engine_options, run_trials, trial_streams
+
+    def trial(cfg, t, root_seed):
+        return {"u": trial_streams(cfg, t, root_seed).data.random()}
+
+    res = run_trials(trial, [{"n": 1}, {"n": 2}], 5, **{**engine_options(ctx), "jobs": 1})
+    return ExperimentResult(claims=[Claim("u < 1", bool(res["u"].max() < 1), kind="paper")])
+
+
+def test_a_run_from_the_cache_records_its_trials_and_is_not_taken_for_the_experiments_cost(tmp_path, monkeypatch):
+    """A rerun that reads every trial from the cache costs almost no CPU; recorded as the experiment's cost it would
+    announce seconds for a fresh clone's minutes. results.json says how many trials were computed and cached, and
+    the ETA scales the compute CPU by all trials over the computed ones, or gives none when nothing was computed."""
+    from simulations.experiments.eta import recorded_cpu_seconds
+
+    monkeypatch.setitem(REGISTRY, "toy_engine", Experiment("toy_engine", "x", _engine_compute, lambda result: {}))
+    first = run_experiment(REGISTRY["toy_engine"], RunContext(profile="smoke"), tmp_path)
+    assert first["trials"] == {"computed": 10, "cached": 0}
+    assert recorded_cpu_seconds(tmp_path, "toy_engine", "smoke") == first["provenance"]["cpu_s"]
+    again = run_experiment(REGISTRY["toy_engine"], RunContext(profile="smoke"), tmp_path)
+    assert again["trials"] == {"computed": 0, "cached": 10}
+    assert recorded_cpu_seconds(tmp_path, "toy_engine", "smoke") is None
+    lines = []
+    run_all(["toy_engine"], RunContext(profile="smoke"), tmp_path, log=lines.append)
+    assert "ETA" not in lines[0]
+    forced = run_experiment(REGISTRY["toy_engine"], RunContext(profile="smoke", force=True), tmp_path)
+    assert forced["trials"] == {"computed": 10, "cached": 0}
+
+
 def test_results_json_and_report_carry_provenance(tmp_path):
     rec = run_experiment(TOY, RunContext(profile="smoke", seed=3), tmp_path, argv=["paper_repro.py", "--only", "toy"])
     p = json.loads((tmp_path / "toy" / "results.json").read_text())["provenance"]

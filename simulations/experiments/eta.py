@@ -45,7 +45,10 @@ def recorded_cpu_seconds(out, name: str, profile: str) -> float | None:
     -------
     float or None
         The ``cpu_s`` of the run's provenance (this process and its workers); ``None`` when there is no such
-        run, it crashed, or it predates CPU records.
+        run, it crashed, or it predates CPU records. A run that read some of its trials from the cache (its
+        ``trials`` record) paid no CPU for them: its compute CPU seconds are scaled by all trials over the
+        computed ones (trials of one experiment taken as equally costly), and a run that computed none says
+        nothing (``None``).
 
     References
     ----------
@@ -60,13 +63,27 @@ def recorded_cpu_seconds(out, name: str, profile: str) -> float | None:
     ...                                               '"provenance": {"wall_s": 400.0, "cpu_s": 30.5}}')
     >>> recorded_cpu_seconds(out, "toy", "quick"), recorded_cpu_seconds(out, "toy", "smoke")
     (30.5, None)
+
+    A rerun that computed 10 trials and read 30 from the cache, 8 of its 10.5 CPU seconds computing: 2.5 + 8 · 40/10:
+
+    >>> _ = (out / "toy" / "results.json").write_text('{"profile": "quick", "compute_cpu_s": 8.0, "trials": '
+    ...     '{"computed": 10, "cached": 30}, "provenance": {"cpu_s": 10.5}}')
+    >>> recorded_cpu_seconds(out, "toy", "quick")
+    34.5
     """
     try:
         r = json.loads((Path(out) / name / "results.json").read_text(encoding="utf-8"))
         if r.get("profile") != profile or "error" in r:
             return None
         cpu = float(r["provenance"]["cpu_s"])
-    except (OSError, ValueError, KeyError, TypeError):
+        trials = r.get("trials") or {}
+        computed, cached = int(trials.get("computed", 0)), int(trials.get("cached", 0))
+        if cached > 0:
+            if computed <= 0:
+                return None
+            compute = float(r["compute_cpu_s"])
+            cpu += compute * cached / computed
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     return cpu if math.isfinite(cpu) and cpu >= 0 else None
 

@@ -42,6 +42,7 @@ from pathlib import Path
 import numpy as np
 
 from simulations.atomic import atomic_write_text
+from simulations.engine import trial_counts
 from simulations.executors import available_cores, worker_cpu_seconds
 from simulations.outputs import experiment_folder, manifest, publish
 from simulations.provenance import provenance
@@ -191,6 +192,7 @@ class _Computed:
     compute_s: float  # wall seconds of compute
     compute_cpu_s: float  # CPU seconds of compute: the main thread's process + its workers, the plotter excluded
     argv: list | None
+    trials: dict | None = None  # {"computed": n, "cached": m}: the trials run_trials computed / read from the cache
 
 
 def _compute(exp: Experiment, ctx: RunContext, out: Path, argv, *, other_cpu=lambda: 0.0) -> _Computed:
@@ -203,14 +205,16 @@ def _compute(exp: Experiment, ctx: RunContext, out: Path, argv, *, other_cpu=lam
     if ctx.cache_dir is None:
         ctx = replace(ctx, cache_dir=experiment_folder(experiment_folder(out, ".cache"), exp.name))
     staging = make_scratch(experiment_folder(out, STAGING), f"{exp.name}-")
-    t0, c0 = time.perf_counter(), _cpu_seconds() - other_cpu()
+    t0, c0, n0 = time.perf_counter(), _cpu_seconds() - other_cpu(), trial_counts()
     try:
         result: ExperimentResult = exp.compute(ctx)
     except BaseException:
         remove_scratch(staging)
         raise
+    n1 = trial_counts()
     return _Computed(exp, ctx, folder, staging, result, time.perf_counter() - t0,
-                     _cpu_seconds() - other_cpu() - c0, argv)
+                     _cpu_seconds() - other_cpu() - c0, argv,
+                     trials={"computed": n1[0] - n0[0], "cached": n1[1] - n0[1]})
 
 
 class _Cancelled(KeyboardInterrupt):
@@ -249,6 +253,7 @@ def _finish(job: _Computed, cancel=None) -> dict:
             runtime_s=round(wall, 3),
             compute_s=round(job.compute_s, 3),
             compute_cpu_s=round(job.compute_cpu_s, 3),  # the rest of provenance's cpu_s is plotting and writing
+            **({"trials": job.trials} if job.trials is not None else {}),  # cached trials cost no CPU here (eta.py)
             figures=names,
             tables=[f"{t}.csv" for t in result.tables],
             claims=[c.to_json() for c in result.claims],
