@@ -75,15 +75,19 @@ def test_digits_claims_are_the_posed_comparisons_decided_by_the_paired_interval(
     acc[:, v, i[4.0]] = acc[:, r, i[4.0]] - 0.05        # vector far below RR at ε = 4: the order is excluded
     acc[:, :, i[8.0]] = acc_np[:, None] - 0.005         # every method half a point below the non-private CNN
     claims = cb._digits_claims(acc, acc_np, cb.DIGITS_EPS)
-    assert len(claims) == 3 and all(c.kind == "beyond" for c in claims)
-    assert "ALIBI on digits at ε = 0.5" in claims[0].claim and claims[0].holds is True
-    assert "RR (LP-1ST) on digits at ε = 4" in claims[1].claim and claims[1].holds is False
-    assert "RR, LP-2ST and ALIBI are within 2 accuracy points" in claims[2].claim and claims[2].holds is True
+    # posed: vector vs RR at ε = 4 and the ε = 8 gap of RR, LP-2ST and ALIBI; vector vs ALIBI at ε = 0.5 is not
+    # (the 180-seed pilot put it at 3.1 standard errors), however clear it is here
+    assert len(claims) == 2 and all(c.kind == "beyond" for c in claims)
+    assert not any("ALIBI on digits" in c.claim for c in claims)
+    assert "RR (LP-1ST) on digits at ε = 4" in claims[0].claim and claims[0].holds is False
+    assert "RR, LP-2ST and ALIBI are within 2 accuracy points" in claims[1].claim and claims[1].holds is True
     # the gap of RR, LP-2ST and ALIBI at ε = 8 straddling +0.02: inconclusive; one CI above it: fails
     acc[:, r, i[8.0]] = acc_np - 0.02 + np.random.default_rng(2).normal(0.0, 0.01, size=acc_np.size)
-    assert cb._digits_claims(acc, acc_np, cb.DIGITS_EPS)[2].holds is None
+    assert cb._digits_claims(acc, acc_np, cb.DIGITS_EPS)[1].holds is None
     acc[:, r, i[8.0]] = acc_np - 0.05
-    assert cb._digits_claims(acc, acc_np, cb.DIGITS_EPS)[2].holds is False
+    assert cb._digits_claims(acc, acc_np, cb.DIGITS_EPS)[1].holds is False
+    row = next(x for x in cb._power_lines(acc, acc_np, cb.DIGITS_EPS) if x.startswith("| vector approx. − ALIBI"))
+    assert row.rstrip().endswith("| no |")
 
 
 def test_the_power_table_counts_standard_errors_and_the_seeds_needed():
