@@ -176,9 +176,16 @@ def test_a_run_from_the_cache_records_its_trials_and_is_not_taken_for_the_experi
     first = run_experiment(REGISTRY["toy_engine"], RunContext(profile="smoke"), tmp_path)
     assert first["trials"] == {"computed": 10, "cached": 0}
     assert recorded_cpu_seconds(tmp_path, "toy_engine", "smoke") == first["provenance"]["cpu_s"]
+    assert "full_run_cpu_s" not in first  # nothing cached: its own CPU seconds are the cost
     again = run_experiment(REGISTRY["toy_engine"], RunContext(profile="smoke"), tmp_path)
     assert again["trials"] == {"computed": 0, "cached": 10}
-    assert recorded_cpu_seconds(tmp_path, "toy_engine", "smoke") is None
+    # every trial cached: the estimate of a run without the cache is carried over from the replaced record
+    assert again["full_run_cpu_s"] == first["provenance"]["cpu_s"]
+    assert recorded_cpu_seconds(tmp_path, "toy_engine", "smoke") == first["provenance"]["cpu_s"]
+    # a cached record without an estimate to carry (its folder's record removed first) says nothing
+    (tmp_path / "toy_engine" / "results.json").unlink()
+    alone = run_experiment(REGISTRY["toy_engine"], RunContext(profile="smoke"), tmp_path)
+    assert alone["full_run_cpu_s"] is None and recorded_cpu_seconds(tmp_path, "toy_engine", "smoke") is None
     lines = []
     run_all(["toy_engine"], RunContext(profile="smoke"), tmp_path, log=lines.append)
     assert "ETA" not in lines[0]

@@ -45,10 +45,11 @@ def recorded_cpu_seconds(out, name: str, profile: str) -> float | None:
     -------
     float or None
         The ``cpu_s`` of the run's provenance (this process and its workers); ``None`` when there is no such
-        run, it crashed, or it predates CPU records. A run that read some of its trials from the cache (its
-        ``trials`` record) paid no CPU for them: its compute CPU seconds are scaled by all trials over the
-        computed ones (trials of one experiment taken as equally costly), and a run that computed none says
-        nothing (``None``).
+        run, it crashed, or it predates CPU records. A run that read some of its trials from the cache paid no
+        CPU for them: its ``full_run_cpu_s`` (the runner's estimate without the cache, carried over from the
+        replaced record when every trial was cached) is returned instead; a record with ``trials`` but no such
+        estimate has its compute CPU seconds scaled by all trials over the computed ones (trials of one
+        experiment taken as equally costly), or says nothing (``None``) if it computed none.
 
     References
     ----------
@@ -76,6 +77,9 @@ def recorded_cpu_seconds(out, name: str, profile: str) -> float | None:
         if r.get("profile") != profile or "error" in r:
             return None
         cpu = float(r["provenance"]["cpu_s"])
+        if "full_run_cpu_s" in r:  # the runner's estimate of a run without the cache (plotting excluded)
+            full = r["full_run_cpu_s"]
+            return None if full is None or not (math.isfinite(float(full)) and float(full) >= 0) else float(full)
         trials = r.get("trials") or {}
         computed, cached = int(trials.get("computed", 0)), int(trials.get("cached", 0))
         if cached > 0:

@@ -217,6 +217,18 @@ def _compute(exp: Experiment, ctx: RunContext, out: Path, argv, *, other_cpu=lam
                      trials={"computed": n1[0] - n0[0], "cached": n1[1] - n0[1]})
 
 
+def _full_run_cpu(job: _Computed, cpu_s: float) -> float | None:
+    """CPU seconds a run of a job that read trials from the cache would take without it (the ETA of a fresh clone).
+
+    ``cpu_s`` plus the cached trials at the computed ones' mean cost when some were computed; the replaced
+    record's estimate (read before publishing) when every trial came from the cache; None if unknown.
+    """
+    computed, cached = job.trials["computed"], job.trials["cached"]
+    if computed > 0:
+        return round(cpu_s + job.compute_cpu_s * cached / computed, 3)
+    return recorded_cpu_seconds(job.folder.parent, job.exp.name, job.ctx.profile)
+
+
 class _Cancelled(KeyboardInterrupt):
     """A second Ctrl-C while a figure was being written: that experiment is dropped, its old outputs kept."""
 
@@ -265,6 +277,8 @@ def _finish(job: _Computed, cancel=None) -> dict:
                                      wall_s=wall, cpu_s=job.compute_cpu_s + time.thread_time() - c0),
                         "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")},
         )
+        if job.trials is not None and job.trials["cached"] > 0:
+            record["full_run_cpu_s"] = _full_run_cpu(job, record["provenance"]["cpu_s"])
         record["outputs"] = manifest(staging)  # what a later run may replace or remove (issue 36)
         _write_json(staging / "results.json", record)
         if cancel is not None and cancel.is_set():

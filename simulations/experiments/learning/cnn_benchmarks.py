@@ -784,7 +784,7 @@ def compute(ctx) -> ExperimentResult:
         ``chosen_hyperparameters`` (lr and epochs chosen per method, ε and seed; LP-2ST's stage 1 too),
         ``lr_epochs_sensitivity`` (test accuracy at every grid cell), ``digits_lp2st_mixup`` and, where run,
         ``mnist5k_published_vs_measured`` / ``<data set>_published_vs_measured`` beside 000 / 004's tables;
-        claims (LP-2ST vs RR and vector vs RR on the digits, 004 Figure 4(b)'s two, one ranking claim per
+        claims (the digits comparisons posed by issue 35's power rule, one ranking claim per
         ε of the real-MNIST subset; none at the smoke profile); ``data`` for :func:`plot`.
 
     Raises

@@ -8,10 +8,10 @@ stream (the stage split, the stage-1 RR labels and the initial weights are the s
 numbers), so differences between cells are paired per seed.
 
 004 Appendix E: "α values between 4 and 8 are generally good in our experiments, and as shown in Fig.
-4(b), stage-2 typically requires less regularization than stage-1". Two claims test these on the
-digits, each with a paired 95 % t-CI over seeds and the suite's one rule (margin 0): LP-2ST with
-(α1, α2) = (hi, lo) beats (lo, hi), with hi and lo the largest and smallest positive α of the grid; and
-(4, 4) beats no mixup (0, 0). ``cnn_benchmarks``'s own digits runs use no mixup (not tuned on
+4(b), stage-2 typically requires less regularization than stage-1". Two comparisons test these on the
+digits, each with a paired 95 % t-CI over seeds: LP-2ST with (α1, α2) = (hi, lo) against (lo, hi), with hi
+and lo the largest and smallest positive α of the grid; and (4, 4) against no mixup (0, 0). They are
+reported with their intervals, not posed as claims (``MIXUP_CLAIMS_POSED``: issue 35's power rule). ``cnn_benchmarks``'s own digits runs use no mixup (not tuned on
 validation data); this grid's (0, 0) cell against the others is the check of that choice.
 
 References: 004 Algorithm 3, Appendix B (mixup), Appendix E and Figure 4(b).
@@ -34,6 +34,12 @@ from simulations.stats import bound_verdict, holds_from, t_interval
 __all__ = ["EPSILON", "MIXUP_PROFILES", "MixupPoint", "MixupProfile", "mixup_part", "mixup_trial", "plot_mixup"]
 
 EPSILON = 2.0  # 004 Figure 4: CIFAR-10 at ε = 2
+# Issue 35's power rule (cnn_benchmarks.POWER_SE): a 21-seed pilot (the committed run and root seeds 0-5 at 3 seeds)
+# puts (8, 1) - (1, 8) at +0.018 (s.d. 0.062 over seeds) and (4, 4) - (0, 0) at -0.042 (s.d. 0.061): 0.5 and 1.2
+# standard errors from 0 at 3 seeds, where a verdict that stays put needs the t quantile + 2 = 6.3 (at 20 seeds they
+# would be 1.3 and 3.1). Neither is posed as a claim; both are reported with their interval (the (4, 4) one was
+# excluded at root seed 5 and inconclusive at the six other runs).
+MIXUP_CLAIMS_POSED = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,6 +248,11 @@ def mixup_part(ctx, train: dict):
             cells.append(f"{100 * mean:.1f}" if n == 1 else f"{100 * mean:.1f} [{100 * lo:.1f}, {100 * hi:.1f}]")
         lines.append(f"| {a1:g} | " + " | ".join(cells) + " |")
     claims = [] if ctx.profile == "smoke" else _claims(acc, alphas, LP2ST_RECIPE)
+    if not MIXUP_CLAIMS_POSED:  # reported with their intervals, not as verdicts (issue 35's power rule)
+        lines += ["", "Not posed as claims (issue 35's power rule: too few seeds for a verdict that stays put under the "
+                      "root seed; see ``MIXUP_CLAIMS_POSED``):", ""]
+        lines += [f"- {c.claim}: {c.detail.rsplit(' (', 1)[0]}" for c in claims]  # the interval, not the verdict
+        claims = []
     return lines + [""], table, claims, {"alphas": alphas, "acc": acc}
 
 
