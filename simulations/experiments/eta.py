@@ -46,10 +46,9 @@ def recorded_cpu_seconds(out, name: str, profile: str) -> float | None:
     float or None
         The ``cpu_s`` of the run's provenance (this process and its workers); ``None`` when there is no such
         run, it crashed, or it predates CPU records. A run that read some of its trials from the cache paid no
-        CPU for them: its ``full_run_cpu_s`` (the runner's estimate without the cache, carried over from the
-        replaced record when every trial was cached) is returned instead; a record with ``trials`` but no such
-        estimate has its compute CPU seconds scaled by all trials over the computed ones (trials of one
-        experiment taken as equally costly), or says nothing (``None``) if it computed none.
+        CPU for them: its ``full_run_cpu_s`` (the runner's estimate of a run without the cache: the cached trials
+        at the computed ones' mean cost, or the replaced record's estimate when every trial was cached; None
+        when unknown) is returned instead.
 
     References
     ----------
@@ -65,10 +64,11 @@ def recorded_cpu_seconds(out, name: str, profile: str) -> float | None:
     >>> recorded_cpu_seconds(out, "toy", "quick"), recorded_cpu_seconds(out, "toy", "smoke")
     (30.5, None)
 
-    A rerun that computed 10 trials and read 30 from the cache, 8 of its 10.5 CPU seconds computing: 2.5 + 8 · 40/10:
+    A rerun that computed 10 trials and read 30 from the cache, 8 of its 10.5 CPU seconds computing: the runner
+    wrote 10.5 + 8 · 30/10 as its estimate without the cache:
 
     >>> _ = (out / "toy" / "results.json").write_text('{"profile": "quick", "compute_cpu_s": 8.0, "trials": '
-    ...     '{"computed": 10, "cached": 30}, "provenance": {"cpu_s": 10.5}}')
+    ...     '{"computed": 10, "cached": 30}, "full_run_cpu_s": 34.5, "provenance": {"cpu_s": 10.5}}')
     >>> recorded_cpu_seconds(out, "toy", "quick")
     34.5
     """
@@ -76,18 +76,9 @@ def recorded_cpu_seconds(out, name: str, profile: str) -> float | None:
         r = json.loads((Path(out) / name / "results.json").read_text(encoding="utf-8"))
         if r.get("profile") != profile or "error" in r:
             return None
-        cpu = float(r["provenance"]["cpu_s"])
-        if "full_run_cpu_s" in r:  # the runner's estimate of a run without the cache (plotting excluded)
-            full = r["full_run_cpu_s"]
-            return None if full is None or not (math.isfinite(float(full)) and float(full) >= 0) else float(full)
-        trials = r.get("trials") or {}
-        computed, cached = int(trials.get("computed", 0)), int(trials.get("cached", 0))
-        if cached > 0:
-            if computed <= 0:
-                return None
-            compute = float(r["compute_cpu_s"])
-            cpu += compute * cached / computed
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        # a run that read trials from the cache: the runner's estimate without it (None when unknown)
+        cpu = float(r["full_run_cpu_s"] if "full_run_cpu_s" in r else r["provenance"]["cpu_s"])
+    except (OSError, ValueError, KeyError, TypeError):
         return None
     return cpu if math.isfinite(cpu) and cpu >= 0 else None
 

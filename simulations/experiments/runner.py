@@ -192,7 +192,7 @@ class _Computed:
     compute_s: float  # wall seconds of compute
     compute_cpu_s: float  # CPU seconds of compute: the main thread's process + its workers, the plotter excluded
     argv: list | None
-    trials: dict | None = None  # {"computed": n, "cached": m}: the trials run_trials computed / read from the cache
+    trials: dict  # {"computed": n, "cached": m}: the trials run_trials computed / read from the cache
 
 
 def _compute(exp: Experiment, ctx: RunContext, out: Path, argv, *, other_cpu=lambda: 0.0) -> _Computed:
@@ -265,7 +265,7 @@ def _finish(job: _Computed, cancel=None) -> dict:
             runtime_s=round(wall, 3),
             compute_s=round(job.compute_s, 3),
             compute_cpu_s=round(job.compute_cpu_s, 3),  # the rest of provenance's cpu_s is plotting and writing
-            **({"trials": job.trials} if job.trials is not None else {}),  # cached trials cost no CPU here (eta.py)
+            trials=job.trials,  # cached trials cost no CPU here (full_run_cpu_s below, eta.py)
             figures=names,
             tables=[f"{t}.csv" for t in result.tables],
             claims=[c.to_json() for c in result.claims],
@@ -277,7 +277,7 @@ def _finish(job: _Computed, cancel=None) -> dict:
                                      wall_s=wall, cpu_s=job.compute_cpu_s + time.thread_time() - c0),
                         "finished_utc": datetime.now(timezone.utc).isoformat(timespec="seconds")},
         )
-        if job.trials is not None and job.trials["cached"] > 0:
+        if job.trials["cached"] > 0:
             record["full_run_cpu_s"] = _full_run_cpu(job, record["provenance"]["cpu_s"])
         record["outputs"] = manifest(staging)  # what a later run may replace or remove (issue 36)
         _write_json(staging / "results.json", record)

@@ -563,8 +563,8 @@ def _power_lines(acc, acc_np, eps) -> list[str]:
              "| comparison | claim asks | mean [95 % t-CI] | standard errors from the bound | seeds for "
              f"{POWER_SE:g} standard errors | posed |", "|---|---|---|---|---|---|"]
     for label, asks, d, bound, posed in rows:
-        mean, _, k, a, b = t_interval(d)
-        se = float(np.std(d, ddof=1)) / np.sqrt(k) if k > 1 else float("nan")
+        mean, sd, k, a, b = t_interval(d)
+        se = sd / np.sqrt(k)  # NaN at one seed (t_interval's std)
         t = abs(mean - bound) / se if se > 0 else float("inf")
         need = int(np.ceil(k * (POWER_SE / t) ** 2)) if 0 < t < float("inf") else k
         lines.append(f"| {label} | {asks} | {mean:+.4f} [{a:+.4f}, {b:+.4f}] | {t:.1f} | {need} | "
